@@ -1,0 +1,99 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Dependencies point one way: Model ← Backends ← Aggregation ← Gateway ← daygate.
+// Cache sits beside Backends (it only knows Model); Simulators stand alone.
+let package = Package(
+    name: "daygate",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "daygate", targets: ["daygate"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+    ],
+    targets: [
+        .target(
+            name: "Model",
+            dependencies: [
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .target(
+            name: "Cache",
+            dependencies: [
+                "Model",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "Backends",
+            dependencies: [
+                "Model",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "Aggregation",
+            dependencies: [
+                "Model", "Backends", "Cache",
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "Gateway",
+            dependencies: [
+                "Model", "Aggregation", "Backends", "Cache",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "Simulators",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "daygate",
+            dependencies: [
+                "Model", "Gateway", "Simulators", "Aggregation", "Cache",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(name: "ModelTests", dependencies: ["Model"]),
+        .testTarget(name: "CacheTests", dependencies: ["Cache", "Model"]),
+        .testTarget(name: "BackendsTests", dependencies: ["Backends", "Model", "Simulators"]),
+        .testTarget(name: "AggregationTests", dependencies: ["Aggregation", "Backends", "Cache", "Model"]),
+        .testTarget(
+            name: "GatewayTests",
+            dependencies: [
+                "Gateway", "Aggregation", "Backends", "Cache", "Model", "Simulators",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+        .testTarget(
+            name: "SimulatorsTests",
+            dependencies: [
+                "Simulators",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
+    ]
+)

@@ -1,0 +1,200 @@
+import Backends
+import Cache
+import Foundation
+import Logging
+import Model
+
+/// Runs a route for a profile: parses its parameters, normalises each section's arguments,
+/// asks the cache for every section at once under the route's deadline, and writes the
+/// answer with per-section status.
+public final class Aggregator: Sendable {
+    public let config: DaygateConfig
+    public let cache: CacheStore
+    public let http: UpstreamHTTP
+    private let logger: Logger
+    private let now: @Sendable () -> Date
+
+    public init(
+        config: DaygateConfig, cache: CacheStore, http: UpstreamHTTP,
+        logger: Logger = Logger(label: "daygate.aggregation"), now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.config = config
+        self.cache = cache
+        self.http = http
+        self.logger = logger
+        self.now = now
+    }
+
+    /// Typed parameter values from query items; defaults applied. Unknown and repeated
+    /// parameters are refused (names starting with `_` are ignored, for cache-busting).
+    public func parameters(for route: Route, query: [(String, String)]) throws(ErrorDetail) -> [String: ArgumentValue] {
+        var raw: [String: String] = [:]
+        let known = Set(route.parameters.map(\.name))
+        for (name, value) in query where !name.hasPrefix("_") {
+            guard known.contains(name) else {
+                let list = known.isEmpty ? "none" : known.sorted().joined(separator: ", ")
+                throw .badParameter("unknown parameter \"\(RouteParameter.shown(name))\" for \(route.path) (parameters: \(list))")
+            }
+            guard raw[name] == nil else {
+                throw .badParameter("\(name) is given more than once")
+            }
+            raw[name] = value
+        }
+        var values: [String: ArgumentValue] = [:]
+        for parameter in route.parameters {
+            if let text = raw[parameter.name] {
+                values[parameter.name] = try parameter.parse(text)
+            }
+        }
+        let now = self.now()
+        for parameter in route.parameters where values[parameter.name] == nil {
+            if parameter.defaultUnlessGiven.contains(where: { raw[$0] != nil }) { continue }
+            values[parameter.name] = parameter.resolveDefault(timeZone: config.timeZone, now: now)
+        }
+        return values
+    }
+
+    struct PreparedSection: Sendable {
+        var section: RouteSection
+        var key: CacheKey
+        var arguments: [String: ArgumentValue]
+        var policy: CachePolicy
+    }
+
+    public func run(route: Route, query: [(String, String)], profileName: String, forceRefresh: Bool = false) async throws(ErrorDetail) -> AggregateAnswer {
+        guard let profile = config.profiles[profileName] else {
+            throw ErrorDetail(code: "unknown_profile", message: "no profile \(profileName)")
+        }
+        let values = try parameters(for: route, query: query)
+
+        var prepared: [PreparedSection] = []
+        for section in route.sections where section.operation.isConfigured(for: profile) {
+            var arguments: [String: ArgumentValue] = [:]
+            for (name, binding) in section.arguments {
+                switch binding {
+                case .parameter(let parameter): arguments[name] = values[parameter]
+                case .literal(let value): arguments[name] = value
+                }
+            }
+            let normalised: [String: ArgumentValue]
+            do {
+                normalised = try section.operation.normalise(arguments, timeZone: config.timeZone)
+            } catch let error as ErrorDetail {
+                throw error
+            } catch {
+                throw .badParameter("\(error)")
+            }
+            let ttl = section.ttl ?? config.cache.ttl[section.operation.name]?.seconds ?? section.operation.defaultTTL
+            prepared.append(PreparedSection(
+                section: section,
+                key: CacheKey(
+                    profile: profileName, operation: section.operation.name,
+                    arguments: normalised.mapValues(\.description),
+                    credentialFingerprint: section.operation.credentialFingerprint(for: profile)
+                ),
+                arguments: normalised,
+                policy: CachePolicy(
+                    ttl: ttl, staleWhileRevalidate: config.cache.staleWhileRevalidate?.seconds,
+                    staleIfError: config.cache.staleIfError.seconds
+                )
+            ))
+        }
+
+        let context = OperationContext(
+            profileName: profileName, profile: profile, timeZone: config.timeZone, http: http, logger: logger
+        )
+        let deadline = route.deadline
+        let results = await withTaskGroup(of: (String, SectionReport, Data?, EntryWindows?).self) { group in
+            for item in prepared {
+                group.addTask { [cache] in
+                    let started = ContinuousClock.now
+                    let operation = item.section.operation
+                    let arguments = item.arguments
+                    let result = await cache.lookup(
+                        item.key, policy: item.policy, forceRefresh: forceRefresh,
+                        deadline: .milliseconds(Int64(deadline * 1000)),
+                        timeoutError: ErrorDetail(
+                            code: "upstream_timeout",
+                            message: "\(operation.backend) did not answer in \(Self.describe(seconds: deadline))"
+                        )
+                    ) {
+                        try await operation.fetch(arguments, context: context)
+                    }
+                    let elapsed = ContinuousClock.now - started
+                    let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+                    return (item.section.name, Self.report(result, backend: operation.backend, now: self.now(), durationMs: milliseconds), result.body, result.windows)
+                }
+            }
+            var collected: [(String, SectionReport, Data?, EntryWindows?)] = []
+            for await result in group { collected.append(result) }
+            return collected
+        }
+        return compose(values: values, results: results)
+    }
+
+    static func report(_ result: CacheLookupResult, backend: String, now: Date, durationMs: Double) -> SectionReport {
+        let age = result.windows.map { $0.ageSeconds(at: now) }
+        let rounded = (durationMs * 10).rounded() / 10
+        switch result.outcome {
+        case .fresh:
+            return SectionReport(status: .ok, cache: .hit, ageSeconds: age, backend: backend, durationMs: rounded)
+        case .miss:
+            return SectionReport(status: .ok, cache: .miss, ageSeconds: age, backend: backend, durationMs: rounded)
+        case .refreshed:
+            return SectionReport(status: .ok, cache: .refreshed, ageSeconds: age, backend: backend, durationMs: rounded)
+        case .staleRevalidating:
+            return SectionReport(status: .ok, cache: .stale, ageSeconds: age, backend: backend, durationMs: rounded)
+        case .staleAfterError, .staleAfterTimeout:
+            return SectionReport(status: .stale, cache: .stale, ageSeconds: age, backend: backend, durationMs: rounded, error: result.error)
+        case .failed:
+            return SectionReport(status: .error, cache: .none, ageSeconds: nil, backend: backend, durationMs: rounded, error: result.error)
+        case .timedOut:
+            return SectionReport(status: .timeout, cache: .none, ageSeconds: nil, backend: backend, durationMs: rounded, error: result.error)
+        }
+    }
+
+    func compose(values: [String: ArgumentValue], results: [(String, SectionReport, Data?, EntryWindows?)]) -> AggregateAnswer {
+        let now = self.now()
+        var fields: [String: Data] = [:]
+        for (name, value) in values {
+            fields[name] = (try? JSONCoding.encode(value.description)) ?? Data("null".utf8)
+        }
+        var reports: [String: SectionReport] = [:]
+        var complete = true
+        var stale = false
+        var age = 0
+        var maxAge: Int? = nil
+        for (name, report, body, windows) in results {
+            reports[name] = report
+            fields[name] = body ?? Data("null".utf8)
+            if report.status != .ok { complete = false }
+            if report.cache == .stale { stale = true }
+            age = max(age, report.ageSeconds ?? 0)
+            if let windows, report.status == .ok, report.cache != .stale {
+                let remaining = max(0, Int(windows.freshUntil.timeIntervalSince(now).rounded(.down)))
+                maxAge = min(maxAge ?? remaining, remaining)
+            }
+        }
+        fields["complete"] = Data((complete ? "true" : "false").utf8)
+        fields["stale"] = Data((stale ? "true" : "false").utf8)
+        fields["age_seconds"] = Data(String(age).utf8)
+        fields["sections"] = (try? JSONCoding.encode(reports)) ?? Data("{}".utf8)
+
+        let status: Int
+        if reports.isEmpty || reports.values.contains(where: { $0.status.hasData }) {
+            status = 200
+        } else if reports.values.allSatisfy({ $0.status == .timeout }) {
+            status = 504
+        } else {
+            status = 502
+        }
+        return AggregateAnswer(
+            status: status, body: JSONObjectWriter.object(fields), complete: complete, stale: stale,
+            ageSeconds: age, maxAge: complete && !stale ? maxAge : nil, sections: reports
+        )
+    }
+
+    static func describe(seconds: TimeInterval) -> String {
+        seconds < 1 ? "\(Int((seconds * 1000).rounded())) ms" : (seconds.rounded() == seconds ? "\(Int(seconds)) s" : String(format: "%.1f s", seconds))
+    }
+}

@@ -1,0 +1,30 @@
+import Backends
+import Foundation
+import Model
+
+/// A validated unified endpoint: parameters to parse, sections to fan out to.
+public struct Route: Sendable {
+    public var path: String
+    public var file: String
+    public var description: String?
+    public var deadline: TimeInterval
+    public var parameters: [RouteParameter]
+    public var sections: [RouteSection]
+
+    public static let defaultDeadline: TimeInterval = 2
+    /// Top-level keys of every answer; parameters and sections may not use them.
+    public static let reservedKeys: Set<String> = ["complete", "stale", "age_seconds", "sections", "error"]
+}
+
+/// One section: an operation and how its arguments are bound.
+public struct RouteSection: Sendable {
+    public enum Binding: Sendable, Hashable {
+        case parameter(String)
+        case literal(ArgumentValue)
+    }
+
+    public var name: String
+    public var operation: any BackendOperation
+    public var arguments: [String: Binding]
+    public var ttl: TimeInterval?
+}

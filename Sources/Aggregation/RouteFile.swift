@@ -1,0 +1,54 @@
+import Foundation
+import Model
+
+/// A route file as written in `routes/*.yaml`, before validation against the operations.
+///
+/// ```yaml
+/// path: /v1/events
+/// description: 8alls events of a local day or a range of days
+/// deadline: 2s
+/// parameters:
+///   date: { type: date, default: today, default_unless_given: [from, to] }
+///   from: { type: date }
+///   type: { type: string, max_length: 50 }
+/// sections:
+///   events:
+///     operation: eightalls.events
+///     arguments: { date: $date, from: $from, event_type: $type }
+///     ttl: 60s
+/// ```
+public struct RouteFile: Sendable, Codable, Hashable {
+    public var path: String
+    public var description: String?
+    public var deadline: ConfigDuration?
+    public var parameters: [String: ParameterFile]?
+    public var sections: [String: SectionFile]
+
+    public struct ParameterFile: Sendable, Codable, Hashable {
+        public var type: String
+        public var description: String?
+        /// A literal, or for dates `today`, `today+N`, `today-N`.
+        public var `default`: JSONValue?
+        /// The default applies only when none of these parameters is given.
+        public var defaultUnlessGiven: [String]?
+        public var min: Int?
+        public var max: Int?
+        public var maxLength: Int?
+        public var values: [String]?
+
+        enum CodingKeys: String, CodingKey {
+            case type, description, `default`
+            case defaultUnlessGiven = "default_unless_given"
+            case min, max
+            case maxLength = "max_length"
+            case values
+        }
+    }
+
+    public struct SectionFile: Sendable, Codable, Hashable {
+        public var operation: String
+        /// Argument name → `$parameter` or a literal.
+        public var arguments: [String: JSONValue]?
+        public var ttl: ConfigDuration?
+    }
+}

@@ -1,0 +1,270 @@
+import Backends
+import Foundation
+import Model
+
+/// Every problem found in the route files; startup stops on any of them.
+public struct RouteLoadError: Error, Sendable, CustomStringConvertible {
+    public var problems: [YAMLSourceError]
+
+    public var description: String {
+        problems.map(\.description).joined(separator: "\n")
+    }
+}
+
+/// Loads `routes/*.yaml` and checks each against the operations: paths, parameter types,
+/// defaults and bounds, operation names, argument names and types. Problems name the file,
+/// the line and the key.
+public struct RouteLoader: Sendable {
+    public var registry: OperationRegistry
+    /// Paths the gateway serves itself; a route may not take them.
+    public var builtinPaths: Set<String>
+
+    public init(registry: OperationRegistry = .standard, builtinPaths: Set<String> = ["/v1/sources", "/v1/stream"]) {
+        self.registry = registry
+        self.builtinPaths = builtinPaths
+    }
+
+    public func load(directory: String) throws -> [Route] {
+        let fileManager = FileManager.default
+        var isDirectory: ObjCBool = false
+        guard fileManager.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw RouteLoadError(problems: [YAMLSourceError(file: directory, line: nil, keyPath: "", reason: "the routes folder does not exist")])
+        }
+        let names = try fileManager.contentsOfDirectory(atPath: directory)
+            .filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }
+            .filter { !$0.hasPrefix(".") }
+            .sorted()
+        guard !names.isEmpty else {
+            throw RouteLoadError(problems: [YAMLSourceError(file: directory, line: nil, keyPath: "", reason: "no route files (*.yaml) in the routes folder")])
+        }
+        var routes: [Route] = []
+        var problems: [YAMLSourceError] = []
+        var seenPaths: [String: String] = [:]
+        for name in names {
+            let file = (directory as NSString).appendingPathComponent(name)
+            guard let data = fileManager.contents(atPath: file), let text = String(data: data, encoding: .utf8) else {
+                problems.append(YAMLSourceError(file: file, line: nil, keyPath: "", reason: "cannot read the file as UTF-8"))
+                continue
+            }
+            do {
+                let route = try parse(text, file: file)
+                if let other = seenPaths[route.path] {
+                    problems.append(YAMLSourceError(
+                        file: file, line: YAMLDocument.line(of: ["path"], in: text), keyPath: "path",
+                        reason: "\(route.path) is already defined in \(other)"
+                    ))
+                } else {
+                    seenPaths[route.path] = file
+                    routes.append(route)
+                }
+            } catch let error as RouteLoadError {
+                problems += error.problems
+            } catch let error as YAMLSourceError {
+                problems.append(error)
+            }
+        }
+        guard problems.isEmpty else { throw RouteLoadError(problems: problems) }
+        return routes
+    }
+
+    /// Parses and validates one route file's text.
+    public func parse(_ text: String, file: String) throws -> Route {
+        let routeFile = try YAMLDocument(file: file).decode(RouteFile.self, from: text, substitute: false)
+        var problems: [YAMLSourceError] = []
+        func problem(_ path: [String], _ reason: String) {
+            problems.append(YAMLSourceError(
+                file: file, line: YAMLDocument.line(of: path, in: text), keyPath: YAMLDocumentPath.join(path), reason: reason
+            ))
+        }
+
+        if !routeFile.path.hasPrefix("/v1/") || routeFile.path.count < 5
+            || !routeFile.path.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || "/-_".contains($0)) })
+            || routeFile.path.hasSuffix("/") || routeFile.path.contains("//") {
+            problem(["path"], "must start with /v1/ and use lowercase letters, digits, -, _ and / only (no trailing /)")
+        } else if builtinPaths.contains(routeFile.path) {
+            problem(["path"], "\(routeFile.path) is served by the gateway itself")
+        }
+
+        var deadline = Route.defaultDeadline
+        if let value = routeFile.deadline {
+            if value.seconds <= 0 || value.seconds > 30 {
+                problem(["deadline"], "must be more than 0 and at most 30s")
+            } else {
+                deadline = value.seconds
+            }
+        }
+
+        var parameters: [RouteParameter] = []
+        for (name, spec) in (routeFile.parameters ?? [:]).sorted(by: { $0.key < $1.key }) {
+            if let parameter = validateParameter(name, spec, allNames: Set((routeFile.parameters ?? [:]).keys), problem: problem) {
+                parameters.append(parameter)
+            }
+        }
+        let parametersByName = Dictionary(uniqueKeysWithValues: parameters.map { ($0.name, $0) })
+
+        var sections: [RouteSection] = []
+        if routeFile.sections.isEmpty {
+            problem(["sections"], "a route needs at least one section")
+        }
+        for (name, spec) in routeFile.sections.sorted(by: { $0.key < $1.key }) {
+            if !Self.isIdentifier(name) || Route.reservedKeys.contains(name) {
+                problem(["sections", name], "a section name is lowercase letters, digits and _ and not one of \(Route.reservedKeys.sorted().joined(separator: ", "))")
+                continue
+            }
+            if parametersByName[name] != nil {
+                problem(["sections", name], "a parameter has the same name; answers carry both at the top level")
+                continue
+            }
+            if let section = validateSection(name, spec, parameters: parametersByName, problem: problem) {
+                sections.append(section)
+            }
+        }
+
+        guard problems.isEmpty else { throw RouteLoadError(problems: problems) }
+        return Route(
+            path: routeFile.path, file: file, description: routeFile.description, deadline: deadline,
+            parameters: parameters, sections: sections
+        )
+    }
+
+    private func validateParameter(
+        _ name: String, _ spec: RouteFile.ParameterFile, allNames: Set<String>, problem: ([String], String) -> Void
+    ) -> RouteParameter? {
+        let path = ["parameters", name]
+        guard Self.isIdentifier(name), !Route.reservedKeys.contains(name) else {
+            problem(path, "a parameter name is lowercase letters, digits and _ and not one of \(Route.reservedKeys.sorted().joined(separator: ", "))")
+            return nil
+        }
+        guard let kind = ArgumentValue.Kind(rawValue: spec.type) else {
+            problem(path + ["type"], "unknown type \"\(spec.type)\"; one of \(ArgumentValue.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
+            return nil
+        }
+        var parameter = RouteParameter(
+            name: name, kind: kind, description: spec.description, defaultValue: nil,
+            defaultUnlessGiven: spec.defaultUnlessGiven ?? [], min: spec.min, max: spec.max,
+            maxLength: RouteParameter.maximumStringLength, values: spec.values
+        )
+        var valid = true
+        if spec.min != nil || spec.max != nil, kind != .int {
+            problem(path, "min and max apply to int parameters only"); valid = false
+        }
+        if let min = spec.min, let max = spec.max, min > max {
+            problem(path + ["min"], "min is larger than max"); valid = false
+        }
+        if let maxLength = spec.maxLength {
+            if kind != .string {
+                problem(path + ["max_length"], "max_length applies to string parameters only"); valid = false
+            } else if maxLength < 1 || maxLength > RouteParameter.maximumStringLength {
+                problem(path + ["max_length"], "must be between 1 and \(RouteParameter.maximumStringLength)"); valid = false
+            } else {
+                parameter.maxLength = maxLength
+            }
+        }
+        if spec.values != nil, kind != .string {
+            problem(path + ["values"], "values applies to string parameters only"); valid = false
+        }
+        for other in parameter.defaultUnlessGiven where !allNames.contains(other) || other == name {
+            problem(path + ["default_unless_given"], "\(other) is not another parameter of this route"); valid = false
+        }
+        if let value = spec.default {
+            let text: String? = switch value {
+            case .string(let string): string
+            case .number(let number) where number.rounded() == number: String(Int64(number))
+            case .bool(let flag): flag ? "true" : "false"
+            default: nil
+            }
+            if kind == .date, let text, let offset = Self.todayOffset(text) {
+                parameter.defaultValue = .today(offset: offset)
+            } else if let text {
+                do {
+                    parameter.defaultValue = .value(try parameter.parse(text))
+                } catch {
+                    problem(path + ["default"], "invalid default: \(error.message)"); valid = false
+                }
+            } else {
+                problem(path + ["default"], "a default is a single \(kind.rawValue) value"); valid = false
+            }
+        }
+        return valid ? parameter : nil
+    }
+
+    private func validateSection(
+        _ name: String, _ spec: RouteFile.SectionFile, parameters: [String: RouteParameter], problem: ([String], String) -> Void
+    ) -> RouteSection? {
+        let path = ["sections", name]
+        guard let operation = registry[spec.operation] else {
+            problem(path + ["operation"], "unknown operation \"\(spec.operation)\"; known: \(registry.names.joined(separator: ", "))")
+            return nil
+        }
+        var valid = true
+        var bindings: [String: RouteSection.Binding] = [:]
+        let declared = Dictionary(uniqueKeysWithValues: operation.arguments.map { ($0.name, $0) })
+        for (argument, value) in (spec.arguments ?? [:]).sorted(by: { $0.key < $1.key }) {
+            let argumentPath = path + ["arguments", argument]
+            guard let expected = declared[argument] else {
+                problem(argumentPath, "\(operation.name) takes no argument \"\(argument)\"; it takes \(operation.arguments.map(\.name).joined(separator: ", "))")
+                valid = false
+                continue
+            }
+            if case .string(let text) = value, text.hasPrefix("$") {
+                let parameterName = String(text.dropFirst())
+                guard let parameter = parameters[parameterName] else {
+                    problem(argumentPath, "\(text) names no parameter of this route"); valid = false
+                    continue
+                }
+                guard parameter.kind == expected.kind else {
+                    problem(argumentPath, "\(operation.name) wants a \(expected.kind.rawValue) for \(argument), but \(text) is a \(parameter.kind.rawValue)")
+                    valid = false
+                    continue
+                }
+                bindings[argument] = .parameter(parameterName)
+            } else if let literal = Self.literal(value, as: expected.kind) {
+                bindings[argument] = .literal(literal)
+            } else {
+                problem(argumentPath, "not a \(expected.kind.rawValue) (write $name to pass a parameter)"); valid = false
+            }
+        }
+        for argument in operation.arguments where argument.required && bindings[argument.name] == nil {
+            problem(path + ["arguments"], "\(operation.name) needs the argument \(argument.name)"); valid = false
+        }
+        if let ttl = spec.ttl, ttl.seconds <= 0 {
+            problem(path + ["ttl"], "must be more than 0"); valid = false
+        }
+        return valid ? RouteSection(name: name, operation: operation, arguments: bindings, ttl: spec.ttl?.seconds) : nil
+    }
+
+    static func isIdentifier(_ name: String) -> Bool {
+        guard let first = name.first, first.isLowercase || first == "_" else { return false }
+        return name.count <= 64 && name.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "_") }
+    }
+
+    /// `today` → 0, `today+2` → 2, `today-1` → -1.
+    static func todayOffset(_ text: String) -> Int? {
+        guard text.hasPrefix("today") else { return nil }
+        let rest = text.dropFirst(5)
+        if rest.isEmpty { return 0 }
+        guard let sign = rest.first, sign == "+" || sign == "-", let days = Int(rest.dropFirst()), days <= 366 else { return nil }
+        return sign == "+" ? days : -days
+    }
+
+    static func literal(_ value: JSONValue, as kind: ArgumentValue.Kind) -> ArgumentValue? {
+        switch (kind, value) {
+        case (.string, .string(let text)): .string(text)
+        case (.int, .number(let number)) where number.rounded() == number: .int(Int(number))
+        case (.bool, .bool(let flag)): .bool(flag)
+        case (.date, .string(let text)): LocalDate(text).map { .date($0) }
+        default: nil
+        }
+    }
+}
+
+/// Key paths printed the same way as config errors.
+enum YAMLDocumentPath {
+    static func join(_ names: [String]) -> String {
+        var text = ""
+        for name in names {
+            text += (name.hasPrefix("[") || text.isEmpty) ? name : "." + name
+        }
+        return text
+    }
+}

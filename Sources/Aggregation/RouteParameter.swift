@@ -1,0 +1,89 @@
+import Backends
+import Foundation
+import Model
+
+/// A validated route parameter: its type, default and bounds.
+public struct RouteParameter: Sendable, Hashable {
+    public enum Default: Sendable, Hashable {
+        case value(ArgumentValue)
+        /// Today in the configured timezone, plus `offset` days.
+        case today(offset: Int)
+    }
+
+    public static let maximumStringLength = 200
+
+    public var name: String
+    public var kind: ArgumentValue.Kind
+    public var description: String?
+    public var defaultValue: Default?
+    public var defaultUnlessGiven: [String]
+    public var min: Int?
+    public var max: Int?
+    public var maxLength: Int
+    public var values: [String]?
+
+    public init(
+        name: String, kind: ArgumentValue.Kind, description: String? = nil, defaultValue: Default? = nil,
+        defaultUnlessGiven: [String] = [], min: Int? = nil, max: Int? = nil,
+        maxLength: Int = RouteParameter.maximumStringLength, values: [String]? = nil
+    ) {
+        self.name = name
+        self.kind = kind
+        self.description = description
+        self.defaultValue = defaultValue
+        self.defaultUnlessGiven = defaultUnlessGiven
+        self.min = min
+        self.max = max
+        self.maxLength = maxLength
+        self.values = values
+    }
+
+    /// Parses one query value, or says what is wrong with it (the message names the parameter).
+    public func parse(_ raw: String) throws(ErrorDetail) -> ArgumentValue {
+        switch kind {
+        case .date:
+            guard let date = LocalDate(raw) else {
+                throw .badParameter("\(name) must be a date YYYY-MM-DD, got \"\(Self.shown(raw))\"")
+            }
+            return .date(date)
+        case .int:
+            guard let number = Int(raw) else {
+                throw .badParameter("\(name) must be a whole number, got \"\(Self.shown(raw))\"")
+            }
+            if let min, number < min { throw .badParameter("\(name) must be at least \(min), got \(number)") }
+            if let max, number > max { throw .badParameter("\(name) must be at most \(max), got \(number)") }
+            return .int(number)
+        case .string:
+            guard raw.count <= maxLength else {
+                throw .badParameter("\(name) is \(raw.count) characters long; at most \(maxLength)")
+            }
+            guard !raw.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                throw .badParameter("\(name) contains control characters")
+            }
+            if let values, !values.contains(raw) {
+                throw .badParameter("\(name) must be one of \(values.joined(separator: ", ")), got \"\(Self.shown(raw))\"")
+            }
+            return .string(raw)
+        case .bool:
+            switch raw.lowercased() {
+            case "true", "1", "yes": return .bool(true)
+            case "false", "0", "no": return .bool(false)
+            default: throw .badParameter("\(name) must be true or false, got \"\(Self.shown(raw))\"")
+            }
+        }
+    }
+
+    public func resolveDefault(timeZone: TimeZone, now: Date) -> ArgumentValue? {
+        switch defaultValue {
+        case .value(let value): value
+        case .today(let offset): .date(LocalDate.today(in: timeZone, now: now).adding(days: offset))
+        case nil: nil
+        }
+    }
+
+    /// Echoes client input in messages safely: short, no control characters.
+    static func shown(_ raw: String) -> String {
+        let cleaned = String(raw.unicodeScalars.filter { $0.properties.generalCategory != .control }.map(Character.init))
+        return cleaned.count > 40 ? String(cleaned.prefix(40)) + "…" : cleaned
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import Model
+
+/// A failed upstream call, classified. Messages name the backend and what went wrong, never
+/// a credential; upstream text is trimmed before it is shown.
+public struct BackendError: UpstreamFailure, CustomStringConvertible {
+    public enum Kind: String, Sendable {
+        /// No answer within the backend's timeout.
+        case timeout = "upstream_timeout"
+        /// Could not connect, or the connection was dropped.
+        case unreachable = "upstream_unreachable"
+        /// A 5xx (or an unexpected status).
+        case status = "upstream_error"
+        /// A 4xx: the backend refused the request.
+        case rejected = "upstream_rejected"
+        /// 429.
+        case rateLimited = "upstream_rate_limited"
+        /// The body was not what the contract says (garbage, wrong shape, too large).
+        case badResponse = "upstream_bad_response"
+        /// The profile has no settings for this backend.
+        case notConfigured = "not_configured"
+    }
+
+    public var kind: Kind
+    public var backend: String
+    public var message: String
+    public var status: Int?
+    public var retryAfter: Double?
+
+    public init(_ kind: Kind, backend: String, message: String, status: Int? = nil, retryAfter: Double? = nil) {
+        self.kind = kind
+        self.backend = backend
+        self.message = message
+        self.status = status
+        self.retryAfter = retryAfter
+    }
+
+    public var detail: ErrorDetail {
+        ErrorDetail(code: kind.rawValue, message: message)
+    }
+
+    public var description: String { "\(kind.rawValue): \(message)" }
+
+    /// Trims upstream text for display: one line, at most 200 characters.
+    public static func scrub(_ text: String) -> String {
+        let oneLine = text.split(whereSeparator: \.isNewline).joined(separator: " ")
+            .trimmingCharacters(in: .whitespaces)
+        return oneLine.count > 200 ? String(oneLine.prefix(200)) + "…" : oneLine
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import Logging
+import Model
+
+/// What an operation needs to run for one profile.
+public struct OperationContext: Sendable {
+    public var profileName: String
+    public var profile: ProfileConfig
+    public var timeZone: TimeZone
+    public var http: UpstreamHTTP
+    public var logger: Logger
+
+    public init(profileName: String, profile: ProfileConfig, timeZone: TimeZone, http: UpstreamHTTP, logger: Logger) {
+        self.profileName = profileName
+        self.profile = profile
+        self.timeZone = timeZone
+        self.http = http
+        self.logger = logger
+    }
+}
+
+/// A typed backend operation a route section can name (`eightalls.events`). It declares its
+/// arguments (checked when routes load), validates and normalises a call's arguments (so
+/// equivalent requests share one cache entry), and fetches the normalised unified JSON.
+public protocol BackendOperation: Sendable {
+    /// `backend.operation`, as route files name it.
+    var name: String { get }
+    /// The backend it calls (`eightalls`).
+    var backend: String { get }
+    /// Freshness when neither the config nor the route overrides it.
+    var defaultTTL: TimeInterval { get }
+    var arguments: [OperationArgument] { get }
+
+    /// Whether `profile` has settings for this operation's backend.
+    func isConfigured(for profile: ProfileConfig) -> Bool
+
+    /// A fingerprint of the credential this profile uses for the backend.
+    func credentialFingerprint(for profile: ProfileConfig) -> String
+
+    /// Checks the arguments together and returns their canonical form.
+    /// Throws `ErrorDetail` with code `bad_parameter` for the client.
+    func normalise(_ arguments: [String: ArgumentValue], timeZone: TimeZone) throws -> [String: ArgumentValue]
+
+    /// Calls the backend; returns the unified JSON body to cache.
+    func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> Data
+}
+
+extension ErrorDetail {
+    public static func badParameter(_ message: String) -> ErrorDetail {
+        ErrorDetail(code: "bad_parameter", message: message)
+    }
+}

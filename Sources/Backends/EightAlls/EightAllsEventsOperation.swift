@@ -1,0 +1,83 @@
+import Foundation
+import Model
+
+/// `eightalls.events`: the events of a local day (`date`) or of the local days `from`…`to`
+/// (at most 366), optionally filtered by `event_type` and `status`. The local days become
+/// one UTC range upstream; the answer is filtered to true overlaps and sorted by start.
+public struct EightAllsEventsOperation: BackendOperation {
+    public static let maximumDays = 366
+
+    public init() {}
+
+    public var name: String { "eightalls.events" }
+    public var backend: String { EightAllsClient.backend }
+    public var defaultTTL: TimeInterval { 60 }
+    public var arguments: [OperationArgument] {
+        [
+            OperationArgument("date", .date),
+            OperationArgument("from", .date),
+            OperationArgument("to", .date),
+            OperationArgument("event_type", .string),
+            OperationArgument("status", .string),
+        ]
+    }
+
+    public func isConfigured(for profile: ProfileConfig) -> Bool {
+        profile.eightalls != nil
+    }
+
+    public func credentialFingerprint(for profile: ProfileConfig) -> String {
+        CredentialFingerprint.none
+    }
+
+    public func normalise(_ arguments: [String: ArgumentValue], timeZone: TimeZone) throws -> [String: ArgumentValue] {
+        let from = arguments["from"]?.date
+        let to = arguments["to"]?.date
+        let first: LocalDate
+        let last: LocalDate
+        switch (from, to) {
+        case let (from?, to?):
+            if arguments["date"] != nil {
+                throw ErrorDetail.badParameter("give either date or from and to, not both")
+            }
+            guard from <= to else {
+                throw ErrorDetail.badParameter("to (\(to)) is before from (\(from))")
+            }
+            let days = from.days(to: to) + 1
+            guard days <= Self.maximumDays else {
+                throw ErrorDetail.badParameter("from…to spans \(days) days; at most \(Self.maximumDays)")
+            }
+            (first, last) = (from, to)
+        case (nil, nil):
+            let day = arguments["date"]?.date ?? LocalDate.today(in: timeZone)
+            (first, last) = (day, day)
+        case (nil, _?):
+            throw ErrorDetail.badParameter("to needs from as well")
+        case (_?, nil):
+            throw ErrorDetail.badParameter("from needs to as well")
+        }
+        var normalised: [String: ArgumentValue] = ["from": .date(first), "to": .date(last)]
+        normalised["event_type"] = arguments["event_type"]
+        normalised["status"] = arguments["status"]
+        return normalised
+    }
+
+    public func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> Data {
+        guard let endpoint = context.profile.eightalls else {
+            throw BackendError(.notConfigured, backend: backend, message: "8alls is not configured for profile \(context.profileName)")
+        }
+        guard let from = arguments["from"]?.date, let to = arguments["to"]?.date else {
+            throw ErrorDetail.badParameter("from and to are required")
+        }
+        let window = DateInterval(start: from.start(in: context.timeZone), end: to.adding(days: 1).start(in: context.timeZone))
+        let client = EightAllsClient(endpoint: endpoint, http: context.http)
+        let events = try await client.events(
+            start: window.start, end: window.end, eventType: arguments["event_type"]?.string, status: arguments["status"]?.string
+        )
+        let unified = events
+            .filter { $0.overlaps(window) }
+            .sorted { ($0.start, $0.end, $0.title) < ($1.start, $1.end, $1.title) }
+            .map { $0.unified(in: context.timeZone) }
+        return try JSONCoding.encode(unified)
+    }
+}

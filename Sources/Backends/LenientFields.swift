@@ -1,0 +1,86 @@
+import Foundation
+import Model
+
+/// One upstream JSON object read leniently: keys match whether snake_case or camelCase
+/// (`start_time`, `startTime`), unknown keys are ignored, numbers and strings convert where
+/// a person would expect.
+public struct LenientFields: Sendable {
+    private var values: [String: JSONValue] = [:]
+
+    public init?(_ value: JSONValue) {
+        guard let object = value.objectValue else { return nil }
+        for (key, field) in object {
+            values[Self.fold(key)] = field
+        }
+    }
+
+    static func fold(_ key: String) -> String {
+        key.lowercased().replacingOccurrences(of: "_", with: "").replacingOccurrences(of: "-", with: "")
+    }
+
+    /// The first of `names` present and not null.
+    public func value(_ names: String...) -> JSONValue? {
+        for name in names {
+            if let value = values[Self.fold(name)], value != .null { return value }
+        }
+        return nil
+    }
+
+    public func string(_ names: String...) -> String? {
+        for name in names {
+            switch values[Self.fold(name)] {
+            case .string(let text): return text
+            case .number(let number): return number.rounded() == number ? String(Int64(number)) : String(number)
+            default: continue
+            }
+        }
+        return nil
+    }
+
+    public func bool(_ names: String...) -> Bool? {
+        for name in names {
+            switch values[Self.fold(name)] {
+            case .bool(let flag): return flag
+            case .number(let number): return number != 0
+            case .string(let text) where ["true", "false", "1", "0"].contains(text.lowercased()):
+                return text.lowercased() == "true" || text == "1"
+            default: continue
+            }
+        }
+        return nil
+    }
+
+    public func int(_ names: String...) -> Int? {
+        for name in names {
+            switch values[Self.fold(name)] {
+            case .number(let number) where number.isFinite: return Int(number)
+            case .string(let text): if let number = Int(text) { return number }
+            default: continue
+            }
+        }
+        return nil
+    }
+
+    public func strings(_ names: String...) -> [String]? {
+        for name in names {
+            if case .array(let items) = values[Self.fold(name)] {
+                return items.compactMap(\.stringValue)
+            }
+        }
+        return nil
+    }
+}
+
+/// Lists arrive bare or wrapped: `[…]`, `{"data":[…]}`, `{"success":true,"data":{"items":[…]}}`.
+public enum LenientList {
+    public static func items(in value: JSONValue, keys: [String] = ["data", "items", "results"]) -> [JSONValue]? {
+        if let array = value.arrayValue { return array }
+        guard let fields = LenientFields(value) else { return nil }
+        for key in keys {
+            if let inner = fields.value(key), let found = items(in: inner, keys: keys) {
+                return found
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,111 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import Model
+import NIOCore
+import NIOHTTP1
+
+/// Every upstream call goes through here: the one shared AsyncHTTPClient, a per-call time
+/// limit, a cap on the answer's size, no redirects (base URLs come only from the config), and
+/// errors classified into `BackendError`.
+public final class UpstreamHTTP: Sendable {
+    public let client: HTTPClient
+    public let maxResponseBytes: Int
+    private let ownsClient: Bool
+
+    /// A client tuned for fan-out: many connections per host (the default 8 queues a fan-out
+    /// under load), short connect timeout, no redirects.
+    public static func makeClient() -> HTTPClient {
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 256
+        configuration.connectionPool.idleTimeout = .seconds(60)
+        configuration.timeout = .init(connect: .seconds(2), read: .seconds(30))
+        configuration.redirectConfiguration = .disallow
+        configuration.decompression = .enabled(limit: .ratio(20))
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }
+
+    public init(client: HTTPClient? = nil, maxResponseBytes: Int = 10 * 1_048_576) {
+        self.client = client ?? Self.makeClient()
+        self.ownsClient = client == nil
+        self.maxResponseBytes = maxResponseBytes
+    }
+
+    public func shutdown() async {
+        if ownsClient {
+            try? await client.shutdown()
+        }
+    }
+
+    public struct Response: Sendable {
+        public var status: Int
+        public var headers: HTTPHeaders
+        public var body: Data
+
+        public var isSuccess: Bool { (200..<300).contains(status) }
+    }
+
+    /// Sends one request and returns whatever status came back; throws only when there is
+    /// no usable HTTP answer (timeout, connection failure, oversized body).
+    public func send(
+        _ method: HTTPMethod = .GET, url: String, headers: [(String, String)] = [], body: Data? = nil,
+        timeout: TimeInterval, backend: String
+    ) async throws -> Response {
+        var request = HTTPClientRequest(url: url)
+        request.method = method
+        request.headers.add(name: "Accept", value: "application/json")
+        request.headers.add(name: "User-Agent", value: "daygate/1")
+        for (name, value) in headers {
+            request.headers.add(name: name, value: value)
+        }
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(bytes: body))
+        }
+        let seconds = Self.describe(timeout)
+        do {
+            let response = try await client.execute(request, timeout: .milliseconds(Int64(timeout * 1000)))
+            let buffer = try await response.body.collect(upTo: maxResponseBytes)
+            return Response(status: Int(response.status.code), headers: response.headers, body: Data(buffer.readableBytesView))
+        } catch let error as HTTPClientError {
+            switch error {
+            case .deadlineExceeded, .readTimeout, .writeTimeout:
+                throw BackendError(.timeout, backend: backend, message: "\(backend) did not answer in \(seconds)")
+            case .connectTimeout:
+                throw BackendError(.unreachable, backend: backend, message: "could not connect to \(backend) in time")
+            default:
+                throw BackendError(.unreachable, backend: backend, message: "\(backend) could not be reached (\(Self.name(of: error)))")
+            }
+        } catch is NIOTooManyBytesError {
+            throw BackendError(.badResponse, backend: backend, message: "\(backend) sent more than \(maxResponseBytes / 1_048_576) MB")
+        } catch let error as BackendError {
+            throw error
+        } catch {
+            throw BackendError(.unreachable, backend: backend, message: "\(backend) could not be reached (\(Self.name(of: error)))")
+        }
+    }
+
+    /// Turns a non-2xx answer into a `BackendError` with the upstream's own message (FastAPI
+    /// `detail` as a string or array, `error`, `message`), trimmed.
+    public static func error(for response: Response, backend: String) -> BackendError {
+        let upstreamMessage = UpstreamErrorMessage.extract(from: response.body)
+        let suffix = upstreamMessage.map { ": \($0)" } ?? ""
+        let retryAfter = response.headers.first(name: "Retry-After").flatMap(Double.init)
+        switch response.status {
+        case 429:
+            return BackendError(.rateLimited, backend: backend, message: "\(backend) is rate limiting (429)\(suffix)", status: 429, retryAfter: retryAfter)
+        case 400..<500:
+            return BackendError(.rejected, backend: backend, message: "\(backend) refused the request (\(response.status))\(suffix)", status: response.status)
+        default:
+            return BackendError(.status, backend: backend, message: "\(backend) answered \(response.status)\(suffix)", status: response.status, retryAfter: retryAfter)
+        }
+    }
+
+    static func describe(_ seconds: TimeInterval) -> String {
+        seconds < 1 ? "\(Int((seconds * 1000).rounded())) ms" : (seconds.rounded() == seconds ? "\(Int(seconds)) s" : String(format: "%.1f s", seconds))
+    }
+
+    static func name(of error: any Error) -> String {
+        String(describing: error).split(separator: "(").first.map(String.init) ?? "error"
+    }
+}

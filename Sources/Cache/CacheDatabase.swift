@@ -1,0 +1,160 @@
+import Foundation
+import GRDB
+
+/// The durable tier: one SQLite file in WAL mode (GRDB `DatabasePool`), created with mode
+/// 0600 inside a 0700 state folder. Survives restarts and `kill -9`.
+public final class CacheDatabase: Sendable {
+    public let path: String
+    let pool: DatabasePool
+
+    public struct StoredEntry: Sendable, Equatable {
+        public var key: String
+        public var profile: String
+        public var operation: String
+        public var body: Data
+        public var windows: EntryWindows
+    }
+
+    public struct Stats: Sendable, Codable, Equatable {
+        public var entries: Int
+        public var bytes: Int
+        public var profiles: [String: Int]
+        public var operations: [String: Int]
+    }
+
+    public init(stateDirectory: String) throws {
+        let fileManager = FileManager.default
+        try fileManager.createDirectory(
+            atPath: stateDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]
+        )
+        let path = (stateDirectory as NSString).appendingPathComponent("cache.sqlite")
+        if !fileManager.fileExists(atPath: path) {
+            fileManager.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+        }
+        self.path = path
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        self.pool = try DatabasePool(path: path, configuration: configuration)
+        try Self.migrator.migrate(pool)
+    }
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-cache-entries") { db in
+            try db.create(table: "cache_entry") { table in
+                table.primaryKey("key", .text)
+                table.column("profile", .text).notNull()
+                table.column("operation", .text).notNull()
+                table.column("body", .blob).notNull()
+                table.column("size", .integer).notNull()
+                table.column("fetched_at", .double).notNull()
+                table.column("fresh_until", .double).notNull()
+                table.column("revalidate_until", .double).notNull()
+                table.column("expires_at", .double).notNull()
+            }
+            try db.create(index: "cache_entry_fetched_at", on: "cache_entry", columns: ["fetched_at"])
+            try db.create(index: "cache_entry_expires_at", on: "cache_entry", columns: ["expires_at"])
+        }
+        return migrator
+    }
+
+    /// The entry stored under `key`, unless it has expired.
+    public func entry(forKey key: String, now: Date) throws -> StoredEntry? {
+        try pool.read { db in
+            guard let row = try Row.fetchOne(
+                db, sql: "SELECT * FROM cache_entry WHERE key = ? AND expires_at > ?",
+                arguments: [key, now.timeIntervalSince1970]
+            ) else { return nil }
+            return StoredEntry(
+                key: row["key"], profile: row["profile"], operation: row["operation"], body: row["body"],
+                windows: EntryWindows(
+                    fetchedAt: Date(timeIntervalSince1970: row["fetched_at"]),
+                    freshUntil: Date(timeIntervalSince1970: row["fresh_until"]),
+                    revalidateUntil: Date(timeIntervalSince1970: row["revalidate_until"]),
+                    expiresAt: Date(timeIntervalSince1970: row["expires_at"])
+                )
+            )
+        }
+    }
+
+    /// Writes the entry, drops expired ones, and evicts the oldest until the store is within
+    /// `maxBytes`. Returns the keys evicted for size.
+    @discardableResult
+    public func store(_ entry: StoredEntry, maxBytes: Int, now: Date) async throws -> [String] {
+        try await pool.write { db in
+            try db.execute(
+                sql: """
+                INSERT INTO cache_entry (key, profile, operation, body, size, fetched_at, fresh_until, revalidate_until, expires_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT(key) DO UPDATE SET body = excluded.body, size = excluded.size, fetched_at = excluded.fetched_at,
+                  fresh_until = excluded.fresh_until, revalidate_until = excluded.revalidate_until, expires_at = excluded.expires_at
+                """,
+                arguments: [
+                    entry.key, entry.profile, entry.operation, entry.body, Self.size(of: entry),
+                    entry.windows.fetchedAt.timeIntervalSince1970, entry.windows.freshUntil.timeIntervalSince1970,
+                    entry.windows.revalidateUntil.timeIntervalSince1970, entry.windows.expiresAt.timeIntervalSince1970,
+                ]
+            )
+            try db.execute(sql: "DELETE FROM cache_entry WHERE expires_at <= ?", arguments: [now.timeIntervalSince1970])
+            var total = try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(size), 0) FROM cache_entry") ?? 0
+            guard total > maxBytes else { return [] }
+            var evicted: [String] = []
+            let rows = try Row.fetchAll(db, sql: "SELECT key, size FROM cache_entry ORDER BY fetched_at ASC")
+            for row in rows where total > maxBytes {
+                let key: String = row["key"]
+                try db.execute(sql: "DELETE FROM cache_entry WHERE key = ?", arguments: [key])
+                total -= row["size"] as Int
+                evicted.append(key)
+            }
+            return evicted
+        }
+    }
+
+    public func stats() throws -> Stats {
+        try pool.read { db in
+            let entries = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM cache_entry") ?? 0
+            let bytes = try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(size), 0) FROM cache_entry") ?? 0
+            var profiles: [String: Int] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT profile, COUNT(*) AS n FROM cache_entry GROUP BY profile") {
+                profiles[row["profile"]] = row["n"]
+            }
+            var operations: [String: Int] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT operation, COUNT(*) AS n FROM cache_entry GROUP BY operation") {
+                operations[row["operation"]] = row["n"]
+            }
+            return Stats(entries: entries, bytes: bytes, profiles: profiles, operations: operations)
+        }
+    }
+
+    /// Deletes every entry (or one profile's); returns how many were deleted.
+    @discardableResult
+    public func purge(profile: String? = nil) throws -> Int {
+        try pool.write { db in
+            if let profile {
+                try db.execute(sql: "DELETE FROM cache_entry WHERE profile = ?", arguments: [profile])
+            } else {
+                try db.execute(sql: "DELETE FROM cache_entry")
+            }
+            return db.changesCount
+        }
+    }
+
+    /// Deletes the entries whose key starts with `prefix`.
+    public func delete(storageKeyPrefix prefix: String) throws {
+        try pool.write { db in
+            try db.execute(sql: "DELETE FROM cache_entry WHERE substr(key, 1, ?) = ?", arguments: [prefix.unicodeScalars.count, prefix])
+        }
+    }
+
+    /// `PRAGMA integrity_check`: "ok" when the file is sound.
+    public func integrityCheck() throws -> String {
+        try pool.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? "" }
+    }
+
+    static func size(of entry: StoredEntry) -> Int {
+        entry.body.count + entry.key.utf8.count + 64
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+
+/// What a cache entry is for: profile + operation + normalised arguments + a fingerprint of
+/// the credential used (never the secret). One profile never sees another's entries.
+public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
+    public var profile: String
+    public var operation: String
+    /// Normalised arguments: sorted by name, empty values left out.
+    public var arguments: [(String, String)] { argumentPairs }
+    public var credentialFingerprint: String
+    /// The single string the entry is stored under.
+    public let storageKey: String
+    private let argumentPairs: [(String, String)]
+
+    public init(profile: String, operation: String, arguments: [String: String], credentialFingerprint: String) {
+        self.profile = profile
+        self.operation = operation
+        self.credentialFingerprint = credentialFingerprint
+        self.argumentPairs = arguments.filter { !$0.value.isEmpty }.sorted { $0.key < $1.key }
+        let query = argumentPairs.map { "\($0.0)=\(Self.escape($0.1))" }.joined(separator: "&")
+        self.storageKey = [profile, operation, query, credentialFingerprint].map(Self.escape).joined(separator: "|")
+    }
+
+    public var description: String { storageKey }
+
+    public static func == (lhs: CacheKey, rhs: CacheKey) -> Bool { lhs.storageKey == rhs.storageKey }
+    public func hash(into hasher: inout Hasher) { hasher.combine(storageKey) }
+
+    private static func escape(_ value: String) -> String {
+        value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value
+    }
+
+    private static let allowed: CharacterSet = {
+        var set = CharacterSet.alphanumerics
+        set.insert(charactersIn: "-._~:=&%")
+        return set
+    }()
+}

@@ -1,0 +1,52 @@
+import Foundation
+import Model
+
+/// What a lookup answered, and why.
+public struct CacheLookupResult: Sendable {
+    public enum Outcome: String, Sendable {
+        /// Fresh entry served from the cache.
+        case fresh
+        /// Nothing usable was cached: fetched for this request.
+        case miss
+        /// Forced refetch (`no-cache`) that succeeded.
+        case refreshed
+        /// Past freshness, inside stale-while-revalidate: served, refresh running.
+        case staleRevalidating
+        /// The backend failed (now or recently): the last good entry served.
+        case staleAfterError
+        /// The deadline passed before the backend answered: the last good entry served.
+        case staleAfterTimeout
+        /// The backend failed and nothing usable was cached.
+        case failed
+        /// The deadline passed and nothing usable was cached.
+        case timedOut
+    }
+
+    public var outcome: Outcome
+    public var body: Data?
+    public var windows: EntryWindows?
+    public var error: ErrorDetail?
+    /// True when this request joined a fetch another request had started.
+    public var collapsed: Bool
+
+    public init(outcome: Outcome, body: Data? = nil, windows: EntryWindows? = nil, error: ErrorDetail? = nil, collapsed: Bool = false) {
+        self.outcome = outcome
+        self.body = body
+        self.windows = windows
+        self.error = error
+        self.collapsed = collapsed
+    }
+}
+
+/// Running totals of what the cache did, for /v1/sources and /metrics.
+public struct CacheCounters: Sendable, Codable, Equatable {
+    public var hits = 0
+    public var misses = 0
+    public var staleServes = 0
+    public var collapsed = 0
+    public var fetches = 0
+    public var fetchFailures = 0
+    public var timeouts = 0
+
+    public init() {}
+}

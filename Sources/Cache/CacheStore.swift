@@ -1,0 +1,275 @@
+import Foundation
+import Logging
+import Model
+
+/// The cache: a memory tier in front of the SQLite store, one `CacheEntryStateMachine` per
+/// key, single-flight fetches, background revalidation, stale-if-error and per-request
+/// deadlines. A hot hit is one actor hop and one dictionary lookup; SQLite is read only when
+/// a key is not in memory, and written once per successful fetch.
+public actor CacheStore {
+    public nonisolated let database: CacheDatabase
+    private let maxBytes: Int
+    private let now: @Sendable () -> Date
+    private let logger: Logger
+    private var memory: MemoryTier
+    private var machines: [String: CacheEntryStateMachine] = [:]
+    private var waiters: [String: [UInt64: Waiter]] = [:]
+    private var nextWaiterID: UInt64 = 0
+    private var counters = CacheCounters()
+    private var countersByOperation: [String: CacheCounters] = [:]
+
+    private struct Waiter {
+        var continuation: CheckedContinuation<CacheLookupResult, Never>
+        var forced: Bool
+        var collapsed: Bool
+        var timeoutError: ErrorDetail
+        var timer: Task<Void, Never>?
+    }
+
+    public init(
+        database: CacheDatabase, maxBytes: Int, memoryBytes: Int,
+        logger: Logger = Logger(label: "daygate.cache"), now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.database = database
+        self.maxBytes = maxBytes
+        self.memory = MemoryTier(maxBytes: memoryBytes)
+        self.logger = logger
+        self.now = now
+    }
+
+    /// Answers `key` from the cache or through `fetch`, following `CacheEntryStateMachine`.
+    /// - Parameters:
+    ///   - forceRefresh: skip a fresh entry and refetch (single-flighted); stale-if-error applies.
+    ///   - deadline: how long this caller waits for a fetch; after it the caller gets the stale
+    ///     entry or a timeout with `timeoutError`, and the fetch goes on to fill the cache.
+    ///   - fetch: the upstream call; returns the normalised body to store.
+    public func lookup(
+        _ key: CacheKey, policy: CachePolicy, forceRefresh: Bool = false,
+        deadline: Duration? = nil, timeoutError: ErrorDetail = ErrorDetail(code: "upstream_timeout", message: "the backend did not answer in time"),
+        fetch: @escaping @Sendable () async throws -> Data
+    ) async -> CacheLookupResult {
+        let storageKey = key.storageKey
+        let now = self.now()
+        var machine = loadMachine(key: storageKey, now: now)
+        let action = machine.request(now: now, forceRefresh: forceRefresh)
+        machines[storageKey] = machine
+
+        switch action {
+        case .serveFresh:
+            guard let item = item(for: storageKey, now: now) else {
+                return await lookupAfterLosingEntry(key, policy: policy, forceRefresh: forceRefresh, deadline: deadline, timeoutError: timeoutError, fetch: fetch)
+            }
+            count(key.operation) { $0.hits += 1 }
+            return CacheLookupResult(outcome: .fresh, body: item.body, windows: item.windows)
+
+        case .serveStaleAndRevalidate(let startFetch):
+            if startFetch { start(key, policy: policy, fetch: fetch) }
+            guard let item = item(for: storageKey, now: now) else {
+                return await wait(for: key, forced: false, collapsed: !startFetch, deadline: deadline, timeoutError: timeoutError)
+            }
+            count(key.operation) { $0.staleServes += 1 }
+            return CacheLookupResult(outcome: .staleRevalidating, body: item.body, windows: item.windows)
+
+        case .waitForFetch(let startFetch):
+            if startFetch {
+                start(key, policy: policy, fetch: fetch)
+            } else {
+                count(key.operation) { $0.collapsed += 1 }
+            }
+            return await wait(for: key, forced: forceRefresh, collapsed: !startFetch, deadline: deadline, timeoutError: timeoutError)
+
+        case .serveStale(let error):
+            guard let item = item(for: storageKey, now: now) else {
+                return CacheLookupResult(outcome: .failed, error: error)
+            }
+            count(key.operation) { $0.staleServes += 1 }
+            return CacheLookupResult(outcome: .staleAfterError, body: item.body, windows: item.windows, error: error)
+
+        case .fail(let error):
+            count(key.operation) { $0.misses += 1 }
+            return CacheLookupResult(outcome: .failed, error: error)
+        }
+    }
+
+    /// The body was in neither tier although the state machine had windows for it (evicted
+    /// for size): forget the windows and answer as for a cold key.
+    private func lookupAfterLosingEntry(
+        _ key: CacheKey, policy: CachePolicy, forceRefresh: Bool, deadline: Duration?, timeoutError: ErrorDetail,
+        fetch: @escaping @Sendable () async throws -> Data
+    ) async -> CacheLookupResult {
+        machines[key.storageKey] = CacheEntryStateMachine()
+        return await lookup(key, policy: policy, forceRefresh: forceRefresh, deadline: deadline, timeoutError: timeoutError, fetch: fetch)
+    }
+
+    /// Drops entries whose key starts with `prefix` from both tiers (after a write).
+    public func invalidate(storageKeyPrefix prefix: String) async {
+        for key in memory.items.keys where key.hasPrefix(prefix) {
+            memory.remove(key)
+        }
+        for (key, machine) in machines where key.hasPrefix(prefix) && !machine.fetchInFlight {
+            machines.removeValue(forKey: key)
+        }
+        do {
+            try database.delete(storageKeyPrefix: prefix)
+        } catch {
+            logger.error("cache invalidation failed", metadata: ["error": "\(error)"])
+        }
+    }
+
+    public func counters(operation: String? = nil) -> CacheCounters {
+        guard let operation else { return counters }
+        return countersByOperation[operation] ?? CacheCounters()
+    }
+
+    public var memoryStats: (entries: Int, bytes: Int) {
+        (memory.items.count, memory.bytes)
+    }
+
+    // MARK: - internals
+
+    private func loadMachine(key: String, now: Date) -> CacheEntryStateMachine {
+        if let machine = machines[key] { return machine }
+        if machines.count > 10_000 { sweepIdleMachines(now: now) }
+        return CacheEntryStateMachine(windows: item(for: key, now: now)?.windows)
+    }
+
+    private func item(for key: String, now: Date) -> MemoryTier.Item? {
+        if let item = memory.get(key) { return item }
+        do {
+            guard let stored = try database.entry(forKey: key, now: now) else { return nil }
+            memory.put(key, body: stored.body, windows: stored.windows)
+            return memory.get(key)
+        } catch {
+            logger.error("cache read failed", metadata: ["error": "\(error)"])
+            return nil
+        }
+    }
+
+    private func sweepIdleMachines(now: Date) {
+        for (key, machine) in machines where machine.isIdle(now: now) && memory.items[key] == nil && waiters[key] == nil {
+            machines.removeValue(forKey: key)
+        }
+    }
+
+    private func start(_ key: CacheKey, policy: CachePolicy, fetch: @escaping @Sendable () async throws -> Data) {
+        count(key.operation) { $0.fetches += 1 }
+        let database = self.database
+        let maxBytes = self.maxBytes
+        let clock = self.now
+        let logger = self.logger
+        Task {
+            do {
+                let body = try await fetch()
+                let windows = policy.windows(fetchedAt: clock())
+                do {
+                    try await database.store(
+                        .init(key: key.storageKey, profile: key.profile, operation: key.operation, body: body, windows: windows),
+                        maxBytes: maxBytes, now: clock()
+                    )
+                } catch {
+                    logger.error("cache write failed; serving from memory", metadata: ["error": "\(error)"])
+                }
+                await self.fetchSucceeded(key, body: body, windows: windows)
+            } catch {
+                await self.fetchFailed(key, error: error)
+            }
+        }
+    }
+
+    private func fetchSucceeded(_ key: CacheKey, body: Data, windows: EntryWindows) {
+        var machine = machines[key.storageKey] ?? CacheEntryStateMachine()
+        let action = machine.fetchSucceeded(windows: windows)
+        machines[key.storageKey] = machine
+        guard case .storeAndResumeWaiters(let stored) = action else { return }
+        memory.put(key.storageKey, body: body, windows: stored)
+        for (_, waiter) in waiters.removeValue(forKey: key.storageKey) ?? [:] {
+            waiter.timer?.cancel()
+            count(key.operation) { $0.misses += 1 }
+            waiter.continuation.resume(returning: CacheLookupResult(
+                outcome: waiter.forced ? .refreshed : .miss, body: body, windows: stored, collapsed: waiter.collapsed
+            ))
+        }
+    }
+
+    private func fetchFailed(_ key: CacheKey, error: any Error) {
+        let detail: ErrorDetail
+        var retryAfter: Double?
+        if let failure = error as? any UpstreamFailure {
+            detail = failure.detail
+            retryAfter = failure.retryAfter
+        } else if let plain = error as? ErrorDetail {
+            detail = plain
+        } else {
+            detail = ErrorDetail(code: "upstream_error", message: "the backend call failed")
+            logger.warning("unclassified fetch error", metadata: ["operation": "\(key.operation)", "error.type": "\(type(of: error))"])
+        }
+        let now = self.now()
+        var machine = machines[key.storageKey] ?? CacheEntryStateMachine()
+        let action = machine.fetchFailed(now: now, error: detail, retryAfter: retryAfter)
+        machines[key.storageKey] = machine
+        count(key.operation) { $0.fetchFailures += 1 }
+        let item: MemoryTier.Item?
+        if case .resumeWaitersWithStale = action {
+            item = self.item(for: key.storageKey, now: now)
+        } else {
+            item = nil
+        }
+        for (_, waiter) in waiters.removeValue(forKey: key.storageKey) ?? [:] {
+            waiter.timer?.cancel()
+            if let item {
+                count(key.operation) { $0.staleServes += 1 }
+                waiter.continuation.resume(returning: CacheLookupResult(
+                    outcome: .staleAfterError, body: item.body, windows: item.windows, error: detail, collapsed: waiter.collapsed
+                ))
+            } else {
+                count(key.operation) { $0.misses += 1 }
+                waiter.continuation.resume(returning: CacheLookupResult(outcome: .failed, error: detail, collapsed: waiter.collapsed))
+            }
+        }
+    }
+
+    private func wait(
+        for key: CacheKey, forced: Bool, collapsed: Bool, deadline: Duration?, timeoutError: ErrorDetail
+    ) async -> CacheLookupResult {
+        nextWaiterID += 1
+        let id = nextWaiterID
+        let storageKey = key.storageKey
+        return await withCheckedContinuation { continuation in
+            var waiter = Waiter(continuation: continuation, forced: forced, collapsed: collapsed, timeoutError: timeoutError)
+            if let deadline {
+                waiter.timer = Task {
+                    try? await Task.sleep(for: deadline)
+                    guard !Task.isCancelled else { return }
+                    await self.deadlineReached(storageKey: storageKey, operation: key.operation, waiterID: id)
+                }
+            }
+            waiters[storageKey, default: [:]][id] = waiter
+        }
+    }
+
+    private func deadlineReached(storageKey: String, operation: String, waiterID: UInt64) {
+        guard let waiter = waiters[storageKey]?.removeValue(forKey: waiterID) else { return }
+        if waiters[storageKey]?.isEmpty == true { waiters.removeValue(forKey: storageKey) }
+        let now = self.now()
+        let machine = machines[storageKey] ?? CacheEntryStateMachine()
+        count(operation) { $0.timeouts += 1 }
+        switch machine.deadlineReached(now: now) {
+        case .serveStale:
+            if let item = item(for: storageKey, now: now) {
+                count(operation) { $0.staleServes += 1 }
+                waiter.continuation.resume(returning: CacheLookupResult(
+                    outcome: .staleAfterTimeout, body: item.body, windows: item.windows, error: waiter.timeoutError, collapsed: waiter.collapsed
+                ))
+                return
+            }
+            fallthrough
+        case .timeout:
+            waiter.continuation.resume(returning: CacheLookupResult(outcome: .timedOut, error: waiter.timeoutError, collapsed: waiter.collapsed))
+        }
+    }
+
+    private func count(_ operation: String, _ change: (inout CacheCounters) -> Void) {
+        change(&counters)
+        change(&countersByOperation[operation, default: CacheCounters()])
+    }
+}

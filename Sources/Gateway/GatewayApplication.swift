@@ -1,0 +1,75 @@
+import Aggregation
+import Foundation
+import Hummingbird
+import Logging
+import Model
+
+/// Builds the Hummingbird application: middleware, one handler per route file, health
+/// endpoints, and the dashboard from static/.
+public enum GatewayApplication {
+    public static func router(runtime: GatewayRuntime) -> Router<GatewayRequestContext> {
+        let router = Router(context: GatewayRequestContext.self)
+        router.add(middleware: RequestIDMiddleware())
+        router.add(middleware: ErrorJSONMiddleware())
+        router.add(middleware: ProfileMiddleware(defaultProfile: runtime.config.defaultProfileName))
+        if FileManager.default.fileExists(atPath: runtime.config.staticDir) {
+            router.add(middleware: FileMiddleware(runtime.config.staticDir, searchForIndexHtml: true, logger: runtime.logger))
+        }
+
+        router.get("/healthz") { _, _ in
+            try JSONResponse.make(status: .ok, body: JSONCoding.encode(["status": "ok"]))
+        }
+        router.get("/readyz") { _, _ in
+            let checks = runtime.readiness()
+            let ready = checks.values.allSatisfy { $0 }
+            struct Readiness: Encodable { var status: String; var checks: [String: Bool] }
+            return try JSONResponse.make(
+                status: ready ? .ok : .serviceUnavailable,
+                body: JSONCoding.encode(Readiness(status: ready ? "ready" : "not_ready", checks: checks))
+            )
+        }
+        for route in runtime.routes {
+            let handler = AggregateRouteHandler(route: route, aggregator: runtime.aggregator)
+            router.get(RouterPath(route.path)) { request, context in
+                try await handler.handle(request, context: context)
+            }
+        }
+        return router
+    }
+
+    public static func make(
+        runtime: GatewayRuntime, listen: ListenAddress? = nil,
+        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) -> some ApplicationProtocol {
+        let address = listen ?? runtime.config.listen
+        return Application(
+            router: router(runtime: runtime),
+            configuration: .init(address: .hostname(address.host, port: address.port), serverName: "daygate"),
+            onServerRunning: { channel in
+                await onServerRunning(channel.localAddress?.port ?? address.port)
+            },
+            logger: runtime.logger
+        )
+    }
+}
+
+/// The profile a request is served for. Until client keys exist, every request gets the
+/// default profile (the gateway then listens on loopback only).
+struct ProfileMiddleware: RouterMiddleware {
+    typealias Context = GatewayRequestContext
+    let defaultProfile: String
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var context = context
+        context.profile = defaultProfile
+        return try await next(request, context)
+    }
+}
+
+enum JSONResponse {
+    static func make(status: HTTPResponse.Status, body: Data, headers: HTTPFields = [:]) -> Response {
+        var headers = headers
+        headers[.contentType] = "application/json; charset=utf-8"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+}

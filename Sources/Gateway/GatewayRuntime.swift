@@ -1,0 +1,48 @@
+import Aggregation
+import Backends
+import Cache
+import Foundation
+import Logging
+import Model
+
+/// Everything a running gateway holds, built from the config: the SQLite store and its memory
+/// tier, the one shared HTTP client, the loaded routes and the aggregator.
+public final class GatewayRuntime: Sendable {
+    public let config: DaygateConfig
+    public let routes: [Route]
+    public let database: CacheDatabase
+    public let cache: CacheStore
+    public let http: UpstreamHTTP
+    public let aggregator: Aggregator
+    public let logger: Logger
+
+    /// Opens the cache and loads the routes; throws `RouteLoadError` or a database error.
+    public init(
+        config: DaygateConfig, registry: OperationRegistry = .standard, logger: Logger = Logger(label: "daygate"),
+        http: UpstreamHTTP? = nil, now: @escaping @Sendable () -> Date = { Date() }
+    ) throws {
+        self.config = config
+        self.logger = logger
+        self.routes = try RouteLoader(registry: registry).load(directory: config.routesDir)
+        self.database = try CacheDatabase(stateDirectory: config.stateDir)
+        self.cache = CacheStore(
+            database: database, maxBytes: config.cache.maxSize.bytes, memoryBytes: config.cache.memorySize.bytes,
+            logger: logger, now: now
+        )
+        self.http = http ?? UpstreamHTTP()
+        self.aggregator = Aggregator(config: config, cache: cache, http: self.http, logger: logger, now: now)
+    }
+
+    /// What /readyz reports.
+    public func readiness() -> [String: Bool] {
+        [
+            "config": true,
+            "routes": !routes.isEmpty,
+            "cache": (try? database.integrityCheck()) == "ok",
+        ]
+    }
+
+    public func shutdown() async {
+        await http.shutdown()
+    }
+}

@@ -1,0 +1,261 @@
+import Foundation
+import Yams
+
+/// A problem in a YAML file, located by file, line and key path.
+public struct YAMLSourceError: Error, Sendable, CustomStringConvertible {
+    public var file: String
+    public var line: Int?
+    public var keyPath: String
+    public var reason: String
+
+    public init(file: String, line: Int?, keyPath: String, reason: String) {
+        self.file = file
+        self.line = line
+        self.keyPath = keyPath
+        self.reason = reason
+    }
+
+    public var description: String {
+        var text = file
+        if let line { text += ":\(line)" }
+        if !keyPath.isEmpty { text += ": \(keyPath)" }
+        return text + ": " + reason
+    }
+}
+
+/// Decodes `Codable` types from YAML with errors a person can act on: the file, the line, the
+/// key path and the reason; keys the type does not know are errors, not silently ignored.
+/// `${ENV_VAR}` and `${file:/path}` in any scalar are replaced before decoding.
+public struct YAMLDocument: Sendable {
+    public var file: String
+    public var environment: [String: String]
+
+    public init(file: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.file = file
+        self.environment = environment
+    }
+
+    public func decode<T: Codable>(_ type: T.Type, from text: String, substitute: Bool = true) throws -> T {
+        var node: Node
+        do {
+            node = try Yams.compose(yaml: text) ?? Node.mapping(Node.Mapping([]))
+        } catch let error as YamlError {
+            throw YAMLSourceError(file: file, line: Self.line(of: error), keyPath: "", reason: "not valid YAML (\(Self.problem(of: error)))")
+        }
+        if substitute {
+            node = try substituted(node, path: [])
+        }
+        let value: T
+        do {
+            value = try YAMLDecoder().decode(T.self, from: node)
+        } catch let error as DecodingError {
+            throw sourceError(for: error, in: node)
+        } catch let error as YAMLSourceError {
+            throw error
+        } catch {
+            throw YAMLSourceError(file: file, line: nil, keyPath: "", reason: "\(error)")
+        }
+        let encoded = try JSONSerialization.jsonObject(with: JSONCoding.encode(value), options: [.fragmentsAllowed])
+        try checkUnknownKeys(node, known: encoded, path: [])
+        return value
+    }
+
+    /// The line of the node at `path` (mapping keys and `[index]`), for errors found after
+    /// decoding. Nil when the text is not YAML or the path is not in it.
+    public static func line(of path: [String], in text: String) -> Int? {
+        guard var node = try? Yams.compose(yaml: text) else { return nil }
+        var line = node.mark?.line
+        for name in path {
+            if name.hasPrefix("["), let index = Int(name.dropFirst().dropLast()), let sequence = node.sequence, index < sequence.count {
+                node = sequence[index]
+            } else if let mapping = node.mapping, let pair = mapping.first(where: { $0.key.string == name }) {
+                line = pair.key.mark?.line ?? line
+                node = pair.value
+                continue
+            } else {
+                return line
+            }
+            line = node.mark?.line ?? line
+        }
+        return line
+    }
+
+    // MARK: substitution
+
+    private func substituted(_ node: Node, path: [String]) throws -> Node {
+        switch node {
+        case .scalar(var scalar):
+            guard scalar.string.contains("${") else { return node }
+            scalar.string = try expand(scalar.string, line: scalar.mark.map { $0.line }, path: path)
+            return .scalar(scalar)
+        case .mapping(let mapping):
+            var pairs: [(Node, Node)] = []
+            for (key, value) in mapping {
+                pairs.append((key, try substituted(value, path: path + [key.string ?? "?"])))
+            }
+            return .mapping(Node.Mapping(pairs, mapping.tag, mapping.style, mapping.mark))
+        case .sequence(let sequence):
+            var items: [Node] = []
+            for (index, item) in sequence.enumerated() {
+                items.append(try substituted(item, path: path + ["[\(index)]"]))
+            }
+            return .sequence(Node.Sequence(items, sequence.tag, sequence.style, sequence.mark))
+        case .alias:
+            return node
+        }
+    }
+
+    private func expand(_ text: String, line: Int?, path: [String]) throws -> String {
+        var output = ""
+        var rest = Substring(text)
+        while let open = rest.range(of: "${") {
+            output += rest[..<open.lowerBound]
+            guard let close = rest[open.upperBound...].firstIndex(of: "}") else {
+                throw YAMLSourceError(file: file, line: line, keyPath: Self.join(path), reason: "unclosed ${ in value")
+            }
+            let reference = String(rest[open.upperBound..<close])
+            if reference.hasPrefix("file:") {
+                let filePath = String(reference.dropFirst(5))
+                guard let data = FileManager.default.contents(atPath: filePath),
+                      let content = String(data: data, encoding: .utf8)
+                else {
+                    throw YAMLSourceError(file: file, line: line, keyPath: Self.join(path), reason: "cannot read file \(filePath) named by ${file:…}")
+                }
+                output += content.trimmingCharacters(in: .newlines)
+            } else {
+                guard !reference.isEmpty else {
+                    throw YAMLSourceError(file: file, line: line, keyPath: Self.join(path), reason: "empty ${} reference")
+                }
+                guard let value = environment[reference] else {
+                    throw YAMLSourceError(file: file, line: line, keyPath: Self.join(path), reason: "environment variable \(reference) is not set")
+                }
+                output += value
+            }
+            rest = rest[rest.index(after: close)...]
+        }
+        return output + rest
+    }
+
+    // MARK: unknown keys
+
+    private func checkUnknownKeys(_ node: Node, known: Any, path: [String]) throws {
+        switch node {
+        case .mapping(let mapping):
+            guard let knownObject = known as? [String: Any] else { return }
+            for (key, value) in mapping {
+                let name = key.string ?? "?"
+                guard let knownValue = knownObject[name] else {
+                    let allowed = knownObject.keys.sorted().joined(separator: ", ")
+                    throw YAMLSourceError(
+                        file: file, line: key.mark.map { $0.line }, keyPath: Self.join(path + [name]),
+                        reason: "unknown key" + (allowed.isEmpty ? "" : " (known here: \(allowed))")
+                    )
+                }
+                try checkUnknownKeys(value, known: knownValue, path: path + [name])
+            }
+        case .sequence(let sequence):
+            guard let knownArray = known as? [Any] else { return }
+            for (index, item) in sequence.enumerated() where index < knownArray.count {
+                try checkUnknownKeys(item, known: knownArray[index], path: path + ["[\(index)]"])
+            }
+        default:
+            return
+        }
+    }
+
+    // MARK: locating decoding errors
+
+    private func sourceError(for error: DecodingError, in root: Node) -> YAMLSourceError {
+        switch error {
+        case .keyNotFound(let key, let context):
+            let names = Self.names(context.codingPath)
+            return YAMLSourceError(
+                file: file, line: Self.node(at: context.codingPath, in: root)?.mark?.line,
+                keyPath: Self.join(names + [key.stringValue]), reason: "missing required key"
+            )
+        case .typeMismatch(let type, let context):
+            return located(context, in: root, reason: "expected \(Self.friendly(type))")
+        case .valueNotFound(let type, let context):
+            return located(context, in: root, reason: "expected \(Self.friendly(type)), found nothing")
+        case .dataCorrupted(let context):
+            return located(context, in: root, reason: context.debugDescription)
+        @unknown default:
+            return YAMLSourceError(file: file, line: nil, keyPath: "", reason: "\(error)")
+        }
+    }
+
+    private func located(_ context: DecodingError.Context, in root: Node, reason: String) -> YAMLSourceError {
+        var path = context.codingPath
+        var node = Self.node(at: path, in: root)
+        while node == nil, !path.isEmpty {
+            path.removeLast()
+            node = Self.node(at: path, in: root)
+        }
+        return YAMLSourceError(
+            file: file, line: node?.mark?.line, keyPath: Self.join(Self.names(context.codingPath)), reason: reason
+        )
+    }
+
+    static func node(at path: [any CodingKey], in root: Node) -> Node? {
+        var current = root
+        for key in path {
+            if let index = key.intValue, let sequence = current.sequence {
+                guard index < sequence.count else { return nil }
+                current = sequence[index]
+            } else if let mapping = current.mapping, let next = mapping[key.stringValue] {
+                current = next
+            } else {
+                return nil
+            }
+        }
+        return current
+    }
+
+    static func names(_ path: [any CodingKey]) -> [String] {
+        path.map { key in key.intValue.map { "[\($0)]" } ?? key.stringValue }
+    }
+
+    static func join(_ names: [String]) -> String {
+        var text = ""
+        for name in names {
+            if name.hasPrefix("[") || text.isEmpty {
+                text += name
+            } else {
+                text += "." + name
+            }
+        }
+        return text
+    }
+
+    static func friendly(_ type: Any.Type) -> String {
+        switch type {
+        case is Int.Type, is Int64.Type: return "a whole number"
+        case is Double.Type: return "a number"
+        case is Bool.Type: return "true or false"
+        case is String.Type: return "a string"
+        default:
+            let name = "\(type)"
+            if name.hasPrefix("Array") { return "a list" }
+            if name.hasPrefix("Dictionary") { return "a mapping of keys to values" }
+            return name
+        }
+    }
+
+    static func line(of error: YamlError) -> Int? {
+        switch error {
+        case .scanner(_, _, let mark, _), .parser(_, _, let mark, _), .composer(_, _, let mark, _):
+            return mark.line
+        default:
+            return nil
+        }
+    }
+
+    static func problem(of error: YamlError) -> String {
+        switch error {
+        case .scanner(_, let problem, _, _), .parser(_, let problem, _, _), .composer(_, let problem, _, _):
+            return problem
+        default:
+            return "\(error)"
+        }
+    }
+}

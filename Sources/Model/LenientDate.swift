@@ -1,0 +1,117 @@
+import Foundation
+
+/// Parses the datetimes backends send: `2026-11-23T09:00:00Z`, `…+01:00`, `…+0100`, or naive
+/// `2026-11-23T09:00:00` (taken in `naiveZone`, UTC unless said otherwise), with 0 to 9
+/// fractional digits, `T` or space between date and time, seconds optional.
+public enum LenientDate {
+    public static func parse(_ text: String, naiveZone: TimeZone = .gmt) -> Date? {
+        let bytes = Array(text.utf8)
+        var index = 0
+
+        func number(_ count: Int) -> Int? {
+            guard index + count <= bytes.count else { return nil }
+            var value = 0
+            for byte in bytes[index..<index + count] {
+                guard byte >= 48, byte <= 57 else { return nil }
+                value = value * 10 + Int(byte - 48)
+            }
+            index += count
+            return value
+        }
+        func expect(_ char: UInt8) -> Bool {
+            guard index < bytes.count, bytes[index] == char else { return false }
+            index += 1
+            return true
+        }
+
+        guard let year = number(4), expect(UInt8(ascii: "-")),
+              let month = number(2), expect(UInt8(ascii: "-")),
+              let day = number(2)
+        else { return nil }
+        guard index < bytes.count, [UInt8(ascii: "T"), UInt8(ascii: "t"), UInt8(ascii: " ")].contains(bytes[index])
+        else { return nil }
+        index += 1
+        guard let hour = number(2), expect(UInt8(ascii: ":")), let minute = number(2) else { return nil }
+        var second = 0
+        var nanos = 0
+        if expect(UInt8(ascii: ":")) {
+            guard let value = number(2) else { return nil }
+            second = value
+            if expect(UInt8(ascii: ".")) || expect(UInt8(ascii: ",")) {
+                var digits = 0
+                var fraction = 0
+                while index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 {
+                    if digits < 9 {
+                        fraction = fraction * 10 + Int(bytes[index] - 48)
+                        digits += 1
+                    }
+                    index += 1
+                }
+                guard digits > 0 else { return nil }
+                for _ in digits..<9 { fraction *= 10 }
+                nanos = fraction
+            }
+        }
+        var zone: TimeZone? = nil
+        if index < bytes.count {
+            let sign = bytes[index]
+            if sign == UInt8(ascii: "Z") || sign == UInt8(ascii: "z") {
+                index += 1
+                zone = .gmt
+            } else if sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
+                index += 1
+                guard let offsetHours = number(2) else { return nil }
+                _ = expect(UInt8(ascii: ":"))
+                let offsetMinutes = number(2) ?? 0
+                let seconds = (offsetHours * 3600 + offsetMinutes * 60) * (sign == UInt8(ascii: "-") ? -1 : 1)
+                zone = TimeZone(secondsFromGMT: seconds)
+            } else {
+                return nil
+            }
+        }
+        guard index == bytes.count, (1...12).contains(month), (1...31).contains(day),
+              hour < 24, minute < 60, second < 61
+        else { return nil }
+
+        var components = DateComponents()
+        components.year = year
+        components.month = month
+        components.day = day
+        components.hour = hour
+        components.minute = minute
+        components.second = second
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone ?? naiveZone
+        guard let date = calendar.date(from: components),
+              calendar.component(.day, from: date) == day
+        else { return nil }
+        return date.addingTimeInterval(Double(nanos) / 1_000_000_000)
+    }
+
+    /// Formats an instant as ISO-8601 with the offset of `zone`: `2026-11-23T09:00:00+01:00`
+    /// (`Z` for UTC); fractional seconds only when there are some.
+    public static func format(_ date: Date, in zone: TimeZone) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let wholeSeconds = date.timeIntervalSince1970.rounded(.down)
+        let whole = Date(timeIntervalSince1970: wholeSeconds)
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: whole)
+        var text = String(
+            format: "%04d-%02d-%02dT%02d:%02d:%02d",
+            parts.year ?? 0, parts.month ?? 0, parts.day ?? 0, parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0
+        )
+        let micros = Int(((date.timeIntervalSince1970 - wholeSeconds) * 1_000_000).rounded())
+        if micros > 0, micros < 1_000_000 {
+            text += String(format: ".%06d", micros)
+        }
+        let offset = zone.secondsFromGMT(for: date)
+        if offset == 0 {
+            text += "Z"
+        } else {
+            let sign = offset < 0 ? "-" : "+"
+            let magnitude = abs(offset)
+            text += String(format: "%@%02d:%02d", sign, magnitude / 3600, (magnitude % 3600) / 60)
+        }
+        return text
+    }
+}

@@ -1,0 +1,96 @@
+/// Faults a simulator injects into every request that is not under `/_sim/`.
+///
+/// JSON form (all keys optional when decoding; `{}` clears every fault):
+/// ```json
+/// {"latency_ms": 0, "error_status": null, "error_rate": 1.0, "down": null, "garbage": false}
+/// ```
+/// They apply in this order:
+/// 1. `latency_ms`: the request waits this long first.
+/// 2. `down`: `"reset"` aborts the TCP connection with an RST (SO_LINGER 0) without answering;
+///    `"refuse"` closes the connection (FIN) without answering. A true "connection refused"
+///    cannot be simulated because the port must stay open for `/_sim/faults`.
+/// 3. `error_status` with `error_rate` (0...1, default 1.0): answers that status with FastAPI's
+///    shape `{"detail":"simulated failure"}` for that fraction of requests.
+/// 4. `garbage`: answers 200 with `content-type: application/json` and a body that is not JSON.
+public struct SimulatorFaults: Codable, Sendable, Equatable {
+    /// Delay before anything else happens, in milliseconds.
+    public var latencyMs: Int
+    /// Status to answer instead of the real response; nil = off.
+    public var errorStatus: Int?
+    /// Fraction (0...1) of requests that get `errorStatus`.
+    public var errorRate: Double
+    /// nil, `"refuse"` (close without answering) or `"reset"` (TCP RST without answering).
+    public var down: String?
+    /// Answer 200 with a non-JSON body (`<html>oops{`) labelled `application/json`.
+    public var garbage: Bool
+
+    /// The value of ``down`` that closes connections without an answer.
+    public static let refuse = "refuse"
+    /// The value of ``down`` that resets connections (RST) without an answer.
+    public static let reset = "reset"
+    /// Body sent when ``garbage`` is on.
+    public static let garbageBody = "<html>oops{"
+
+    public init(latencyMs: Int = 0, errorStatus: Int? = nil, errorRate: Double = 1.0, down: String? = nil, garbage: Bool = false) {
+        self.latencyMs = latencyMs
+        self.errorStatus = errorStatus
+        self.errorRate = errorRate
+        self.down = down
+        self.garbage = garbage
+    }
+
+    /// No faults at all.
+    public static let none = SimulatorFaults()
+
+    /// True when no fault is active.
+    public var isEmpty: Bool { self == .none || (latencyMs == 0 && errorStatus == nil && down == nil && !garbage) }
+
+    enum CodingKeys: String, CodingKey {
+        case latencyMs = "latency_ms"
+        case errorStatus = "error_status"
+        case errorRate = "error_rate"
+        case down
+        case garbage
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.latencyMs = try c.decodeIfPresent(Int.self, forKey: .latencyMs) ?? 0
+        self.errorStatus = try c.decodeIfPresent(Int.self, forKey: .errorStatus)
+        self.errorRate = try c.decodeIfPresent(Double.self, forKey: .errorRate) ?? 1.0
+        self.down = try c.decodeIfPresent(String.self, forKey: .down)
+        self.garbage = try c.decodeIfPresent(Bool.self, forKey: .garbage) ?? false
+        if let problem = self.validationProblem {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: problem))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(latencyMs, forKey: .latencyMs)
+        try c.encode(errorStatus, forKey: .errorStatus)
+        try c.encode(errorRate, forKey: .errorRate)
+        try c.encode(down, forKey: .down)
+        try c.encode(garbage, forKey: .garbage)
+    }
+
+    /// Why these faults are not usable, or nil when they are.
+    public var validationProblem: String? {
+        if latencyMs < 0 || latencyMs > 600_000 { return "latency_ms must be between 0 and 600000" }
+        if let status = errorStatus, !(100...599).contains(status) { return "error_status must be an HTTP status (100-599)" }
+        if !(0.0...1.0).contains(errorRate) { return "error_rate must be between 0 and 1" }
+        if let down, down != Self.refuse, down != Self.reset { return "down must be null, \"refuse\" or \"reset\"" }
+        return nil
+    }
+
+    /// Ordered JSON for the `/_sim/faults` endpoint.
+    var json: JSONValue {
+        .object([
+            "latency_ms": .int(latencyMs),
+            "error_status": errorStatus.map(JSONValue.int) ?? .null,
+            "error_rate": .double(errorRate),
+            "down": down.map(JSONValue.string) ?? .null,
+            "garbage": .bool(garbage),
+        ])
+    }
+}

@@ -1,0 +1,436 @@
+import Foundation
+import Hummingbird
+import HummingbirdCore
+import Logging
+import NIOCore
+import NIOHTTPTypes
+import Synchronization
+
+// MARK: - Backend protocol
+
+/// A request as a simulator backend sees it: the raw target split the way Starlette splits it.
+struct SimRequest: Sendable {
+    var method: HTTPRequest.Method
+    /// The path as sent, still percent-encoded, without the query.
+    var rawPath: String
+    /// The percent-decoded path (what uvicorn puts in `scope["path"]`).
+    var path: String
+    /// Everything after the first `?`, raw; "" when there is none.
+    var rawQuery: String
+    var headers: HTTPFields
+    /// The `Host` header.
+    var authority: String?
+    var body: ByteBuffer
+
+    init(head: HTTPRequest, body: ByteBuffer) {
+        let target = head.path ?? "/"
+        let (rawPath, rawQuery) = SimRequest.splitTarget(target)
+        self.method = head.method
+        self.rawPath = rawPath
+        self.path = percentDecode(rawPath, plusAsSpace: false)
+        self.rawQuery = rawQuery
+        self.headers = head.headerFields
+        self.authority = head.authority
+        self.body = body
+    }
+
+    static func splitTarget(_ target: String) -> (path: String, query: String) {
+        if let q = target.firstIndex(of: "?") {
+            return (String(target[..<q]), String(target[target.index(after: q)...]))
+        }
+        return (target, "")
+    }
+
+    /// True for the simulator's own control paths, which are never faulted or counted.
+    static func isControlPath(_ decodedPath: String) -> Bool {
+        decodedPath == "/_sim" || decodedPath.hasPrefix("/_sim/")
+    }
+}
+
+/// One simulated backend: its API, its extra `/_sim/` routes and its error shape.
+protocol SimulatorBackend: Sendable {
+    /// Answers an API request (faults have already been applied).
+    func handle(_ request: SimRequest) async -> Response
+    /// Answers a simulator-specific control route under `/_sim/`, or nil when unknown.
+    func handleControl(_ request: SimRequest) async -> Response?
+    /// The response for an injected `error_status`, in the backend's own error shape.
+    func faultResponse(status: Int) -> Response
+    /// Extra lines for `GET /_sim` describing the simulator-specific control routes.
+    var controlRoutes: [String] { get }
+}
+
+extension SimulatorBackend {
+    func handleControl(_ request: SimRequest) async -> Response? { nil }
+    var controlRoutes: [String] { [] }
+    /// FastAPI's `HTTPException` shape.
+    func faultResponse(status: Int) -> Response {
+        .json(.object(["detail": .string("simulated failure")]), status: status)
+    }
+}
+
+// MARK: - Responder
+
+/// Serves `/_sim/*`, applies latency / error / garbage faults, then hands over to the backend.
+/// (`down` faults are applied earlier, by ``FaultChannelHandler``, because they must kill the
+/// connection rather than answer.)
+struct SimulatorResponder<Backend: SimulatorBackend>: HTTPResponder {
+    typealias Context = BasicRequestContext
+
+    let kind: SimulatorKind
+    let control: SimulatorControl
+    let backend: Backend
+    static var maxBodySize: Int { 4 * 1024 * 1024 }
+
+    func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
+        var request = request
+        let body: ByteBuffer
+        do {
+            body = try await request.collectBody(upTo: Self.maxBodySize)
+        } catch {
+            return .json(.object(["detail": .string("Request body too large")]), status: 413)
+        }
+        let sim = SimRequest(head: request.head, body: body)
+
+        if SimRequest.isControlPath(sim.path) {
+            return await controlResponse(sim)
+        }
+
+        control.record(method: sim.method.rawValue, path: sim.path)
+        let faults = control.faults
+        if faults.latencyMs > 0 {
+            try await Task.sleep(for: .milliseconds(faults.latencyMs))
+        }
+        if let status = faults.errorStatus, faults.errorRate > 0,
+            faults.errorRate >= 1 || Double.random(in: 0..<1) < faults.errorRate
+        {
+            return backend.faultResponse(status: status)
+        }
+        if faults.garbage {
+            return Response(
+                status: .ok,
+                headers: [.contentType: "application/json"],
+                body: .init(byteBuffer: ByteBuffer(string: SimulatorFaults.garbageBody))
+            )
+        }
+        return await backend.handle(sim)
+    }
+
+    private func controlResponse(_ sim: SimRequest) async -> Response {
+        switch (sim.method, sim.path) {
+        case (.get, "/_sim"), (.get, "/_sim/"):
+            let routes: [String] =
+                [
+                    "GET /_sim/faults", "POST /_sim/faults", "GET /_sim/stats", "POST /_sim/stats/reset",
+                ] + backend.controlRoutes
+            return .json(.object(["kind": .string(kind.rawValue), "routes": .array(routes.map(JSONValue.string))]))
+        case (.get, "/_sim/faults"):
+            return .json(control.faults.json)
+        case (.post, "/_sim/faults"), (.put, "/_sim/faults"):
+            let faults: SimulatorFaults
+            if sim.body.readableBytes == 0 {
+                faults = .none
+            } else {
+                do {
+                    faults = try JSONDecoder().decode(SimulatorFaults.self, from: Data(sim.body.readableBytesView))
+                } catch {
+                    return .simError("invalid faults: \(Self.describe(error))")
+                }
+            }
+            control.setFaults(faults)
+            return .json(faults.json)
+        case (.delete, "/_sim/faults"):
+            control.clearFaults()
+            return .json(control.faults.json)
+        case (.get, "/_sim/stats"):
+            return .json(control.statsJSON)
+        case (.post, "/_sim/stats/reset"):
+            control.resetStats()
+            return .json(control.statsJSON)
+        default:
+            if let response = await backend.handleControl(sim) { return response }
+            return .simError("unknown simulator control route \(sim.method.rawValue) \(sim.path)", status: 404)
+        }
+    }
+
+    static func describe(_ error: any Error) -> String {
+        if case DecodingError.dataCorrupted(let ctx) = error {
+            return ctx.debugDescription
+        }
+        if case DecodingError.typeMismatch(_, let ctx) = error {
+            return "\(ctx.codingPath.map(\.stringValue).joined(separator: ".")): \(ctx.debugDescription)"
+        }
+        return "\(error)"
+    }
+}
+
+// MARK: - Connection-killing faults
+
+/// Applies `down` faults. It sits after HTTP decoding (see `HTTP1Channel.Configuration`
+/// `additionalChannelHandlers`), so it sees each request head before Hummingbird does.
+///
+/// When `down` is set and the request is not under `/_sim/`, it counts the call, swallows the
+/// request, waits `latency_ms`, and then either resets the connection (`"reset"`: SO_LINGER 0, so
+/// the kernel sends an RST) or closes it (`"refuse"`: a FIN without any answer). The listening
+/// port itself stays open, because `/_sim/faults` must remain reachable to lift the fault; a
+/// client therefore sees "connection closed/reset", never "connection refused".
+final class FaultChannelHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+
+    private let control: SimulatorControl
+    private var dropping = false
+
+    init(control: SimulatorControl) {
+        self.control = control
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if dropping { return }
+        if case .head(let head) = unwrapInboundIn(data) {
+            let (rawPath, _) = SimRequest.splitTarget(head.path ?? "/")
+            let path = percentDecode(rawPath, plusAsSpace: false)
+            let faults = control.faults
+            if !SimRequest.isControlPath(path), let down = faults.down {
+                dropping = true
+                control.record(method: head.method.rawValue, path: path)
+                let reset = down == SimulatorFaults.reset
+                if faults.latencyMs > 0 {
+                    context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(Int64(faults.latencyMs))) {
+                        Self.kill(context: context, reset: reset)
+                    }
+                } else {
+                    Self.kill(context: context, reset: reset)
+                }
+                return
+            }
+        }
+        context.fireChannelRead(data)
+    }
+
+    private static func kill(context: ChannelHandlerContext, reset: Bool) {
+        guard context.channel.isActive else { return }
+        if reset, let provider = context.channel as? any SocketOptionProvider {
+            provider.setSoLinger(linger(l_onoff: 1, l_linger: 0)).assumeIsolated().whenComplete { _ in
+                context.close(promise: nil)
+            }
+        } else {
+            context.close(promise: nil)
+        }
+    }
+}
+
+// MARK: - Running simulator
+
+/// A simulator listening on loopback. Keep it alive until ``stop()``: dropping the reference does
+/// not stop the server.
+public final class RunningSimulator: Sendable {
+    /// Which backend this simulates.
+    public let kind: SimulatorKind
+    /// The bound port (the real one when started on port 0).
+    public let port: Int
+    /// The host it listens on (127.0.0.1 or ::1).
+    public let host: String
+    /// Faults and call statistics.
+    public let control: SimulatorControl
+
+    private let task: Task<Void, Never>
+
+    init(kind: SimulatorKind, host: String, port: Int, control: SimulatorControl, task: Task<Void, Never>) {
+        self.kind = kind
+        self.host = host
+        self.port = port
+        self.control = control
+        self.task = task
+    }
+
+    /// `http://127.0.0.1:PORT` (or `http://[::1]:PORT`).
+    public var baseURL: String {
+        host.contains(":") ? "http://[\(host)]:\(port)" : "http://\(host):\(port)"
+    }
+
+    /// The URL a gateway configuration uses for this backend, e.g. `http://127.0.0.1:PORT/api` for 8alls.
+    public var apiBaseURL: String {
+        baseURL + kind.apiPath
+    }
+
+    /// Stops the server and waits until it has shut down. Safe to call more than once, also
+    /// concurrently; every call returns once the server is gone.
+    public func stop() async {
+        task.cancel()
+        await task.value
+    }
+}
+
+// MARK: - Starting
+
+enum SimulatorServer {
+    /// Resolves a loopback host name to the address to bind, or throws for anything else.
+    static func bindHost(for host: String) throws -> String {
+        switch host.lowercased() {
+        case "127.0.0.1", "localhost": return "127.0.0.1"
+        case "::1", "[::1]": return "::1"
+        default: throw SimulatorError.nonLoopbackHost(host)
+        }
+    }
+
+    static func start<Backend: SimulatorBackend>(
+        kind: SimulatorKind,
+        backend: Backend,
+        control: SimulatorControl,
+        host: String,
+        port: Int,
+        logger: Logger?
+    ) async throws -> RunningSimulator {
+        let bindHost = try bindHost(for: host)
+        guard (0...65535).contains(port) else { throw SimulatorError.startFailed("port \(port) out of range") }
+
+        var log = logger ?? Logger(label: "daygate.simulator.\(kind.rawValue)")
+        if logger == nil { log.logLevel = .warning }
+        log[metadataKey: "simulator"] = .string(kind.rawValue)
+
+        let (portStream, portContinuation) = AsyncStream<Int>.makeStream()
+        let failure = Mutex<String?>(nil)
+
+        let responder = SimulatorResponder(kind: kind, control: control, backend: backend)
+        let app = Application(
+            responder: responder,
+            server: .http1(configuration: .init(additionalChannelHandlers: [FaultChannelHandler(control: control)])),
+            configuration: .init(address: .hostname(bindHost, port: port), serverName: "uvicorn"),
+            onServerRunning: { channel in
+                if let port = channel.localAddress?.port {
+                    portContinuation.yield(port)
+                }
+                portContinuation.finish()
+            },
+            logger: log
+        )
+
+        let task = Task<Void, Never> {
+            do {
+                try await app.run()
+            } catch is CancellationError {
+            } catch {
+                failure.withLock { $0 = "\(error)" }
+            }
+            portContinuation.finish()
+        }
+
+        var iterator = portStream.makeAsyncIterator()
+        guard let boundPort = await iterator.next() else {
+            task.cancel()
+            await task.value
+            let reason = failure.withLock { $0 } ?? "server stopped before it was listening"
+            throw SimulatorError.startFailed(reason)
+        }
+        return RunningSimulator(kind: kind, host: bindHost, port: boundPort, control: control, task: task)
+    }
+}
+
+// MARK: - HTTP helpers
+
+extension Response {
+    /// A compact JSON response with `content-type: application/json`.
+    static func json(_ value: JSONValue, status: Int = 200, headers: HTTPFields = [:]) -> Response {
+        var fields = headers
+        fields[.contentType] = "application/json"
+        return Response(status: .init(code: status, reasonPhrase: reasonPhrase(status)), headers: fields, body: .init(byteBuffer: value.bytes))
+    }
+
+    /// An error about the simulator's own control surface (not a backend answer).
+    static func simError(_ message: String, status: Int = 400) -> Response {
+        .json(.object(["error": .string(message)]), status: status)
+    }
+
+    static func plainText(_ text: String, status: Int) -> Response {
+        Response(
+            status: .init(code: status, reasonPhrase: reasonPhrase(status)),
+            headers: [.contentType: "text/plain; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(string: text))
+        )
+    }
+}
+
+/// Standard reason phrases (uvicorn writes them; HTTPTypes leaves them empty for custom codes).
+func reasonPhrase(_ status: Int) -> String {
+    switch status {
+    case 200: "OK"
+    case 201: "Created"
+    case 202: "Accepted"
+    case 204: "No Content"
+    case 301: "Moved Permanently"
+    case 302: "Found"
+    case 304: "Not Modified"
+    case 307: "Temporary Redirect"
+    case 308: "Permanent Redirect"
+    case 400: "Bad Request"
+    case 401: "Unauthorized"
+    case 403: "Forbidden"
+    case 404: "Not Found"
+    case 405: "Method Not Allowed"
+    case 408: "Request Timeout"
+    case 409: "Conflict"
+    case 410: "Gone"
+    case 413: "Request Entity Too Large"
+    case 415: "Unsupported Media Type"
+    case 422: "Unprocessable Entity"
+    case 429: "Too Many Requests"
+    case 500: "Internal Server Error"
+    case 501: "Not Implemented"
+    case 502: "Bad Gateway"
+    case 503: "Service Unavailable"
+    case 504: "Gateway Timeout"
+    default: ""
+    }
+}
+
+/// Percent-decodes `s` byte-wise (invalid escapes stay as they are, invalid UTF-8 becomes U+FFFD,
+/// like Python's `unquote`); with `plusAsSpace` a literal `+` becomes a space first
+/// (`unquote_plus`, what Starlette applies to query strings).
+func percentDecode(_ s: some StringProtocol, plusAsSpace: Bool) -> String {
+    let utf8 = Array(s.utf8)
+    if !utf8.contains(UInt8(ascii: "%")) && !(plusAsSpace && utf8.contains(UInt8(ascii: "+"))) {
+        return String(s)
+    }
+    var out: [UInt8] = []
+    out.reserveCapacity(utf8.count)
+    var i = 0
+    while i < utf8.count {
+        let b = utf8[i]
+        if b == UInt8(ascii: "%"), i + 2 < utf8.count, let hi = hexValue(utf8[i + 1]), let lo = hexValue(utf8[i + 2]) {
+            out.append(hi << 4 | lo)
+            i += 3
+        } else {
+            out.append(plusAsSpace && b == UInt8(ascii: "+") ? UInt8(ascii: " ") : b)
+            i += 1
+        }
+    }
+    return String(decoding: out, as: UTF8.self)
+}
+
+private func hexValue(_ b: UInt8) -> UInt8? {
+    switch b {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): b - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): b - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): b - UInt8(ascii: "A") + 10
+    default: nil
+    }
+}
+
+/// Python's `urllib.parse.quote(s, safe=...)`: percent-encodes UTF-8 bytes outside the
+/// unreserved set and `safe`.
+func pythonQuote(_ s: String, safe: String) -> String {
+    let safeBytes = Set(safe.utf8)
+    var out = ""
+    for b in s.utf8 {
+        let isUnreserved =
+            (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z")) || (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z"))
+            || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) || b == UInt8(ascii: "_") || b == UInt8(ascii: ".")
+            || b == UInt8(ascii: "-") || b == UInt8(ascii: "~")
+        if isUnreserved || safeBytes.contains(b) {
+            out.unicodeScalars.append(Unicode.Scalar(b))
+        } else {
+            out += String(format: "%%%02X", b)
+        }
+    }
+    return out
+}

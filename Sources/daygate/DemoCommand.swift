@@ -1,0 +1,60 @@
+import ArgumentParser
+import Foundation
+import Logging
+import Model
+
+struct DemoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract: "Start the simulators with a seeded day and the gateway against them (the default command)."
+    )
+
+    @Option(name: .long, help: "Gateway port on 127.0.0.1 (0 picks a free one).")
+    var port: Int = 8787
+
+    @Option(name: .customLong("state-dir"), help: "Folder of the demo's cache database.")
+    var stateDir: String = ".daygate-demo"
+
+    @Option(name: .long, help: "IANA timezone of the household (default: this machine's).")
+    var timezone: String?
+
+    @OptionGroup var logging: LoggingOptions
+
+    func run() async throws {
+        logging.bootstrap()
+        let zoneName = timezone ?? TimeZone.current.identifier
+        guard let zone = TimeZone(identifier: zoneName) else {
+            throw ValidationError("--timezone: unknown IANA timezone \(zoneName)")
+        }
+        guard (0...65535).contains(port) else { throw ValidationError("--port: 0 to 65535") }
+        guard let routesDir = ResourceLocator.directory(named: "routes") else {
+            throw FailureMessage(text: "cannot find the routes/ folder; run the demo from the daygate checkout")
+        }
+        let staticDir = ResourceLocator.directory(named: "static") ?? "static"
+        let simulators = try await DemoSimulators.start(timeZone: zone, portBase: nil)
+        let config = DaygateConfig(
+            listen: ListenAddress(host: "127.0.0.1", port: port),
+            stateDir: ConfigLoader.resolve(stateDir, against: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)),
+            timezone: zone.identifier, routesDir: routesDir, staticDir: staticDir,
+            profiles: ["default": simulators.profile]
+        )
+        let eightAlls = simulators.simulator(.eightalls)
+        do {
+            try await GatewayRunner(config: config, logger: logging.logger(), extraServices: [simulators]).run { port in
+                let base = "http://127.0.0.1:\(port)"
+                print("""
+                daygate demo — timezone \(zone.identifier), cache in \(config.stateDir)
+                  dashboard   \(base)/
+                  the day     curl \(base)/v1/today
+                  events      curl \(base)/v1/events
+                  health      curl \(base)/readyz
+                  8alls sim   \(eightAlls?.baseURL ?? "-")  (faults: POST /_sim/faults, stats: GET /_sim/stats)
+                Ctrl-C stops it.
+                """)
+            }
+        } catch {
+            await simulators.stop()
+            throw error
+        }
+    }
+}

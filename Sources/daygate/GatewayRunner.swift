@@ -1,0 +1,40 @@
+import Foundation
+import Gateway
+import Hummingbird
+import Logging
+import Model
+import ServiceLifecycle
+
+/// Runs a gateway until SIGINT or SIGTERM, then shuts down gracefully: in-flight requests
+/// finish, the HTTP client closes, extra services (simulators) stop.
+struct GatewayRunner {
+    var config: DaygateConfig
+    var logger: Logger
+    var extraServices: [any Service] = []
+
+    func run(onListening: @escaping @Sendable (Int) async -> Void) async throws {
+        guard config.listen.isLoopback else {
+            throw FailureMessage(text: """
+            refusing to listen on \(config.listen): without client keys the gateway serves loopback only \
+            (use 127.0.0.1 or ::1)
+            """)
+        }
+        let runtime: GatewayRuntime
+        do {
+            runtime = try GatewayRuntime(config: config, logger: logger)
+        } catch let error as CustomStringConvertible {
+            throw FailureMessage(text: "cannot start: \(error.description)")
+        }
+        let app = GatewayApplication.make(runtime: runtime, onServerRunning: onListening)
+        let group = ServiceGroup(configuration: .init(
+            services: [app] + extraServices, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger
+        ))
+        do {
+            try await group.run()
+        } catch {
+            await runtime.shutdown()
+            throw FailureMessage(text: "the gateway stopped: \(error)")
+        }
+        await runtime.shutdown()
+    }
+}

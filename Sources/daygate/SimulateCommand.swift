@@ -1,0 +1,59 @@
+import ArgumentParser
+import Foundation
+import Logging
+import Model
+import ServiceLifecycle
+import Simulators
+
+struct SimulateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "simulate",
+        abstract: "Run the backend simulators on fixed loopback ports and write a config for `daygate serve`."
+    )
+
+    @Option(name: .customLong("port-base"), help: "First port; simulators use N (tickedify), N+1 (8alls), N+2 (kantinekoning), N+3 (fitiq), N+4 (prsnl).")
+    var portBase: Int = 9100
+
+    @Option(name: .customLong("write-config"), help: "Write a ready config for `daygate serve` here.")
+    var writeConfig: String?
+
+    @Option(name: .customLong("state-dir"), help: "state_dir to put in the written config.")
+    var stateDir: String = "state"
+
+    @Option(name: .long, help: "IANA timezone of the seeded days (default: this machine's).")
+    var timezone: String?
+
+    @OptionGroup var logging: LoggingOptions
+
+    func run() async throws {
+        logging.bootstrap()
+        let zoneName = timezone ?? TimeZone.current.identifier
+        guard let zone = TimeZone(identifier: zoneName) else {
+            throw ValidationError("--timezone: unknown IANA timezone \(zoneName)")
+        }
+        guard (1024...65530).contains(portBase) else { throw ValidationError("--port-base: 1024 to 65530") }
+        let simulators = try await DemoSimulators.start(timeZone: zone, portBase: portBase)
+        for simulator in simulators.running {
+            print("\(simulator.kind.rawValue) simulator on \(simulator.baseURL)")
+        }
+        if let writeConfig {
+            let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+            let yaml = simulators.configYAML(
+                timeZone: zone, stateDir: ConfigLoader.resolve(stateDir, against: cwd),
+                routesDir: ResourceLocator.directory(named: "routes"), staticDir: ResourceLocator.directory(named: "static")
+            )
+            do {
+                try yaml.write(toFile: writeConfig, atomically: true, encoding: .utf8)
+            } catch {
+                await simulators.stop()
+                throw FailureMessage(text: "cannot write \(writeConfig): \(error.localizedDescription)")
+            }
+            print("config written to \(writeConfig); run: daygate serve --config \(writeConfig)")
+        }
+        print("Ctrl-C stops the simulators.")
+        let group = ServiceGroup(configuration: .init(
+            services: [simulators], gracefulShutdownSignals: [.sigterm, .sigint], logger: logging.logger()
+        ))
+        try await group.run()
+    }
+}

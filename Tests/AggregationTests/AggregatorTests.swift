@@ -1,0 +1,181 @@
+import Aggregation
+import Backends
+import Cache
+import Foundation
+import Logging
+import Model
+import Synchronization
+import Testing
+
+/// An operation whose answers tests script: a delay, a failure, or a body.
+struct ScriptedOperation: BackendOperation {
+    enum Behaviour: Sendable { case answer(String), fail, slow(Duration, String) }
+    let name: String
+    let backend: String
+    let behaviour: Behaviour
+    let counter = CallCounter()
+    var calls: Int { counter.value }
+
+    init(_ name: String, backend: String, _ behaviour: Behaviour) {
+        self.name = name
+        self.backend = backend
+        self.behaviour = behaviour
+    }
+
+    var defaultTTL: TimeInterval { 60 }
+    var arguments: [OperationArgument] { [OperationArgument("date", .date)] }
+    func isConfigured(for profile: ProfileConfig) -> Bool { true }
+    func credentialFingerprint(for profile: ProfileConfig) -> String { "none" }
+    func normalise(_ arguments: [String: ArgumentValue], timeZone: TimeZone) throws -> [String: ArgumentValue] { arguments }
+
+    func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> Data {
+        counter.increment()
+        switch behaviour {
+        case .answer(let body): return Data(body.utf8)
+        case .fail: throw BackendError(.status, backend: backend, message: "\(backend) answered 500")
+        case .slow(let delay, let body):
+            try await Task.sleep(for: delay)
+            return Data(body.utf8)
+        }
+    }
+}
+
+final class CallCounter: Sendable {
+    private let count = Mutex(0)
+    var value: Int { count.withLock { $0 } }
+    func increment() { count.withLock { $0 += 1 } }
+}
+
+@Suite("Fan-out")
+struct AggregatorTests {
+    let zone = TimeZone(identifier: "Europe/Amsterdam")!
+
+    func makeAggregator(_ operations: [ScriptedOperation], routeText: String) throws -> (Aggregator, Route, String) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("daygate-agg-\(UUID().uuidString)").path
+        let config = DaygateConfig(stateDir: folder, timezone: zone.identifier, profiles: ["default": ProfileConfig()])
+        let store = CacheStore(database: try CacheDatabase(stateDirectory: folder), maxBytes: 1_048_576, memoryBytes: 1_048_576)
+        let route = try RouteLoader(registry: OperationRegistry(operations)).parse(routeText, file: "test.yaml")
+        return (Aggregator(config: config, cache: store, http: UpstreamHTTP(client: .shared)), route, folder)
+    }
+
+    let threeSections = """
+    path: /v1/test
+    deadline: 200ms
+    parameters:
+      date: { type: date, default: today }
+    sections:
+      fast: { operation: test.fast, arguments: { date: $date } }
+      slow: { operation: test.slow, arguments: { date: $date } }
+      broken: { operation: test.broken, arguments: { date: $date } }
+    """
+
+    @Test func sectionsRunConcurrentlyAndReportEachStatus() async throws {
+        let operations = [
+            ScriptedOperation("test.fast", backend: "alpha", .answer(#"{"n":1}"#)),
+            ScriptedOperation("test.slow", backend: "beta", .slow(.milliseconds(600), #"{"n":2}"#)),
+            ScriptedOperation("test.broken", backend: "gamma", .fail),
+        ]
+        let (aggregator, route, folder) = try makeAggregator(operations, routeText: threeSections)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let started = ContinuousClock.now
+        let answer = try await aggregator.run(route: route, query: [("date", "2026-11-22")], profileName: "default")
+        let elapsed = ContinuousClock.now - started
+        #expect(elapsed < .milliseconds(550), "the deadline bounds the answer, not the slowest backend")
+        #expect(answer.status == 200)
+        #expect(!answer.complete)
+        #expect(answer.sections["fast"]?.status == .ok)
+        #expect(answer.sections["fast"]?.cache == .miss)
+        #expect(answer.sections["slow"]?.status == .timeout)
+        #expect(answer.sections["slow"]?.error == ErrorDetail(code: "upstream_timeout", message: "beta did not answer in 200 ms"))
+        #expect(answer.sections["broken"]?.status == .error)
+        #expect(answer.sections["broken"]?.error?.message == "gamma answered 500")
+
+        let body = try JSONDecoder().decode(JSONValue.self, from: answer.body)
+        #expect(body["date"] == .string("2026-11-22"))
+        #expect(body["fast"] == .object(["n": .number(1)]))
+        #expect(body["slow"] == .null)
+        #expect(body["complete"] == .bool(false))
+        #expect(body["sections"]?["fast"]?["backend"] == .string("alpha"))
+
+        // The slow fetch went on and filled the cache.
+        try await Task.sleep(for: .milliseconds(600))
+        let again = try await aggregator.run(route: route, query: [("date", "2026-11-22")], profileName: "default")
+        #expect(again.sections["slow"]?.status == .ok)
+        #expect(again.sections["slow"]?.cache == .hit)
+        #expect(operations[1].calls == 1)
+    }
+
+    @Test func allFailedIs502AndAllTimedOutIs504() async throws {
+        let failing = """
+        path: /v1/test
+        sections:
+          a: { operation: test.broken }
+        """
+        let (aggregator, route, folder) = try makeAggregator([ScriptedOperation("test.broken", backend: "gamma", .fail)], routeText: failing)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let answer = try await aggregator.run(route: route, query: [], profileName: "default")
+        #expect(answer.status == 502)
+        let body = try JSONDecoder().decode(JSONValue.self, from: answer.body)
+        #expect(body["sections"]?["a"]?["status"] == .string("error"))
+
+        let slow = """
+        path: /v1/test
+        deadline: 100ms
+        sections:
+          a: { operation: test.slow }
+        """
+        let (slowAggregator, slowRoute, slowFolder) = try makeAggregator([ScriptedOperation("test.slow", backend: "beta", .slow(.milliseconds(400), "1"))], routeText: slow)
+        defer { try? FileManager.default.removeItem(atPath: slowFolder) }
+        let timedOut = try await slowAggregator.run(route: slowRoute, query: [], profileName: "default")
+        #expect(timedOut.status == 504)
+    }
+
+    @Test func completeFreshAnswerHasAMaxAge() async throws {
+        let route = """
+        path: /v1/test
+        sections:
+          a: { operation: test.fast, ttl: 90s }
+        """
+        let (aggregator, parsed, folder) = try makeAggregator([ScriptedOperation("test.fast", backend: "alpha", .answer("[]"))], routeText: route)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let answer = try await aggregator.run(route: parsed, query: [], profileName: "default")
+        #expect(answer.complete)
+        #expect(!answer.stale)
+        #expect((88...90).contains(answer.maxAge ?? -1))
+    }
+
+    @Test func badParametersAreNamed() throws {
+        let (aggregator, route, folder) = try makeAggregator(
+            [ScriptedOperation("test.fast", backend: "a", .answer("1")), ScriptedOperation("test.slow", backend: "b", .answer("1")), ScriptedOperation("test.broken", backend: "c", .answer("1"))],
+            routeText: threeSections
+        )
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        func message(_ query: [(String, String)]) -> String? {
+            do {
+                _ = try aggregator.parameters(for: route, query: query)
+                return nil
+            } catch {
+                #expect(error.code == "bad_parameter")
+                return error.message
+            }
+        }
+        #expect(message([("date", "2026-13-01")]) == "date must be a date YYYY-MM-DD, got \"2026-13-01\"")
+        #expect(message([("date", "tomorrow")]) == "date must be a date YYYY-MM-DD, got \"tomorrow\"")
+        #expect(message([("dat", "2026-11-22")])?.hasPrefix("unknown parameter \"dat\" for /v1/test") == true)
+        #expect(message([("date", "2026-11-22"), ("date", "2026-11-23")]) == "date is given more than once")
+        #expect(message([("_", "123"), ("date", "2026-11-22")]) == nil)
+        let values = try aggregator.parameters(for: route, query: [])
+        #expect(values["date"] == .date(LocalDate.today(in: zone)))
+    }
+
+    @Test func parameterBounds() throws {
+        let parameter = RouteParameter(name: "limit", kind: .int, defaultValue: nil, defaultUnlessGiven: [], min: 1, max: 100, maxLength: 200, values: nil)
+        #expect(throws: ErrorDetail.badParameter("limit must be at most 100, got 101")) { try parameter.parse("101") }
+        #expect(throws: ErrorDetail.badParameter("limit must be at least 1, got 0")) { try parameter.parse("0") }
+        #expect(throws: ErrorDetail.badParameter("limit must be a whole number, got \"ten\"")) { try parameter.parse("ten") }
+        let text = RouteParameter(name: "q", kind: .string, defaultValue: nil, defaultUnlessGiven: [], min: nil, max: nil, maxLength: 200, values: nil)
+        #expect(throws: ErrorDetail.badParameter("q is 201 characters long; at most 200")) { try text.parse(String(repeating: "x", count: 201)) }
+        #expect(throws: ErrorDetail.badParameter("q contains control characters")) { try text.parse("a\u{0}b") }
+        #expect(try text.parse("ok") == .string("ok"))
+    }
+}

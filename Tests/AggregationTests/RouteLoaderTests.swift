@@ -1,0 +1,162 @@
+import Aggregation
+import Backends
+import Foundation
+import Model
+import Testing
+
+@Suite("Route files")
+struct RouteLoaderTests {
+    let loader = RouteLoader()
+
+    /// The route files the project ships.
+    static var shippedRoutes: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("routes").path
+    }
+
+    func problems(_ text: String) -> [YAMLSourceError] {
+        do {
+            _ = try loader.parse(text, file: "kitchen.yaml")
+            return []
+        } catch let error as RouteLoadError {
+            return error.problems
+        } catch let error as YAMLSourceError {
+            return [error]
+        } catch {
+            Issue.record("unexpected \(error)")
+            return []
+        }
+    }
+
+    @Test func shippedRoutesLoad() throws {
+        let routes = try loader.load(directory: Self.shippedRoutes)
+        let paths = routes.map(\.path).sorted()
+        #expect(paths == ["/v1/events", "/v1/today"])
+        let events = try #require(routes.first { $0.path == "/v1/events" })
+        #expect(events.sections.map(\.name) == ["events"])
+        #expect(events.deadline == 2)
+        let date = try #require(events.parameters.first { $0.name == "date" })
+        #expect(date.defaultValue == .today(offset: 0))
+        #expect(date.defaultUnlessGiven == ["from", "to"])
+    }
+
+    @Test func aValidKitchenRoute() throws {
+        let route = try loader.parse("""
+        path: /v1/kitchen
+        deadline: 1500ms
+        parameters:
+          day: { type: date, default: today+1 }
+          kind: { type: string, values: [meeting, personal], default: meeting }
+        sections:
+          tomorrow:
+            operation: eightalls.events
+            arguments: { date: $day, event_type: $kind, status: confirmed }
+            ttl: 5m
+        """, file: "kitchen.yaml")
+        #expect(route.deadline == 1.5)
+        #expect(route.sections[0].ttl == 300)
+        #expect(route.sections[0].arguments["status"] == .literal(.string("confirmed")))
+        #expect(route.sections[0].arguments["date"] == .parameter("day"))
+        #expect(route.parameters.first { $0.name == "day" }?.defaultValue == .today(offset: 1))
+    }
+
+    @Test func unknownOperationNamesFileLineAndKnownOnes() throws {
+        let found = problems("""
+        path: /v1/kitchen
+        sections:
+          plan:
+            operation: tickedify.nope
+        """)
+        let problem = try #require(found.first)
+        #expect(problem.line == 4)
+        #expect(problem.keyPath == "sections.plan.operation")
+        #expect(problem.reason.contains("unknown operation \"tickedify.nope\""))
+        #expect(problem.reason.contains("eightalls.events"))
+        #expect(problem.description.hasPrefix("kitchen.yaml:4: sections.plan.operation"))
+    }
+
+    @Test func everyProblemIsReported() {
+        let found = problems("""
+        path: /kitchen/
+        deadline: 90s
+        parameters:
+          day: { type: datetime }
+          n: { type: int, min: 5, max: 1 }
+          q: { type: string, max_length: 5000 }
+          when: { type: date, default: tomorrow }
+          complete: { type: bool }
+          word: { type: string }
+        sections:
+          events:
+            operation: eightalls.events
+            arguments:
+              date: $word
+              colour: red
+              from: $missing
+              to: 12
+            ttl: 0
+          sections:
+            operation: eightalls.events
+        """)
+        let reasons = found.map { "\($0.keyPath): \($0.reason)" }
+        let expected = [
+            "path: must start with /v1/",
+            "deadline: must be more than 0 and at most 30s",
+            "parameters.day.type: unknown type \"datetime\"",
+            "parameters.n.min: min is larger than max",
+            "parameters.q.max_length: must be between 1 and 200",
+            "parameters.when.default: invalid default",
+            "parameters.complete: a parameter name",
+            "sections.events.arguments.date: eightalls.events wants a date for date, but $word is a string",
+            "sections.events.arguments.colour: eightalls.events takes no argument \"colour\"",
+            "sections.events.arguments.from: $missing names no parameter",
+            "sections.events.arguments.to: not a date",
+            "sections.events.ttl: must be more than 0",
+            "sections.sections: a section name",
+        ]
+        for prefix in expected {
+            #expect(reasons.contains { $0.hasPrefix(prefix) }, "missing: \(prefix)\nin \(reasons.joined(separator: "\n"))")
+        }
+        #expect(found.allSatisfy { $0.line != nil })
+    }
+
+    @Test func unknownKeysAndMissingKeys() throws {
+        let typo = try #require(problems("""
+        path: /v1/kitchen
+        sectoins: {}
+        sections:
+          events: { operation: eightalls.events }
+        """).first)
+        #expect(typo.keyPath == "sectoins")
+        #expect(typo.line == 2)
+        let missing = try #require(problems("path: /v1/kitchen\n").first)
+        #expect(missing.keyPath == "sections")
+        #expect(missing.reason == "missing required key")
+    }
+
+    @Test func builtinAndDuplicatePaths() throws {
+        let builtin = try #require(problems("path: /v1/sources\nsections:\n  e: { operation: eightalls.events }\n").first)
+        #expect(builtin.reason.contains("served by the gateway itself"))
+
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("daygate-routes-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let route = "path: /v1/same\nsections:\n  e: { operation: eightalls.events }\n"
+        try route.write(to: folder.appendingPathComponent("a.yaml"), atomically: true, encoding: .utf8)
+        try route.write(to: folder.appendingPathComponent("b.yaml"), atomically: true, encoding: .utf8)
+        do {
+            _ = try loader.load(directory: folder.path)
+            Issue.record("duplicate paths must fail")
+        } catch let error as RouteLoadError {
+            #expect(error.description.contains("b.yaml:1: path: /v1/same is already defined in"))
+        }
+    }
+
+    @Test func emptyOrMissingFolder() {
+        #expect(throws: RouteLoadError.self) { try loader.load(directory: "/nonexistent/routes") }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("daygate-empty-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(throws: RouteLoadError.self) { try loader.load(directory: folder.path) }
+    }
+}

@@ -1,0 +1,166 @@
+import Cache
+import Foundation
+import Model
+import Testing
+
+/// The entry lifecycle without I/O: every reachable state × every request kind, then the
+/// transitions on fetch results and deadlines.
+@Suite("Cache entry state machine")
+struct CacheEntryStateMachineTests {
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+    let policy = CachePolicy(ttl: 60, staleWhileRevalidate: 60, staleIfError: 600)
+    let failure = ErrorDetail(code: "upstream_error", message: "8alls answered 500")
+
+    enum Entry: CaseIterable { case none, fresh, revalidate, staleIfError, expired }
+    enum Flight: CaseIterable { case idle, inFlight, backingOff }
+
+    func windows(_ entry: Entry) -> EntryWindows? {
+        switch entry {
+        case .none: nil
+        case .fresh: policy.windows(fetchedAt: now.addingTimeInterval(-10))
+        case .revalidate: policy.windows(fetchedAt: now.addingTimeInterval(-90))
+        case .staleIfError: policy.windows(fetchedAt: now.addingTimeInterval(-300))
+        case .expired: policy.windows(fetchedAt: now.addingTimeInterval(-1000))
+        }
+    }
+
+    /// Builds a machine in a state through its own events only.
+    func machine(_ entry: Entry, _ flight: Flight) -> CacheEntryStateMachine {
+        var machine = CacheEntryStateMachine(windows: windows(entry))
+        switch flight {
+        case .idle:
+            break
+        case .inFlight:
+            _ = machine.request(now: now, forceRefresh: true)
+        case .backingOff:
+            let earlier = now.addingTimeInterval(-0.5)
+            _ = machine.request(now: earlier, forceRefresh: true)
+            _ = machine.fetchFailed(now: earlier, error: failure)
+        }
+        return machine
+    }
+
+    /// The rules, written out as a decision table.
+    func expected(_ entry: Entry, _ flight: Flight, force: Bool) -> CacheEntryStateMachine.RequestAction {
+        if entry == .fresh, !force { return .serveFresh }
+        let usable = entry == .fresh || entry == .revalidate || entry == .staleIfError
+        switch flight {
+        case .backingOff:
+            return usable ? .serveStale(failure) : .fail(failure)
+        case .inFlight:
+            return entry == .revalidate && !force ? .serveStaleAndRevalidate(startFetch: false) : .waitForFetch(startFetch: false)
+        case .idle:
+            return entry == .revalidate && !force ? .serveStaleAndRevalidate(startFetch: true) : .waitForFetch(startFetch: true)
+        }
+    }
+
+    @Test func everyStateAndRequest() {
+        var checked = 0
+        for entry in Entry.allCases {
+            for flight in Flight.allCases {
+                for force in [false, true] {
+                    var subject = machine(entry, flight)
+                    let action = subject.request(now: now, forceRefresh: force)
+                    #expect(action == expected(entry, flight, force: force), "\(entry) \(flight) force=\(force)")
+                    switch action {
+                    case .waitForFetch, .serveStaleAndRevalidate:
+                        #expect(subject.fetchInFlight, "a fetch is in flight after \(action)")
+                    case .serveFresh, .serveStale, .fail:
+                        #expect(subject.fetchInFlight == (flight == .inFlight))
+                    }
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked == 30)
+    }
+
+    @Test func secondRequestJoinsTheFlight() {
+        var machine = CacheEntryStateMachine()
+        #expect(machine.request(now: now, forceRefresh: false) == .waitForFetch(startFetch: true))
+        for _ in 0..<99 {
+            #expect(machine.request(now: now, forceRefresh: false) == .waitForFetch(startFetch: false))
+        }
+    }
+
+    @Test func successStoresAndClearsBackoff() {
+        var machine = self.machine(.staleIfError, .backingOff)
+        #expect(machine.consecutiveFailures == 1)
+        let later = now.addingTimeInterval(5)
+        #expect(machine.request(now: later, forceRefresh: false) == .waitForFetch(startFetch: true))
+        let fetched = policy.windows(fetchedAt: later)
+        #expect(machine.fetchSucceeded(windows: fetched) == .storeAndResumeWaiters(fetched))
+        #expect(machine.consecutiveFailures == 0)
+        #expect(machine.retryNotBefore == nil)
+        #expect(machine.lastError == nil)
+        #expect(machine.request(now: later.addingTimeInterval(1), forceRefresh: false) == .serveFresh)
+    }
+
+    @Test(arguments: [Entry.fresh, .revalidate, .staleIfError])
+    func failureKeepsAUsableEntry(entry: Entry) {
+        var machine = CacheEntryStateMachine(windows: windows(entry))
+        _ = machine.request(now: now, forceRefresh: true)
+        #expect(machine.fetchFailed(now: now, error: failure) == .resumeWaitersWithStale(failure))
+        #expect(machine.windows == windows(entry), "an error never overwrites a good entry")
+    }
+
+    @Test(arguments: [Entry.none, .expired])
+    func failureWithoutUsableEntry(entry: Entry) {
+        var machine = CacheEntryStateMachine(windows: windows(entry))
+        _ = machine.request(now: now, forceRefresh: false)
+        #expect(machine.fetchFailed(now: now, error: failure) == .resumeWaitersWithError(failure))
+    }
+
+    @Test func backoffDoublesAndIsCapped() throws {
+        var machine = CacheEntryStateMachine()
+        var clock = now
+        var waits: [TimeInterval] = []
+        for _ in 0..<8 {
+            #expect(machine.request(now: clock, forceRefresh: false) == .waitForFetch(startFetch: true))
+            _ = machine.fetchFailed(now: clock, error: failure)
+            let retry = try #require(machine.retryNotBefore)
+            waits.append(retry.timeIntervalSince(clock))
+            // Inside the backoff nothing starts: the error is answered at once.
+            #expect(machine.request(now: clock.addingTimeInterval(0.1), forceRefresh: true) == .fail(failure))
+            clock = retry
+        }
+        #expect(waits == [1, 2, 4, 8, 16, 30, 30, 30])
+    }
+
+    @Test func retryAfterIsObeyed() throws {
+        var machine = CacheEntryStateMachine(windows: windows(.staleIfError))
+        _ = machine.request(now: now, forceRefresh: false)
+        _ = machine.fetchFailed(now: now, error: failure, retryAfter: 400)
+        #expect(machine.retryNotBefore == now.addingTimeInterval(400))
+        #expect(machine.request(now: now.addingTimeInterval(399), forceRefresh: true) == .serveStale(failure))
+        #expect(machine.request(now: now.addingTimeInterval(400), forceRefresh: false) == .waitForFetch(startFetch: true))
+    }
+
+    @Test(arguments: Entry.allCases)
+    func deadline(entry: Entry) {
+        var machine = CacheEntryStateMachine(windows: windows(entry))
+        _ = machine.request(now: now, forceRefresh: true)
+        let action = machine.deadlineReached(now: now)
+        let usable = entry != .none && entry != .expired
+        #expect(action == (usable ? .serveStale : .timeout))
+        #expect(machine.fetchInFlight, "the fetch goes on after a deadline")
+    }
+
+    @Test func phasesFollowTheWindows() {
+        let windows = policy.windows(fetchedAt: now)
+        #expect(windows.phase(at: now) == .fresh)
+        #expect(windows.phase(at: now.addingTimeInterval(59.9)) == .fresh)
+        #expect(windows.phase(at: now.addingTimeInterval(60)) == .staleWhileRevalidate)
+        #expect(windows.phase(at: now.addingTimeInterval(120)) == .staleIfError)
+        #expect(windows.phase(at: now.addingTimeInterval(719.9)) == .staleIfError)
+        #expect(windows.phase(at: now.addingTimeInterval(720)) == .expired)
+        #expect(windows.ageSeconds(at: now.addingTimeInterval(41.7)) == 41)
+    }
+
+    @Test func idleOnlyWithoutFlightOrBackoff() {
+        #expect(machine(.fresh, .idle).isIdle(now: now))
+        #expect(!machine(.fresh, .inFlight).isIdle(now: now))
+        #expect(!machine(.fresh, .backingOff).isIdle(now: now))
+        #expect(machine(.fresh, .backingOff).isIdle(now: now.addingTimeInterval(2)))
+    }
+}

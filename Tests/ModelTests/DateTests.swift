@@ -1,0 +1,104 @@
+import Foundation
+import Model
+import Testing
+
+@Suite("Dates")
+struct DateTests {
+    let amsterdam = TimeZone(identifier: "Europe/Amsterdam")!
+
+    @Test(arguments: [
+        ("2026-11-23T09:00:00Z", 1_795_424_400.0),
+        ("2026-11-23T09:00:00", 1_795_424_400.0),
+        ("2026-11-23T10:00:00+01:00", 1_795_424_400.0),
+        ("2026-11-23T10:00:00+0100", 1_795_424_400.0),
+        ("2026-11-23T04:00:00-05:00", 1_795_424_400.0),
+        ("2026-11-23 09:00:00", 1_795_424_400.0),
+        ("2026-11-23T09:00Z", 1_795_424_400.0),
+        ("2026-11-23T09:00:00.5Z", 1_795_424_400.5),
+        ("2026-11-23T09:00:00.084911Z", 1_795_424_400.084911),
+        ("2026-11-23T09:00:00.084911", 1_795_424_400.084911),
+        ("2026-11-23T09:00:00.123456789Z", 1_795_424_400.123456789),
+    ])
+    func lenientParsing(text: String, expected: Double) throws {
+        let date = try #require(LenientDate.parse(text))
+        #expect(abs(date.timeIntervalSince1970 - expected) < 0.000_002)
+    }
+
+    @Test(arguments: ["", "2026-11-23", "2026-13-01T00:00:00Z", "2026-02-30T00:00:00Z", "2026-11-23T25:00:00Z", "2026-11-23T09:00:00+", "2026-11-23T09:00:00Zjunk", "yesterday", "2026-11-23T09:00:00."])
+    func rejectsMalformed(text: String) {
+        #expect(LenientDate.parse(text) == nil)
+    }
+
+    @Test func naiveTimesCanBeTakenInAnotherZone() throws {
+        let date = try #require(LenientDate.parse("2026-11-23T10:00:00", naiveZone: amsterdam))
+        #expect(date.timeIntervalSince1970 == 1_795_424_400)
+    }
+
+    @Test func formatsWithTheZoneOffset() throws {
+        let date = Date(timeIntervalSince1970: 1_795_424_400)
+        #expect(LenientDate.format(date, in: amsterdam) == "2026-11-23T10:00:00+01:00")
+        #expect(LenientDate.format(date, in: .gmt) == "2026-11-23T09:00:00Z")
+        #expect(LenientDate.format(date.addingTimeInterval(0.25), in: .gmt) == "2026-11-23T09:00:00.250000Z")
+        let summer = try #require(LenientDate.parse("2026-07-01T12:00:00Z"))
+        #expect(LenientDate.format(summer, in: amsterdam) == "2026-07-01T14:00:00+02:00")
+        let newYork = TimeZone(identifier: "America/New_York")!
+        #expect(LenientDate.format(date, in: newYork) == "2026-11-23T04:00:00-05:00")
+    }
+
+    @Test func localDateParsingIsStrict() {
+        #expect(LocalDate("2026-11-22") == LocalDate(year: 2026, month: 11, day: 22))
+        #expect(LocalDate("2024-02-29") != nil)
+        for bad in ["2026-02-29", "2026-11-31", "26-11-22", "2026/11/22", "2026-11-22T00:00", "2026-1-22", "", "abcd-ef-gh", "2026-00-10"] {
+            #expect(LocalDate(bad) == nil, "\(bad) should be refused")
+        }
+    }
+
+    @Test func dayArithmetic() {
+        let day = LocalDate(year: 2026, month: 12, day: 31)
+        #expect(day.adding(days: 1).description == "2027-01-01")
+        #expect(day.adding(days: -365).description == "2025-12-31")
+        #expect(LocalDate(year: 2026, month: 1, day: 1).days(to: day) == 364)
+    }
+
+    @Test func dstChangeDaysInAmsterdam() {
+        // Clocks go back on 2026-10-25 (25 hours) and forward on 2026-03-29 (23 hours).
+        let autumn = LocalDate(year: 2026, month: 10, day: 25).interval(in: amsterdam)
+        #expect(autumn.duration == 25 * 3600)
+        #expect(LenientDate.format(autumn.start, in: .gmt) == "2026-10-24T22:00:00Z")
+        #expect(LenientDate.format(autumn.end, in: .gmt) == "2026-10-25T23:00:00Z")
+        let spring = LocalDate(year: 2026, month: 3, day: 29).interval(in: amsterdam)
+        #expect(spring.duration == 23 * 3600)
+        #expect(LenientDate.format(spring.start, in: .gmt) == "2026-03-28T23:00:00Z")
+        #expect(LenientDate.format(spring.end, in: .gmt) == "2026-03-29T22:00:00Z")
+    }
+
+    @Test func todayDependsOnTheZoneAroundMidnight() throws {
+        // 23:30 UTC on 22 November is already 23 November in Amsterdam, still the 22nd in New York.
+        let instant = try #require(LenientDate.parse("2026-11-22T23:30:00Z"))
+        #expect(LocalDate.today(in: amsterdam, now: instant).description == "2026-11-23")
+        #expect(LocalDate.today(in: TimeZone(identifier: "America/New_York")!, now: instant).description == "2026-11-22")
+        #expect(LocalDate.today(in: .gmt, now: instant).description == "2026-11-22")
+    }
+
+    @Test func durationsAndSizesParse() {
+        #expect(ConfigDuration(parsing: "500ms")?.seconds == 0.5)
+        #expect(ConfigDuration(parsing: "5m")?.seconds == 300)
+        #expect(ConfigDuration(parsing: "2h")?.seconds == 7200)
+        #expect(ConfigDuration(parsing: "90")?.seconds == 90)
+        #expect(ConfigDuration(parsing: "-1s") == nil)
+        #expect(ConfigDuration(parsing: "soon") == nil)
+        #expect(ListenAddress(parsing: "0.0.0.0:80")?.isLoopback == false)
+        #expect(ListenAddress(parsing: "localhost:8787")?.isLoopback == true)
+        #expect(ListenAddress(parsing: "127.0.0.1:99999") == nil)
+        #expect(ListenAddress(parsing: "[::1]:8787")?.description == "[::1]:8787")
+    }
+
+    @Test func credentialFingerprintsHideTheSecret() {
+        let fingerprint = CredentialFingerprint.of(["anna@example.org", "hunter2"])
+        #expect(fingerprint.count == 16)
+        #expect(!fingerprint.contains("hunter2"))
+        #expect(fingerprint != CredentialFingerprint.of(["anna@example.org", "hunter3"]))
+        #expect(fingerprint == CredentialFingerprint.of(["anna@example.org", "hunter2"]))
+        #expect(CredentialFingerprint.of([]) == CredentialFingerprint.none)
+    }
+}

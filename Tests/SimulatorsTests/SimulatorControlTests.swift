@@ -1,0 +1,184 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import Testing
+@testable import Simulators
+
+@Suite("Simulator faults and stats")
+struct SimulatorControlTests {
+    @Test func errorStatusFault() async throws {
+        try await withEightAlls { sim, client in
+            let set = try await client.send(.POST, sim, "/_sim/faults", json: #"{"error_status":503}"#)
+            #expect(set.status == 200)
+            #expect(set.object["error_status"] as? Int == 503)
+            #expect(set.object["error_rate"] as? Double == 1.0)
+            let r = try await client.send(sim, "/api/events")
+            #expect(r.status == 503)
+            #expect(r.body == #"{"detail":"simulated failure"}"#)
+            #expect(r.headers["content-type"].first == "application/json")
+            // /_sim is never faulted; {} clears everything.
+            let cleared = try await client.send(.POST, sim, "/_sim/faults", json: "{}")
+            #expect(cleared.object["error_status"] is NSNull)
+            #expect(try await client.send(sim, "/api/events").status == 200)
+
+            // error_rate 0 never fires.
+            _ = try await client.send(.POST, sim, "/_sim/faults", json: #"{"error_status":500,"error_rate":0}"#)
+            #expect(try await client.send(sim, "/health").status == 200)
+
+            let invalid = try await client.send(.POST, sim, "/_sim/faults", json: #"{"down":"sometimes"}"#)
+            #expect(invalid.status == 400)
+        }
+    }
+
+    @Test func latencyFault() async throws {
+        try await withEightAlls { sim, client in
+            sim.control.setFaults(SimulatorFaults(latencyMs: 300))
+            let start = ContinuousClock.now
+            let r = try await client.send(sim, "/health")
+            let elapsed = ContinuousClock.now - start
+            #expect(r.status == 200)
+            #expect(elapsed >= .milliseconds(300))
+            // Control paths are not delayed.
+            let controlStart = ContinuousClock.now
+            _ = try await client.send(sim, "/_sim/faults")
+            #expect(ContinuousClock.now - controlStart < .milliseconds(300))
+        }
+    }
+
+    @Test func garbageFault() async throws {
+        try await withEightAlls { sim, client in
+            _ = try await client.send(.POST, sim, "/_sim/faults", json: #"{"garbage":true}"#)
+            let r = try await client.send(sim, "/api/events")
+            #expect(r.status == 200)
+            #expect(r.headers["content-type"].first == "application/json")
+            #expect(r.body == "<html>oops{")
+            #expect(r.json == nil)
+        }
+    }
+
+    @Test func resetFaultSendsRST() async throws {
+        try await withEightAlls { sim, client in
+            let set = try await client.send(.POST, sim, "/_sim/faults", json: #"{"down":"reset"}"#)
+            #expect(set.object["down"] as? String == "reset")
+            await #expect(throws: (any Error).self) { _ = try await client.send(sim, "/api/events") }
+            let raw = rawExchange(port: sim.port, request: "GET /api/events HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(raw == .reset)
+            // The control surface still answers on the same port.
+            let faults = try await client.send(sim, "/_sim/faults")
+            #expect(faults.status == 200)
+            #expect(faults.object["down"] as? String == "reset")
+            _ = try await client.send(.POST, sim, "/_sim/faults", json: "{}")
+            #expect(try await client.send(sim, "/api/events").status == 200)
+        }
+    }
+
+    @Test func refuseFaultClosesWithoutAnswer() async throws {
+        try await withEightAlls { sim, client in
+            _ = try await client.send(.POST, sim, "/_sim/faults", json: #"{"down":"refuse","latency_ms":50}"#)
+            await #expect(throws: (any Error).self) { _ = try await client.send(sim, "/health") }
+            let raw = rawExchange(port: sim.port, request: "GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(raw == .closed)
+            #expect(try await client.send(sim, "/_sim/faults").status == 200)
+            sim.control.setFaults(SimulatorFaults())
+            #expect(try await client.send(sim, "/health").status == 200)
+        }
+    }
+
+    @Test func statsCountPerPathAndIgnoreControlRoutes() async throws {
+        try await withEightAlls { sim, client in
+            _ = try await client.send(sim, "/api/events?status=tentative")
+            _ = try await client.send(sim, "/api/events")
+            _ = try await client.send(sim, "/health")
+            _ = try await client.send(sim, "/_sim/faults")
+            let stats = try await client.send(sim, "/_sim/stats")
+            #expect(stats.body == #"{"calls":{"GET /api/events":2,"GET /health":1},"total":3}"#)
+            #expect(sim.control.calls("GET /api/events") == 2)
+            #expect(sim.control.totalCalls == 3)
+
+            // A faulted call still counts, including one whose connection is killed.
+            _ = try await client.send(.POST, sim, "/_sim/faults", json: #"{"error_status":500}"#)
+            _ = try await client.send(sim, "/api/events")
+            _ = try await client.send(.POST, sim, "/_sim/faults", json: #"{"down":"reset"}"#)
+            _ = rawExchange(port: sim.port, request: "DELETE /api/events/x HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(sim.control.calls("GET /api/events") == 3)
+            #expect(sim.control.calls("DELETE /api/events/x") == 1)
+            #expect(sim.control.totalCalls == 5)
+
+            let reset = try await client.send(.POST, sim, "/_sim/stats/reset")
+            #expect(reset.body == #"{"calls":{},"total":0}"#)
+            #expect(sim.control.totalCalls == 0)
+        }
+    }
+
+    @Test func faultsDecodeAndEncode() throws {
+        let empty = try JSONDecoder().decode(SimulatorFaults.self, from: Data("{}".utf8))
+        #expect(empty == SimulatorFaults())
+        #expect(empty.errorRate == 1.0)
+        let full = try JSONDecoder().decode(
+            SimulatorFaults.self,
+            from: Data(#"{"latency_ms":20,"error_status":502,"error_rate":0.5,"down":"refuse","garbage":true}"#.utf8)
+        )
+        #expect(full == SimulatorFaults(latencyMs: 20, errorStatus: 502, errorRate: 0.5, down: "refuse", garbage: true))
+        let roundTrip = try JSONDecoder().decode(SimulatorFaults.self, from: JSONEncoder().encode(full))
+        #expect(roundTrip == full)
+        #expect(throws: (any Error).self) { try JSONDecoder().decode(SimulatorFaults.self, from: Data(#"{"error_rate":2}"#.utf8)) }
+    }
+
+    @Test func loopbackOnlyAndIdempotentStop() async throws {
+        await #expect(throws: SimulatorError.self) { _ = try await EightAllsSimulator().start(host: "0.0.0.0") }
+        await #expect(throws: SimulatorError.self) { _ = try await EightAllsSimulator().start(host: "192.168.1.2") }
+        let sim = try await EightAllsSimulator(options: .init(seedDay: testSeedDay, timeZone: testTimeZone)).start(host: "localhost")
+        #expect(sim.port > 0)
+        #expect(sim.host == "127.0.0.1")
+        await sim.stop()
+        await sim.stop()
+        #expect(rawExchange(port: sim.port, request: "GET / HTTP/1.1\r\nHost: x\r\n\r\n") != .answered(""))
+    }
+
+    @Test func portOffsets() {
+        #expect(SimulatorKind.allCases.map(\.portOffset) == [0, 1, 2, 3, 4])
+        #expect(SimulatorKind.allCases.map(\.rawValue) == ["tickedify", "eightalls", "kantinekoning", "fitiq", "prsnl"])
+    }
+}
+
+@Suite("pydantic datetime parsing")
+struct PydanticDateTimeTests {
+    @Test func acceptsRFC3339Forms() throws {
+        func parse(_ s: String) -> PyDateTime? {
+            if case .success(let d) = PyDateTime.pydanticParse(s) { return d }
+            return nil
+        }
+        let z = try #require(parse("2026-11-23T09:00:00Z"))
+        #expect(z.offsetSeconds == 0)
+        #expect(Civil.isoString(z.utcMicros) == "2026-11-23T09:00:00")
+        let offset = try #require(parse("2026-11-23T14:00:00+01:00"))
+        #expect(Civil.isoString(offset.utcMicros) == "2026-11-23T13:00:00")
+        let naive = try #require(parse("2026-11-23 09:00:00.5"))
+        #expect(naive.offsetSeconds == nil)
+        #expect(Civil.isoString(naive.wallMicros) == "2026-11-23T09:00:00.500000")
+        #expect(parse("2026-11-23T09:00") != nil)
+        #expect(parse("1700000000")?.utcMicros == 1_700_000_000_000_000)
+    }
+
+    @Test func reportsSpeedateErrors() {
+        func error(_ s: String) -> String? {
+            if case .failure(let e) = PyDateTime.pydanticParse(s) { return e.rawValue }
+            return nil
+        }
+        #expect(error("2026-11-24") == "invalid datetime separator, expected `T`, `t`, `_` or space")
+        #expect(error("2026-11-23T09:00:00 01:00") == "invalid timezone sign")
+        #expect(error("2026-11-23T09:00:00.1234567Z") == "second fraction value is more than 6 digits long")
+        #expect(error("2026-13-01T00:00:00") == "month value is outside expected range of 1-12")
+        #expect(error("tomorrow") == "input is too short")
+        #expect(error("2026-11-23T25:00:00") == "hour value is outside expected range of 0-23")
+    }
+
+    @Test func fromISOFormatLikePython311() {
+        #expect(PyDateTime.fromISOFormat("2026-11-23") != nil)
+        #expect(PyDateTime.fromISOFormat("20261123") != nil)
+        #expect(PyDateTime.fromISOFormat("2026-11-23T10:00+01:00")?.offsetSeconds == 3600)
+        #expect(PyDateTime.fromISOFormat("23-11-2026") == nil)
+        #expect(PyDateTime.fromISOFormat("2026-02-30") == nil)
+    }
+}
