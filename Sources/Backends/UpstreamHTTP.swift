@@ -73,15 +73,17 @@ public final class UpstreamHTTP: Sendable {
                 throw BackendError(.timeout, backend: backend, message: "\(backend) did not answer in \(seconds)")
             case .connectTimeout:
                 throw BackendError(.unreachable, backend: backend, message: "could not connect to \(backend) in time")
+            case .remoteConnectionClosed:
+                throw BackendError(.unreachable, backend: backend, message: "\(backend) closed the connection without answering")
             default:
-                throw BackendError(.unreachable, backend: backend, message: "\(backend) could not be reached (\(Self.name(of: error)))")
+                throw BackendError(.unreachable, backend: backend, message: "\(backend) could not be reached (\(Self.reason(for: error)))")
             }
         } catch is NIOTooManyBytesError {
             throw BackendError(.badResponse, backend: backend, message: "\(backend) sent more than \(maxResponseBytes / 1_048_576) MB")
         } catch let error as BackendError {
             throw error
         } catch {
-            throw BackendError(.unreachable, backend: backend, message: "\(backend) could not be reached (\(Self.name(of: error)))")
+            throw BackendError(.unreachable, backend: backend, message: "\(backend) could not be reached (\(Self.reason(for: error)))")
         }
     }
 
@@ -105,7 +107,13 @@ public final class UpstreamHTTP: Sendable {
         seconds < 1 ? "\(Int((seconds * 1000).rounded())) ms" : (seconds.rounded() == seconds ? "\(Int(seconds)) s" : String(format: "%.1f s", seconds))
     }
 
-    static func name(of error: any Error) -> String {
-        String(describing: error).split(separator: "(").first.map(String.init) ?? "error"
+    /// A short reason for a transport failure, without addresses or other details.
+    static func reason(for error: any Error) -> String {
+        let text = String(describing: error)
+        if text.contains("ECONNREFUSED") || text.localizedCaseInsensitiveContains("connection refused") { return "connection refused" }
+        if text.contains("ECONNRESET") || text.localizedCaseInsensitiveContains("reset by peer") { return "connection reset" }
+        if text.contains("EHOSTUNREACH") || text.contains("ENETUNREACH") { return "host unreachable" }
+        if text.localizedCaseInsensitiveContains("closed") { return "connection closed" }
+        return String(text.prefix { $0.isLetter || $0 == " " }.prefix(40))
     }
 }

@@ -18,12 +18,12 @@ struct CacheCommand: ParsableCommand {
         func run() throws {
             let loaded = try ConfigFile.load(config)
             let stats = try CacheDatabase(stateDirectory: loaded.stateDir).stats()
-            print("cache \(loaded.stateDir)/cache.sqlite: \(stats.entries) entries, \(stats.bytes) bytes (cap \(loaded.cache.maxSize.bytes))")
+            Console.line("cache \(loaded.stateDir)/cache.sqlite: \(stats.entries) entries, \(stats.bytes) bytes (cap \(loaded.cache.maxSize.bytes))")
             for (profile, count) in stats.profiles.sorted(by: { $0.key < $1.key }) {
-                print("  profile \(profile): \(count)")
+                Console.line("  profile \(profile): \(count)")
             }
             for (operation, count) in stats.operations.sorted(by: { $0.key < $1.key }) {
-                print("  operation \(operation): \(count)")
+                Console.line("  operation \(operation): \(count)")
             }
         }
     }
@@ -40,7 +40,7 @@ struct CacheCommand: ParsableCommand {
         func run() throws {
             let loaded = try ConfigFile.load(config)
             let deleted = try CacheDatabase(stateDirectory: loaded.stateDir).purge(profile: profile)
-            print("purged \(deleted) entries")
+            Console.line("purged \(deleted) entries")
         }
     }
 }

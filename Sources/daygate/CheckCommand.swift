@@ -19,14 +19,14 @@ struct CheckCommand: ParsableCommand {
         } catch let error as RouteLoadError {
             throw FailureMessage(text: "route errors:\n\(error)")
         }
-        print("config ok: \(config)")
-        print("  listen \(loaded.listen), timezone \(loaded.timezone), state \(loaded.stateDir)")
+        Console.line("config ok: \(config)")
+        Console.line("  listen \(loaded.listen), timezone \(loaded.timezone), state \(loaded.stateDir)")
         for (name, profile) in loaded.profiles.sorted(by: { $0.key < $1.key }) {
-            print("  profile \(name): \(profile.configuredBackends.joined(separator: ", "))")
+            Console.line("  profile \(name): \(profile.configuredBackends.joined(separator: ", "))")
         }
-        print("routes ok: \(loaded.routesDir)")
+        Console.line("routes ok: \(loaded.routesDir)")
         for route in routes.sorted(by: { $0.path < $1.path }) {
-            print("  GET \(route.path) — \(route.sections.map { "\($0.name) ← \($0.operation.name)" }.joined(separator: ", "))")
+            Console.line("  GET \(route.path) — \(route.sections.map { "\($0.name) ← \($0.operation.name)" }.joined(separator: ", "))")
         }
     }
 }

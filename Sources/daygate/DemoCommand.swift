@@ -15,6 +15,9 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(name: .customLong("state-dir"), help: "Folder of the demo's cache database.")
     var stateDir: String = ".daygate-demo"
 
+    @Option(name: .customLong("sim-port-base"), help: "First simulator port (8alls is N+1, as in `daygate simulate`); 0 picks free ports.")
+    var simPortBase: Int = 9100
+
     @Option(name: .long, help: "IANA timezone of the household (default: this machine's).")
     var timezone: String?
 
@@ -27,11 +30,12 @@ struct DemoCommand: AsyncParsableCommand {
             throw ValidationError("--timezone: unknown IANA timezone \(zoneName)")
         }
         guard (0...65535).contains(port) else { throw ValidationError("--port: 0 to 65535") }
+        guard simPortBase == 0 || (1024...65530).contains(simPortBase) else { throw ValidationError("--sim-port-base: 0, or 1024 to 65530") }
         guard let routesDir = ResourceLocator.directory(named: "routes") else {
             throw FailureMessage(text: "cannot find the routes/ folder; run the demo from the daygate checkout")
         }
         let staticDir = ResourceLocator.directory(named: "static") ?? "static"
-        let simulators = try await DemoSimulators.start(timeZone: zone, portBase: nil)
+        let simulators = try await DemoSimulators.start(timeZone: zone, portBase: simPortBase == 0 ? nil : simPortBase)
         let config = DaygateConfig(
             listen: ListenAddress(host: "127.0.0.1", port: port),
             stateDir: ConfigLoader.resolve(stateDir, against: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)),
@@ -42,7 +46,7 @@ struct DemoCommand: AsyncParsableCommand {
         do {
             try await GatewayRunner(config: config, logger: logging.logger(), extraServices: [simulators]).run { port in
                 let base = "http://127.0.0.1:\(port)"
-                print("""
+                Console.line("""
                 daygate demo — timezone \(zone.identifier), cache in \(config.stateDir)
                   dashboard   \(base)/
                   the day     curl \(base)/v1/today

@@ -34,7 +34,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let host = loaded.listen.host
         try await GatewayRunner(config: loaded, logger: logging.logger()).run { port in
-            print("daygate listening on http://\(host):\(port)/")
+            Console.line("daygate listening on http://\(host):\(port)/")
         }
     }
 }

@@ -34,7 +34,7 @@ struct SimulateCommand: AsyncParsableCommand {
         guard (1024...65530).contains(portBase) else { throw ValidationError("--port-base: 1024 to 65530") }
         let simulators = try await DemoSimulators.start(timeZone: zone, portBase: portBase)
         for simulator in simulators.running {
-            print("\(simulator.kind.rawValue) simulator on \(simulator.baseURL)")
+            Console.line("\(simulator.kind.rawValue) simulator on \(simulator.baseURL)")
         }
         if let writeConfig {
             let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
@@ -48,9 +48,9 @@ struct SimulateCommand: AsyncParsableCommand {
                 await simulators.stop()
                 throw FailureMessage(text: "cannot write \(writeConfig): \(error.localizedDescription)")
             }
-            print("config written to \(writeConfig); run: daygate serve --config \(writeConfig)")
+            Console.line("config written to \(writeConfig); run: daygate serve --config \(writeConfig)")
         }
-        print("Ctrl-C stops the simulators.")
+        Console.line("Ctrl-C stops the simulators.")
         let group = ServiceGroup(configuration: .init(
             services: [simulators], gracefulShutdownSignals: [.sigterm, .sigint], logger: logging.logger()
         ))

@@ -5,6 +5,10 @@ import NIOHTTP1
 import Testing
 @testable import Simulators
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 @Suite("Simulator faults and stats")
 struct SimulatorControlTests {
     @Test func errorStatusFault() async throws {
@@ -133,7 +137,63 @@ struct SimulatorControlTests {
         #expect(sim.host == "127.0.0.1")
         await sim.stop()
         await sim.stop()
-        #expect(rawExchange(port: sim.port, request: "GET / HTTP/1.1\r\nHost: x\r\n\r\n") != .answered(""))
+        #expect(rawExchange(port: sim.port, request: "GET / HTTP/1.1\r\nHost: x\r\n\r\n") == .other(ECONNREFUSED))
+    }
+
+    @Test func stopDoesNotWaitForeverOnSlowRequests() async throws {
+        let sim = try await EightAllsSimulator(options: .init(seedDay: testSeedDay, timeZone: testTimeZone)).start()
+        sim.control.setFaults(SimulatorFaults(latencyMs: 60_000))
+        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        let slow = Task { try await client.send(sim, "/health") }
+        try await Task.sleep(for: .milliseconds(100))
+        let start = ContinuousClock.now
+        await sim.stop(gracePeriod: .milliseconds(200))
+        #expect(ContinuousClock.now - start < .seconds(5))
+        // Either cut short with a 503 or cut off; never the real answer after a minute.
+        let outcome = try? await slow.value
+        #expect(outcome == nil || outcome?.status == 503)
+        try await client.shutdown()
+    }
+
+    @Test func gracefulStopCutsLatencyShort() async throws {
+        let sim = try await EightAllsSimulator(options: .init(seedDay: testSeedDay, timeZone: testTimeZone)).start()
+        sim.control.setFaults(SimulatorFaults(latencyMs: 60_000))
+        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        let slow = Task { try await client.send(sim, "/health") }
+        try await Task.sleep(for: .milliseconds(100))
+        let start = ContinuousClock.now
+        await sim.stop()
+        #expect(ContinuousClock.now - start < .seconds(2))
+        let response = try await slow.value
+        #expect(response.status == 503)
+        #expect(response.body == #"{"detail":"simulator stopping"}"#)
+        try await client.shutdown()
+    }
+
+    @Test func rawResponsesLookLikeUvicorn() async throws {
+        let sim = try await EightAllsSimulator(options: .init(seedDay: testSeedDay, timeZone: testTimeZone)).start()
+        let id = try EightAllsStore(options: .init(seedDay: testSeedDay, timeZone: testTimeZone)).list { _ in true }.0[0].id
+        guard case .answered(let deleted) = rawExchange(port: sim.port, request: "DELETE /api/events/\(id) HTTP/1.1\r\nHost: h\r\n\r\n") else {
+            Issue.record("no answer to DELETE")
+            await sim.stop()
+            return
+        }
+        let lower = deleted.lowercased()
+        #expect(lower.hasPrefix("http/1.1 204 no content\r\n"))
+        #expect(lower.contains("content-type: application/json\r\n"))
+        #expect(!lower.contains("content-length"))
+        #expect(lower.contains("server: uvicorn\r\n"))
+        #expect(lower.hasSuffix("\r\n\r\n"))
+
+        let redirect = rawExchange(port: sim.port, request: "GET /api/events/?q=a+b%20c HTTP/1.1\r\nHost: example:8000\r\n\r\n")
+        guard case .answered(let text) = redirect else {
+            Issue.record("no answer to the redirect")
+            await sim.stop()
+            return
+        }
+        #expect(text.lowercased().contains("location: http://example:8000/api/events?q=a+b%20c\r\n"))
+        #expect(text.lowercased().contains("content-length: 0\r\n"))
+        await sim.stop()
     }
 
     @Test func portOffsets() {

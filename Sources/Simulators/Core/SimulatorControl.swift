@@ -15,7 +15,7 @@ public final class SimulatorControl: Sendable {
 
     private let state: Mutex<State>
 
-    public init(faults: SimulatorFaults = .none) {
+    public init(faults: SimulatorFaults = .off) {
         self.state = Mutex(State(faults: faults))
     }
 
@@ -31,7 +31,7 @@ public final class SimulatorControl: Sendable {
 
     /// Clears every fault.
     public func clearFaults() {
-        setFaults(.none)
+        setFaults(.off)
     }
 
     /// Calls seen for `key`, e.g. `calls("GET /api/events")`.

@@ -40,10 +40,10 @@ public struct SimulatorFaults: Codable, Sendable, Equatable {
     }
 
     /// No faults at all.
-    public static let none = SimulatorFaults()
+    public static let off = SimulatorFaults()
 
     /// True when no fault is active.
-    public var isEmpty: Bool { self == .none || (latencyMs == 0 && errorStatus == nil && down == nil && !garbage) }
+    public var isOff: Bool { latencyMs == 0 && errorStatus == nil && down == nil && !garbage }
 
     enum CodingKeys: String, CodingKey {
         case latencyMs = "latency_ms"

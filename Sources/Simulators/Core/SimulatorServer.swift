@@ -4,6 +4,7 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import NIOHTTPTypes
+import ServiceLifecycle
 import Synchronization
 
 // MARK: - Backend protocol
@@ -98,9 +99,16 @@ struct SimulatorResponder<Backend: SimulatorBackend>: HTTPResponder {
         control.record(method: sim.method.rawValue, path: sim.path)
         let faults = control.faults
         if faults.latencyMs > 0 {
-            try await Task.sleep(for: .milliseconds(faults.latencyMs))
+            do {
+                // A stopping simulator does not sit out long latencies.
+                try await cancelWhenGracefulShutdown {
+                    try await Task.sleep(for: .milliseconds(faults.latencyMs))
+                }
+            } catch {
+                return .json(.object(["detail": .string("simulator stopping")]), status: 503)
+            }
         }
-        if let status = faults.errorStatus, faults.errorRate > 0,
+        if let status = faults.errorStatus, (100...599).contains(status), faults.errorRate > 0,
             faults.errorRate >= 1 || Double.random(in: 0..<1) < faults.errorRate
         {
             return backend.faultResponse(status: status)
@@ -128,7 +136,7 @@ struct SimulatorResponder<Backend: SimulatorBackend>: HTTPResponder {
         case (.post, "/_sim/faults"), (.put, "/_sim/faults"):
             let faults: SimulatorFaults
             if sim.body.readableBytes == 0 {
-                faults = .none
+                faults = .off
             } else {
                 do {
                     faults = try JSONDecoder().decode(SimulatorFaults.self, from: Data(sim.body.readableBytesView))
@@ -233,13 +241,15 @@ public final class RunningSimulator: Sendable {
     /// Faults and call statistics.
     public let control: SimulatorControl
 
+    private let group: ServiceGroup
     private let task: Task<Void, Never>
 
-    init(kind: SimulatorKind, host: String, port: Int, control: SimulatorControl, task: Task<Void, Never>) {
+    init(kind: SimulatorKind, host: String, port: Int, control: SimulatorControl, group: ServiceGroup, task: Task<Void, Never>) {
         self.kind = kind
         self.host = host
         self.port = port
         self.control = control
+        self.group = group
         self.task = task
     }
 
@@ -253,11 +263,32 @@ public final class RunningSimulator: Sendable {
         baseURL + kind.apiPath
     }
 
-    /// Stops the server and waits until it has shut down. Safe to call more than once, also
-    /// concurrently; every call returns once the server is gone.
+    /// Stops the server gracefully (idle connections closed, in-flight requests finished) and
+    /// waits until it is gone; after `gracePeriod` the server task is cancelled instead.
+    /// Safe to call more than once, also concurrently; every call returns once the server is gone.
+    public func stop(gracePeriod: Duration) async {
+        await group.triggerGracefulShutdown()
+        let server = task
+        await withTaskGroup(of: Bool.self) { waiters in
+            waiters.addTask {
+                await server.value
+                return true
+            }
+            waiters.addTask {
+                try? await Task.sleep(for: gracePeriod)
+                return false
+            }
+            if await waiters.next() == false {
+                server.cancel()
+            }
+            waiters.cancelAll()
+        }
+        await server.value
+    }
+
+    /// Stops the server; see ``stop(gracePeriod:)``.
     public func stop() async {
-        task.cancel()
-        await task.value
+        await stop(gracePeriod: .seconds(5))
     }
 }
 
@@ -305,9 +336,11 @@ enum SimulatorServer {
             logger: log
         )
 
+        // A ServiceGroup without signal handlers runs `app.run()` and gives a graceful shutdown.
+        let group = ServiceGroup(configuration: .init(services: [app], logger: log))
         let task = Task<Void, Never> {
             do {
-                try await app.run()
+                try await group.run()
             } catch is CancellationError {
             } catch {
                 failure.withLock { $0 = "\(error)" }
@@ -317,12 +350,13 @@ enum SimulatorServer {
 
         var iterator = portStream.makeAsyncIterator()
         guard let boundPort = await iterator.next() else {
+            await group.triggerGracefulShutdown()
             task.cancel()
             await task.value
             let reason = failure.withLock { $0 } ?? "server stopped before it was listening"
             throw SimulatorError.startFailed(reason)
         }
-        return RunningSimulator(kind: kind, host: bindHost, port: boundPort, control: control, task: task)
+        return RunningSimulator(kind: kind, host: bindHost, port: boundPort, control: control, group: group, task: task)
     }
 }
 

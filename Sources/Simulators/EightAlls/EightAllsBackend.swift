@@ -358,12 +358,20 @@ enum EightAllsValidation {
     /// approximations of Python's `json` module.
     static func jsonInvalid(_ bytes: [UInt8]) -> PydanticError {
         let whitespace: Set<UInt8> = [0x20, 0x09, 0x0a, 0x0d]
-        let first = bytes.firstIndex { !whitespace.contains($0) } ?? bytes.count
+        func nextNonWhitespace(from i: Int) -> Int { bytes[i...].firstIndex { !whitespace.contains($0) } ?? bytes.count }
+        let first = nextNonWhitespace(from: 0)
         let starts = Set("{[\"-0123456789tfnNI".utf8)
-        let (position, message): (Int, String) =
-            first < bytes.count && starts.contains(bytes[first])
-            ? (bytes.count, "Expecting value")
-            : (first, "Expecting value")
+        let position: Int
+        let message: String
+        if first >= bytes.count || !starts.contains(bytes[first]) {
+            (position, message) = (first, "Expecting value")
+        } else if bytes[first] == UInt8(ascii: "{"), case let next = nextNonWhitespace(from: first + 1), next < bytes.count,
+            bytes[next] != UInt8(ascii: "\""), bytes[next] != UInt8(ascii: "}")
+        {
+            (position, message) = (next, "Expecting property name enclosed in double quotes")
+        } else {
+            (position, message) = (bytes.count, "Expecting value")
+        }
         return PydanticError(
             type: "json_invalid", loc: [.string("body"), .int(position)], msg: "JSON decode error", input: .object([:]),
             ctx: ["error": .string(message)], withURL: false
