@@ -18,17 +18,13 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(name: .customLong("sim-port-base"), help: "First simulator port (8alls is N+1, as in `daygate simulate`); 0 picks free ports.")
     var simPortBase: Int = 9100
 
-    @Option(name: .long, help: "IANA timezone of the household (default: this machine's).")
-    var timezone: String?
+    @OptionGroup var timeZone: TimeZoneOption
 
     @OptionGroup var logging: LoggingOptions
 
     func run() async throws {
         logging.bootstrap()
-        let zoneName = timezone ?? TimeZone.current.identifier
-        guard let zone = TimeZone(identifier: zoneName) else {
-            throw ValidationError("--timezone: unknown IANA timezone \(zoneName)")
-        }
+        let zone = try timeZone.zone()
         guard (0...65535).contains(port) else { throw ValidationError("--port: 0 to 65535") }
         guard simPortBase == 0 || (1024...65530).contains(simPortBase) else { throw ValidationError("--sim-port-base: 0, or 1024 to 65530") }
         guard let routesDir = ResourceLocator.directory(named: "routes") else {

@@ -20,17 +20,13 @@ struct SimulateCommand: AsyncParsableCommand {
     @Option(name: .customLong("state-dir"), help: "state_dir to put in the written config.")
     var stateDir: String = "state"
 
-    @Option(name: .long, help: "IANA timezone of the seeded days (default: this machine's).")
-    var timezone: String?
+    @OptionGroup var timeZone: TimeZoneOption
 
     @OptionGroup var logging: LoggingOptions
 
     func run() async throws {
         logging.bootstrap()
-        let zoneName = timezone ?? TimeZone.current.identifier
-        guard let zone = TimeZone(identifier: zoneName) else {
-            throw ValidationError("--timezone: unknown IANA timezone \(zoneName)")
-        }
+        let zone = try timeZone.zone()
         guard (1024...65530).contains(portBase) else { throw ValidationError("--port-base: 1024 to 65530") }
         let simulators = try await DemoSimulators.start(timeZone: zone, portBase: portBase)
         for simulator in simulators.running {

@@ -31,199 +31,181 @@ final class FakeUpstream: Sendable {
     }
 }
 
-func temporaryFolder() -> String {
+/// A scratch folder removed when the last reference goes.
+final class ScratchFolder: Sendable {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("daygate-cache-\(UUID().uuidString)").path
-    return path
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// A store on a scratch folder, a hand-moved clock and a counting upstream.
+struct CacheFixture {
+    static let key = CacheKey(profile: "default", operation: "eightalls.events", arguments: ["from": "2026-11-22", "to": "2026-11-22"], credentialFingerprint: "none")
+    static let policy = CachePolicy(ttl: 60, staleWhileRevalidate: 60, staleIfError: 600)
+
+    let folder: ScratchFolder
+    let clock: TestClock
+    let store: CacheStore
+    let upstream = FakeUpstream()
+
+    init(folder: ScratchFolder = ScratchFolder(), clock: TestClock = TestClock(), maxBytes: Int = 1_048_576) throws {
+        self.folder = folder
+        self.clock = clock
+        self.store = CacheStore(
+            database: try CacheDatabase(stateDirectory: folder.path), maxBytes: maxBytes, memoryBytes: 1_048_576, now: { clock.now }
+        )
+    }
+
+    func lookup(_ key: CacheKey = key, force: Bool = false, deadline: Duration? = nil) async -> CacheLookupResult {
+        let upstream = self.upstream
+        return await store.lookup(key, policy: Self.policy, forceRefresh: force, deadline: deadline) { try await upstream.fetch() }
+    }
 }
 
 @Suite("Cache store")
 struct CacheStoreTests {
-    let key = CacheKey(profile: "default", operation: "eightalls.events", arguments: ["from": "2026-11-22", "to": "2026-11-22"], credentialFingerprint: "none")
-    let policy = CachePolicy(ttl: 60, staleWhileRevalidate: 60, staleIfError: 600)
-
-    func makeStore(folder: String, clock: TestClock, maxBytes: Int = 1_048_576) throws -> CacheStore {
-        CacheStore(database: try CacheDatabase(stateDirectory: folder), maxBytes: maxBytes, memoryBytes: 1_048_576, now: { clock.now })
-    }
-
     @Test func missThenHit() async throws {
-        let folder = temporaryFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let clock = TestClock()
-        let store = try makeStore(folder: folder, clock: clock)
-        let upstream = FakeUpstream()
-        let first = await store.lookup(key, policy: policy) { try await upstream.fetch() }
+        let cache = try CacheFixture()
+        let first = await cache.lookup()
         #expect(first.outcome == .miss)
         #expect(first.body == Data("[1]".utf8))
-        clock.advance(30)
-        let second = await store.lookup(key, policy: policy) { try await upstream.fetch() }
+        cache.clock.advance(30)
+        let second = await cache.lookup()
         #expect(second.outcome == .fresh)
         #expect(second.body == Data("[1]".utf8))
-        #expect(second.windows?.ageSeconds(at: clock.now) == 30)
-        #expect(upstream.calls == 1)
+        #expect(second.windows?.ageSeconds(at: cache.clock.now) == 30)
+        #expect(cache.upstream.calls == 1)
     }
 
     @Test func hundredConcurrentRequestsMakeOneCall() async throws {
-        let folder = temporaryFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let store = try makeStore(folder: folder, clock: TestClock())
-        let upstream = FakeUpstream()
-        upstream.delay(.milliseconds(100))
+        let cache = try CacheFixture()
+        cache.upstream.delay(.milliseconds(100))
         let results = await withTaskGroup(of: CacheLookupResult.self) { group in
             for _ in 0..<100 {
-                group.addTask { await store.lookup(key, policy: policy) { try await upstream.fetch() } }
+                group.addTask { await cache.lookup() }
             }
             var all: [CacheLookupResult] = []
             for await result in group { all.append(result) }
             return all
         }
-        #expect(upstream.calls == 1)
+        #expect(cache.upstream.calls == 1)
         #expect(results.allSatisfy { $0.body == Data("[1]".utf8) })
         #expect(results.filter(\.collapsed).count == 99)
-        #expect(await store.counters().collapsed == 99)
+        #expect(await cache.store.counters().collapsed == 99)
     }
 
     @Test func staleWhileRevalidateServesAtOnceAndRefreshesInTheBackground() async throws {
-        let folder = temporaryFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let clock = TestClock()
-        let store = try makeStore(folder: folder, clock: clock)
-        let upstream = FakeUpstream()
-        _ = await store.lookup(key, policy: policy) { try await upstream.fetch() }
-        clock.advance(90)
-        let stale = await store.lookup(key, policy: policy) { try await upstream.fetch() }
+        let cache = try CacheFixture()
+        _ = await cache.lookup()
+        cache.clock.advance(90)
+        let stale = await cache.lookup()
         #expect(stale.outcome == .staleRevalidating)
         #expect(stale.body == Data("[1]".utf8))
-        try await waitUntil { upstream.calls == 2 }
-        try await waitUntil {
-            await store.lookup(key, policy: policy) { try await upstream.fetch() }.outcome == .fresh
-        }
-        let fresh = await store.lookup(key, policy: policy) { try await upstream.fetch() }
+        try await waitUntil { await cache.lookup().outcome == .fresh }
+        let fresh = await cache.lookup()
         #expect(fresh.body == Data("[2]".utf8))
-        #expect(upstream.calls == 2)
+        #expect(cache.upstream.calls == 2)
     }
 
     @Test func staleIfErrorKeepsTheGoodEntry() async throws {
-        let folder = temporaryFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let clock = TestClock()
-        let store = try makeStore(folder: folder, clock: clock)
-        let upstream = FakeUpstream()
-        _ = await store.lookup(key, policy: policy) { try await upstream.fetch() }
-        upstream.fail(true)
-        clock.advance(300)
-        let failed = await store.lookup(key, policy: policy) { try await upstream.fetch() }
+        let cache = try CacheFixture()
+        _ = await cache.lookup()
+        cache.upstream.fail(true)
+        cache.clock.advance(300)
+        let failed = await cache.lookup()
         #expect(failed.outcome == .staleAfterError)
         #expect(failed.body == Data("[1]".utf8))
         #expect(failed.error?.code == "upstream_error")
         // Backing off: no new call however often it is asked.
         for _ in 0..<20 {
-            let again = await store.lookup(key, policy: policy, forceRefresh: true) { try await upstream.fetch() }
-            #expect(again.outcome == .staleAfterError)
+            #expect(await cache.lookup(force: true).outcome == .staleAfterError)
         }
-        #expect(upstream.calls == 2)
+        #expect(cache.upstream.calls == 2)
         // After the backoff the next try still keeps the entry.
-        clock.advance(2)
-        let later = await store.lookup(key, policy: policy) { try await upstream.fetch() }
+        cache.clock.advance(2)
+        let later = await cache.lookup()
         #expect(later.outcome == .staleAfterError)
         #expect(later.body == Data("[1]".utf8))
-        #expect(upstream.calls == 3)
+        #expect(cache.upstream.calls == 3)
     }
 
     @Test func forcedRefreshRefetchesAndFallsBackToStale() async throws {
-        let folder = temporaryFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let clock = TestClock()
-        let store = try makeStore(folder: folder, clock: clock)
-        let upstream = FakeUpstream()
-        _ = await store.lookup(key, policy: policy) { try await upstream.fetch() }
-        let refreshed = await store.lookup(key, policy: policy, forceRefresh: true) { try await upstream.fetch() }
+        let cache = try CacheFixture()
+        _ = await cache.lookup()
+        let refreshed = await cache.lookup(force: true)
         #expect(refreshed.outcome == .refreshed)
         #expect(refreshed.body == Data("[2]".utf8))
-        upstream.fail(true)
-        let failed = await store.lookup(key, policy: policy, forceRefresh: true) { try await upstream.fetch() }
+        cache.upstream.fail(true)
+        let failed = await cache.lookup(force: true)
         #expect(failed.outcome == .staleAfterError)
         #expect(failed.body == Data("[2]".utf8))
     }
 
     @Test func noDataAndFailureIsAnError() async throws {
-        let folder = temporaryFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let store = try makeStore(folder: folder, clock: TestClock())
-        let upstream = FakeUpstream()
-        upstream.fail(true)
-        let result = await store.lookup(key, policy: policy) { try await upstream.fetch() }
+        let cache = try CacheFixture()
+        cache.upstream.fail(true)
+        let result = await cache.lookup()
         #expect(result.outcome == .failed)
         #expect(result.body == nil)
         #expect(result.error?.message == "8alls answered 500")
     }
 
     @Test func deadlineWithoutDataTimesOutAndTheFetchStillFillsTheCache() async throws {
-        let folder = temporaryFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let store = try makeStore(folder: folder, clock: TestClock())
-        let upstream = FakeUpstream()
-        upstream.delay(.milliseconds(300))
+        let cache = try CacheFixture()
+        cache.upstream.delay(.milliseconds(300))
         let timeout = ErrorDetail(code: "upstream_timeout", message: "eightalls did not answer in 50 ms")
-        let result = await store.lookup(key, policy: policy, deadline: .milliseconds(50), timeoutError: timeout) { try await upstream.fetch() }
+        let upstream = cache.upstream
+        let result = await cache.store.lookup(CacheFixture.key, policy: CacheFixture.policy, deadline: .milliseconds(50), timeoutError: timeout) {
+            try await upstream.fetch()
+        }
         #expect(result.outcome == .timedOut)
         #expect(result.error == timeout)
-        try await waitUntil {
-            await store.lookup(key, policy: policy) { try await upstream.fetch() }.outcome == .fresh
-        }
-        #expect(upstream.calls == 1)
+        try await waitUntil { await cache.lookup().outcome == .fresh }
+        #expect(cache.upstream.calls == 1)
     }
 
     @Test func deadlineWithStaleDataServesIt() async throws {
-        let folder = temporaryFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let clock = TestClock()
-        let store = try makeStore(folder: folder, clock: clock)
-        let upstream = FakeUpstream()
-        _ = await store.lookup(key, policy: policy) { try await upstream.fetch() }
-        clock.advance(300)
-        upstream.delay(.milliseconds(300))
-        let result = await store.lookup(key, policy: policy, deadline: .milliseconds(50)) { try await upstream.fetch() }
+        let cache = try CacheFixture()
+        _ = await cache.lookup()
+        cache.clock.advance(300)
+        cache.upstream.delay(.milliseconds(300))
+        let result = await cache.lookup(deadline: .milliseconds(50))
         #expect(result.outcome == .staleAfterTimeout)
         #expect(result.body == Data("[1]".utf8))
         #expect(result.error?.code == "upstream_timeout")
     }
 
     @Test func entriesSurviveARestart() async throws {
-        let folder = temporaryFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let folder = ScratchFolder()
         let clock = TestClock()
-        let upstream = FakeUpstream()
         do {
-            let store = try makeStore(folder: folder, clock: clock)
-            _ = await store.lookup(key, policy: policy) { try await upstream.fetch() }
+            _ = await (try CacheFixture(folder: folder, clock: clock)).lookup()
         }
         clock.advance(10)
-        let reopened = try makeStore(folder: folder, clock: clock)
-        let result = await reopened.lookup(key, policy: policy) { try await upstream.fetch() }
+        let reopened = try CacheFixture(folder: folder, clock: clock)
+        let result = await reopened.lookup()
         #expect(result.outcome == .fresh)
         #expect(result.body == Data("[1]".utf8))
-        #expect(upstream.calls == 1)
-        #expect(try reopened.database.integrityCheck() == "ok")
-        let attributes = try FileManager.default.attributesOfItem(atPath: reopened.database.path)
+        #expect(reopened.upstream.calls == 0)
+        #expect(try reopened.store.database.integrityCheck() == "ok")
+        let attributes = try FileManager.default.attributesOfItem(atPath: reopened.store.database.path)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
     }
 
     @Test func sizeCapEvictsTheOldest() async throws {
-        let folder = temporaryFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let clock = TestClock()
-        let store = try makeStore(folder: folder, clock: clock, maxBytes: 2_000)
+        let cache = try CacheFixture(maxBytes: 2_000)
         let big = Data(repeating: UInt8(ascii: "x"), count: 600)
-        for day in 1...5 {
-            let key = CacheKey(profile: "default", operation: "eightalls.events", arguments: ["date": "2026-11-0\(day)"], credentialFingerprint: "none")
-            _ = await store.lookup(key, policy: policy) { big }
-            clock.advance(1)
+        func key(_ day: Int) -> CacheKey {
+            CacheKey(profile: "default", operation: "eightalls.events", arguments: ["date": "2026-11-0\(day)"], credentialFingerprint: "none")
         }
-        let stats = try store.database.stats()
+        for day in 1...5 {
+            _ = await cache.store.lookup(key(day), policy: CacheFixture.policy) { big }
+            cache.clock.advance(1)
+        }
+        let stats = try cache.store.database.stats()
         #expect(stats.bytes <= 2_000)
         #expect(stats.entries == 2)
-        let oldest = CacheKey(profile: "default", operation: "eightalls.events", arguments: ["date": "2026-11-01"], credentialFingerprint: "none")
-        #expect(try store.database.entry(forKey: oldest.storageKey, now: clock.now) == nil)
+        #expect(try cache.store.database.entry(forKey: key(1).storageKey, now: cache.clock.now) == nil)
+        #expect(try cache.store.database.entry(forKey: key(5).storageKey, now: cache.clock.now) != nil)
     }
 
     @Test func keysSeparateProfilesArgumentsAndCredentials() {
@@ -236,15 +218,11 @@ struct CacheStoreTests {
     }
 
     @Test func invalidateDropsBothTiers() async throws {
-        let folder = temporaryFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let store = try makeStore(folder: folder, clock: TestClock())
-        let upstream = FakeUpstream()
-        _ = await store.lookup(key, policy: policy) { try await upstream.fetch() }
-        await store.invalidate(storageKeyPrefix: "default|eightalls.events|")
-        let after = await store.lookup(key, policy: policy) { try await upstream.fetch() }
-        #expect(after.outcome == .miss)
-        #expect(upstream.calls == 2)
+        let cache = try CacheFixture()
+        _ = await cache.lookup()
+        await cache.store.invalidate(storageKeyPrefix: "default|eightalls.events|")
+        #expect(await cache.lookup().outcome == .miss)
+        #expect(cache.upstream.calls == 2)
     }
 }
 
