@@ -11,16 +11,18 @@ public final class Aggregator: Sendable {
     public let config: DaygateConfig
     public let cache: CacheStore
     public let http: UpstreamHTTP
+    public let sessions: SessionRegistry
     private let logger: Logger
     private let now: @Sendable () -> Date
 
     public init(
-        config: DaygateConfig, cache: CacheStore, http: UpstreamHTTP,
+        config: DaygateConfig, cache: CacheStore, http: UpstreamHTTP, sessions: SessionRegistry,
         logger: Logger = Logger(label: "daygate.aggregation"), now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.config = config
         self.cache = cache
         self.http = http
+        self.sessions = sessions
         self.logger = logger
         self.now = now
     }
@@ -101,7 +103,7 @@ public final class Aggregator: Sendable {
         }
 
         let context = OperationContext(
-            profileName: profileName, profile: profile, timeZone: config.timeZone, http: http, logger: logger
+            profileName: profileName, profile: profile, timeZone: config.timeZone, http: http, sessions: sessions, logger: logger
         )
         let deadline = route.deadline
         let results = await withTaskGroup(of: (String, SectionReport, Data?, EntryWindows?).self) { group in
@@ -118,7 +120,8 @@ public final class Aggregator: Sendable {
                             message: "\(operation.backend) did not answer in \(Self.describe(seconds: deadline))"
                         )
                     ) {
-                        try await operation.fetch(arguments, context: context)
+                        let output = try await operation.fetch(arguments, context: context)
+                        return CacheValue(body: output.body, meta: output.issues.isEmpty ? nil : try JSONCoding.encode(output.issues))
                     }
                     let elapsed = ContinuousClock.now - started
                     let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
@@ -133,6 +136,15 @@ public final class Aggregator: Sendable {
     }
 
     static func report(_ result: CacheLookupResult, backend: String, now: Date, durationMs: Double) -> SectionReport {
+        var report = baseReport(result, backend: backend, now: now, durationMs: durationMs)
+        if let meta = result.value?.meta, let issues = try? JSONCoding.decoder.decode([SectionIssue].self, from: meta), !issues.isEmpty {
+            report.issues = issues
+            if report.status == .ok { report.status = .partial }
+        }
+        return report
+    }
+
+    static func baseReport(_ result: CacheLookupResult, backend: String, now: Date, durationMs: Double) -> SectionReport {
         let age = result.windows.map { $0.ageSeconds(at: now) }
         let rounded = (durationMs * 10).rounded() / 10
         switch result.outcome {
@@ -170,7 +182,7 @@ public final class Aggregator: Sendable {
             if report.status != .ok { complete = false }
             if report.cache == .stale { stale = true }
             age = max(age, report.ageSeconds ?? 0)
-            if let windows, report.status == .ok, report.cache != .stale {
+            if let windows, report.status == .ok || report.status == .partial, report.cache != .stale {
                 let remaining = max(0, Int(windows.freshUntil.timeIntervalSince(now).rounded(.down)))
                 maxAge = min(maxAge ?? remaining, remaining)
             }

@@ -19,6 +19,12 @@ public struct BackendError: UpstreamFailure, CustomStringConvertible {
         case badResponse = "upstream_bad_response"
         /// The profile has no settings for this backend.
         case notConfigured = "not_configured"
+        /// The backend refused the configured credentials: a person has to fix the config.
+        case reauthRequired = "reauth_required"
+        /// Logging in again is not allowed yet (rate limit); the gateway waits instead of retrying.
+        case reauthBlocked = "reauth_blocked"
+        /// The backend has a known bug on this route; the message says what is unavailable.
+        case unavailable = "upstream_unavailable"
     }
 
     public var kind: Kind

@@ -8,14 +8,36 @@ public struct OperationContext: Sendable {
     public var profile: ProfileConfig
     public var timeZone: TimeZone
     public var http: UpstreamHTTP
+    public var sessions: SessionRegistry
     public var logger: Logger
 
-    public init(profileName: String, profile: ProfileConfig, timeZone: TimeZone, http: UpstreamHTTP, logger: Logger) {
+    public init(
+        profileName: String, profile: ProfileConfig, timeZone: TimeZone, http: UpstreamHTTP,
+        sessions: SessionRegistry, logger: Logger
+    ) {
         self.profileName = profileName
         self.profile = profile
         self.timeZone = timeZone
         self.http = http
+        self.sessions = sessions
         self.logger = logger
+    }
+
+    public var vault: any CredentialVault { sessions.vault }
+}
+
+/// An operation's answer: the unified JSON to cache, and what went wrong with parts of it.
+public struct OperationOutput: Sendable {
+    public var body: Data
+    public var issues: [SectionIssue]
+
+    public init(body: Data, issues: [SectionIssue] = []) {
+        self.body = body
+        self.issues = issues
+    }
+
+    public init(encoding value: some Encodable, issues: [SectionIssue] = []) throws {
+        self.init(body: try JSONCoding.encode(value), issues: issues)
     }
 }
 
@@ -42,7 +64,7 @@ public protocol BackendOperation: Sendable {
     func normalise(_ arguments: [String: ArgumentValue], timeZone: TimeZone) throws -> [String: ArgumentValue]
 
     /// Calls the backend; returns the unified JSON body to cache.
-    func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> Data
+    func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput
 }
 
 extension ErrorDetail {

@@ -11,7 +11,7 @@ public final class CacheDatabase: Sendable {
         public var key: String
         public var profile: String
         public var operation: String
-        public var body: Data
+        public var value: CacheValue
         public var windows: EntryWindows
     }
 
@@ -58,6 +58,19 @@ public final class CacheDatabase: Sendable {
             try db.create(index: "cache_entry_fetched_at", on: "cache_entry", columns: ["fetched_at"])
             try db.create(index: "cache_entry_expires_at", on: "cache_entry", columns: ["expires_at"])
         }
+        migrator.registerMigration("v2-entry-meta-and-vault") { db in
+            try db.alter(table: "cache_entry") { table in
+                table.add(column: "meta", .blob)
+            }
+            try db.create(table: "credential") { table in
+                table.column("profile", .text).notNull()
+                table.column("backend", .text).notNull()
+                table.column("name", .text).notNull()
+                table.column("value", .text).notNull()
+                table.column("updated_at", .double).notNull()
+                table.primaryKey(["profile", "backend", "name"])
+            }
+        }
         return migrator
     }
 
@@ -69,7 +82,8 @@ public final class CacheDatabase: Sendable {
                 arguments: [key, now.timeIntervalSince1970]
             ) else { return nil }
             return StoredEntry(
-                key: row["key"], profile: row["profile"], operation: row["operation"], body: row["body"],
+                key: row["key"], profile: row["profile"], operation: row["operation"],
+                value: CacheValue(body: row["body"], meta: row["meta"]),
                 windows: EntryWindows(
                     fetchedAt: Date(timeIntervalSince1970: row["fetched_at"]),
                     freshUntil: Date(timeIntervalSince1970: row["fresh_until"]),
@@ -87,13 +101,13 @@ public final class CacheDatabase: Sendable {
         try await pool.write { db in
             try db.execute(
                 sql: """
-                INSERT INTO cache_entry (key, profile, operation, body, size, fetched_at, fresh_until, revalidate_until, expires_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT(key) DO UPDATE SET body = excluded.body, size = excluded.size, fetched_at = excluded.fetched_at,
+                INSERT INTO cache_entry (key, profile, operation, body, meta, size, fetched_at, fresh_until, revalidate_until, expires_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT(key) DO UPDATE SET body = excluded.body, meta = excluded.meta, size = excluded.size, fetched_at = excluded.fetched_at,
                   fresh_until = excluded.fresh_until, revalidate_until = excluded.revalidate_until, expires_at = excluded.expires_at
                 """,
                 arguments: [
-                    entry.key, entry.profile, entry.operation, entry.body, Self.size(of: entry),
+                    entry.key, entry.profile, entry.operation, entry.value.body, entry.value.meta, Self.size(of: entry),
                     entry.windows.fetchedAt.timeIntervalSince1970, entry.windows.freshUntil.timeIntervalSince1970,
                     entry.windows.revalidateUntil.timeIntervalSince1970, entry.windows.expiresAt.timeIntervalSince1970,
                 ]
@@ -155,6 +169,6 @@ public final class CacheDatabase: Sendable {
     }
 
     static func size(of entry: StoredEntry) -> Int {
-        entry.body.count + entry.key.utf8.count + 64
+        entry.value.size + entry.key.utf8.count + 64
     }
 }

@@ -23,15 +23,16 @@ public struct CacheLookupResult: Sendable {
     }
 
     public var outcome: Outcome
-    public var body: Data?
+    public var value: CacheValue?
+    public var body: Data? { value?.body }
     public var windows: EntryWindows?
     public var error: ErrorDetail?
     /// True when this request joined a fetch another request had started.
     public var collapsed: Bool
 
-    public init(outcome: Outcome, body: Data? = nil, windows: EntryWindows? = nil, error: ErrorDetail? = nil, collapsed: Bool = false) {
+    public init(outcome: Outcome, value: CacheValue? = nil, windows: EntryWindows? = nil, error: ErrorDetail? = nil, collapsed: Bool = false) {
         self.outcome = outcome
-        self.body = body
+        self.value = value
         self.windows = windows
         self.error = error
         self.collapsed = collapsed

@@ -46,7 +46,7 @@ public actor CacheStore {
     public func lookup(
         _ key: CacheKey, policy: CachePolicy, forceRefresh: Bool = false,
         deadline: Duration? = nil, timeoutError: ErrorDetail = ErrorDetail(code: "upstream_timeout", message: "the backend did not answer in time"),
-        fetch: @escaping @Sendable () async throws -> Data
+        fetch: @escaping @Sendable () async throws -> CacheValue
     ) async -> CacheLookupResult {
         let storageKey = key.storageKey
         let now = self.now()
@@ -60,7 +60,7 @@ public actor CacheStore {
                 return await lookupAfterLosingEntry(key, policy: policy, forceRefresh: forceRefresh, deadline: deadline, timeoutError: timeoutError, fetch: fetch)
             }
             count(key.operation) { $0.hits += 1 }
-            return CacheLookupResult(outcome: .fresh, body: item.body, windows: item.windows)
+            return CacheLookupResult(outcome: .fresh, value: item.value, windows: item.windows)
 
         case .serveStaleAndRevalidate(let startFetch):
             if startFetch { start(key, policy: policy, fetch: fetch) }
@@ -68,7 +68,7 @@ public actor CacheStore {
                 return await wait(for: key, forced: false, collapsed: !startFetch, deadline: deadline, timeoutError: timeoutError)
             }
             count(key.operation) { $0.staleServes += 1 }
-            return CacheLookupResult(outcome: .staleRevalidating, body: item.body, windows: item.windows)
+            return CacheLookupResult(outcome: .staleRevalidating, value: item.value, windows: item.windows)
 
         case .waitForFetch(let startFetch):
             if startFetch {
@@ -83,7 +83,7 @@ public actor CacheStore {
                 return CacheLookupResult(outcome: .failed, error: error)
             }
             count(key.operation) { $0.staleServes += 1 }
-            return CacheLookupResult(outcome: .staleAfterError, body: item.body, windows: item.windows, error: error)
+            return CacheLookupResult(outcome: .staleAfterError, value: item.value, windows: item.windows, error: error)
 
         case .fail(let error):
             count(key.operation) { $0.misses += 1 }
@@ -95,7 +95,7 @@ public actor CacheStore {
     /// for size): forget the windows and answer as for a cold key.
     private func lookupAfterLosingEntry(
         _ key: CacheKey, policy: CachePolicy, forceRefresh: Bool, deadline: Duration?, timeoutError: ErrorDetail,
-        fetch: @escaping @Sendable () async throws -> Data
+        fetch: @escaping @Sendable () async throws -> CacheValue
     ) async -> CacheLookupResult {
         machines[key.storageKey] = CacheEntryStateMachine()
         return await lookup(key, policy: policy, forceRefresh: forceRefresh, deadline: deadline, timeoutError: timeoutError, fetch: fetch)
@@ -137,7 +137,7 @@ public actor CacheStore {
         if let item = memory.get(key) { return item }
         do {
             guard let stored = try database.entry(forKey: key, now: now) else { return nil }
-            memory.put(key, body: stored.body, windows: stored.windows)
+            memory.put(key, value: stored.value, windows: stored.windows)
             return memory.get(key)
         } catch {
             logger.error("cache read failed", metadata: ["error": "\(error)"])
@@ -151,7 +151,7 @@ public actor CacheStore {
         }
     }
 
-    private func start(_ key: CacheKey, policy: CachePolicy, fetch: @escaping @Sendable () async throws -> Data) {
+    private func start(_ key: CacheKey, policy: CachePolicy, fetch: @escaping @Sendable () async throws -> CacheValue) {
         count(key.operation) { $0.fetches += 1 }
         let database = self.database
         let maxBytes = self.maxBytes
@@ -159,34 +159,34 @@ public actor CacheStore {
         let logger = self.logger
         Task {
             do {
-                let body = try await fetch()
+                let value = try await fetch()
                 let windows = policy.windows(fetchedAt: clock())
                 do {
                     try await database.store(
-                        .init(key: key.storageKey, profile: key.profile, operation: key.operation, body: body, windows: windows),
+                        .init(key: key.storageKey, profile: key.profile, operation: key.operation, value: value, windows: windows),
                         maxBytes: maxBytes, now: clock()
                     )
                 } catch {
                     logger.error("cache write failed; serving from memory", metadata: ["error": "\(error)"])
                 }
-                await self.fetchSucceeded(key, body: body, windows: windows)
+                self.fetchSucceeded(key, value: value, windows: windows)
             } catch {
-                await self.fetchFailed(key, error: error)
+                self.fetchFailed(key, error: error)
             }
         }
     }
 
-    private func fetchSucceeded(_ key: CacheKey, body: Data, windows: EntryWindows) {
+    private func fetchSucceeded(_ key: CacheKey, value: CacheValue, windows: EntryWindows) {
         var machine = machines[key.storageKey] ?? CacheEntryStateMachine()
         let action = machine.fetchSucceeded(windows: windows)
         machines[key.storageKey] = machine
         guard case .storeAndResumeWaiters(let stored) = action else { return }
-        memory.put(key.storageKey, body: body, windows: stored)
+        memory.put(key.storageKey, value: value, windows: stored)
         for (_, waiter) in waiters.removeValue(forKey: key.storageKey) ?? [:] {
             waiter.timer?.cancel()
             count(key.operation) { $0.misses += 1 }
             waiter.continuation.resume(returning: CacheLookupResult(
-                outcome: waiter.forced ? .refreshed : .miss, body: body, windows: stored, collapsed: waiter.collapsed
+                outcome: waiter.forced ? .refreshed : .miss, value: value, windows: stored, collapsed: waiter.collapsed
             ))
         }
     }
@@ -219,7 +219,7 @@ public actor CacheStore {
             if let item {
                 count(key.operation) { $0.staleServes += 1 }
                 waiter.continuation.resume(returning: CacheLookupResult(
-                    outcome: .staleAfterError, body: item.body, windows: item.windows, error: detail, collapsed: waiter.collapsed
+                    outcome: .staleAfterError, value: item.value, windows: item.windows, error: detail, collapsed: waiter.collapsed
                 ))
             } else {
                 count(key.operation) { $0.misses += 1 }
@@ -240,7 +240,7 @@ public actor CacheStore {
                 waiter.timer = Task {
                     try? await Task.sleep(for: deadline)
                     guard !Task.isCancelled else { return }
-                    await self.deadlineReached(storageKey: storageKey, operation: key.operation, waiterID: id)
+                    self.deadlineReached(storageKey: storageKey, operation: key.operation, waiterID: id)
                 }
             }
             waiters[storageKey, default: [:]][id] = waiter
@@ -258,7 +258,7 @@ public actor CacheStore {
             if let item = item(for: storageKey, now: now) {
                 count(operation) { $0.staleServes += 1 }
                 waiter.continuation.resume(returning: CacheLookupResult(
-                    outcome: .staleAfterTimeout, body: item.body, windows: item.windows, error: waiter.timeoutError, collapsed: waiter.collapsed
+                    outcome: .staleAfterTimeout, value: item.value, windows: item.windows, error: waiter.timeoutError, collapsed: waiter.collapsed
                 ))
                 return
             }

@@ -4,7 +4,7 @@ import Foundation
 /// recently used evicted first. Not thread-safe: owned by `CacheStore`.
 struct MemoryTier {
     struct Item {
-        var body: Data
+        var value: CacheValue
         var windows: EntryWindows
         var lastUse: UInt64
     }
@@ -26,16 +26,16 @@ struct MemoryTier {
         return item
     }
 
-    mutating func put(_ key: String, body: Data, windows: EntryWindows) {
+    mutating func put(_ key: String, value: CacheValue, windows: EntryWindows) {
         clock += 1
-        if let old = items[key] { bytes -= old.body.count + key.utf8.count }
-        items[key] = Item(body: body, windows: windows, lastUse: clock)
-        bytes += body.count + key.utf8.count
+        if let old = items[key] { bytes -= old.value.size + key.utf8.count }
+        items[key] = Item(value: value, windows: windows, lastUse: clock)
+        bytes += value.size + key.utf8.count
         if bytes > maxBytes { evict() }
     }
 
     mutating func remove(_ key: String) {
-        if let old = items.removeValue(forKey: key) { bytes -= old.body.count + key.utf8.count }
+        if let old = items.removeValue(forKey: key) { bytes -= old.value.size + key.utf8.count }
     }
 
     mutating func removeAll() {

@@ -13,6 +13,8 @@ public final class GatewayRuntime: Sendable {
     public let database: CacheDatabase
     public let cache: CacheStore
     public let http: UpstreamHTTP
+    public let vault: SQLiteCredentialVault
+    public let sessions: SessionRegistry
     public let aggregator: Aggregator
     public let logger: Logger
 
@@ -30,7 +32,9 @@ public final class GatewayRuntime: Sendable {
             logger: logger, now: now
         )
         self.http = http ?? UpstreamHTTP()
-        self.aggregator = Aggregator(config: config, cache: cache, http: self.http, logger: logger, now: now)
+        self.vault = SQLiteCredentialVault(database: database)
+        self.sessions = SessionRegistry(vault: vault)
+        self.aggregator = Aggregator(config: config, cache: cache, http: self.http, sessions: sessions, logger: logger, now: now)
     }
 
     /// What /readyz reports.

@@ -24,6 +24,21 @@ public enum CacheOutcome: String, Sendable, Codable {
     case none
 }
 
+/// A problem with part of a section whose other parts answered: one Kantine Koning
+/// enrollment refused, one tenant's season over.
+public struct SectionIssue: Sendable, Hashable, Codable {
+    /// What the issue is about, e.g. the enrollment's label.
+    public var scope: String
+    public var code: String
+    public var message: String
+
+    public init(scope: String, code: String, message: String) {
+        self.scope = scope
+        self.code = code
+        self.message = message
+    }
+}
+
 /// Per-section metadata in every aggregated answer.
 public struct SectionReport: Sendable, Codable, Equatable {
     public var status: SectionStatus
@@ -32,10 +47,12 @@ public struct SectionReport: Sendable, Codable, Equatable {
     public var backend: String
     public var durationMs: Double
     public var error: ErrorDetail?
+    /// Parts of the section that failed while the rest answered (status `partial`).
+    public var issues: [SectionIssue]?
 
     public init(
         status: SectionStatus, cache: CacheOutcome, ageSeconds: Int?, backend: String,
-        durationMs: Double = 0, error: ErrorDetail? = nil
+        durationMs: Double = 0, error: ErrorDetail? = nil, issues: [SectionIssue]? = nil
     ) {
         self.status = status
         self.cache = cache
@@ -43,6 +60,7 @@ public struct SectionReport: Sendable, Codable, Equatable {
         self.backend = backend
         self.durationMs = durationMs
         self.error = error
+        self.issues = issues
     }
 
     enum CodingKeys: String, CodingKey {
@@ -51,5 +69,6 @@ public struct SectionReport: Sendable, Codable, Equatable {
         case backend
         case durationMs = "duration_ms"
         case error
+        case issues
     }
 }

@@ -28,14 +28,14 @@ struct ScriptedOperation: BackendOperation {
     func credentialFingerprint(for profile: ProfileConfig) -> String { "none" }
     func normalise(_ arguments: [String: ArgumentValue], timeZone: TimeZone) throws -> [String: ArgumentValue] { arguments }
 
-    func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> Data {
+    func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
         counter.increment()
         switch behaviour {
-        case .answer(let body): return Data(body.utf8)
+        case .answer(let body): return OperationOutput(body: Data(body.utf8))
         case .fail: throw BackendError(.status, backend: backend, message: "\(backend) answered 500")
         case .slow(let delay, let body):
             try await Task.sleep(for: delay)
-            return Data(body.utf8)
+            return OperationOutput(body: Data(body.utf8))
         }
     }
 }
@@ -55,7 +55,7 @@ struct AggregatorTests {
         let config = DaygateConfig(stateDir: folder, timezone: zone.identifier, profiles: ["default": ProfileConfig()])
         let store = CacheStore(database: try CacheDatabase(stateDirectory: folder), maxBytes: 1_048_576, memoryBytes: 1_048_576)
         let route = try RouteLoader(registry: OperationRegistry(operations)).parse(routeText, file: "test.yaml")
-        return (Aggregator(config: config, cache: store, http: UpstreamHTTP(client: .shared)), route, folder)
+        return (Aggregator(config: config, cache: store, http: UpstreamHTTP(client: .shared), sessions: SessionRegistry(vault: MemoryCredentialVault())), route, folder)
     }
 
     let threeSections = """

@@ -57,7 +57,7 @@ struct CacheFixture {
 
     func lookup(_ key: CacheKey = key, force: Bool = false, deadline: Duration? = nil) async -> CacheLookupResult {
         let upstream = self.upstream
-        return await store.lookup(key, policy: Self.policy, forceRefresh: force, deadline: deadline) { try await upstream.fetch() }
+        return await store.lookup(key, policy: Self.policy, forceRefresh: force, deadline: deadline) { CacheValue(body: try await upstream.fetch()) }
     }
 }
 
@@ -155,7 +155,7 @@ struct CacheStoreTests {
         let timeout = ErrorDetail(code: "upstream_timeout", message: "eightalls did not answer in 50 ms")
         let upstream = cache.upstream
         let result = await cache.store.lookup(CacheFixture.key, policy: CacheFixture.policy, deadline: .milliseconds(50), timeoutError: timeout) {
-            try await upstream.fetch()
+            CacheValue(body: try await upstream.fetch())
         }
         #expect(result.outcome == .timedOut)
         #expect(result.error == timeout)
@@ -198,7 +198,7 @@ struct CacheStoreTests {
             CacheKey(profile: "default", operation: "eightalls.events", arguments: ["date": "2026-11-0\(day)"], credentialFingerprint: "none")
         }
         for day in 1...5 {
-            _ = await cache.store.lookup(key(day), policy: CacheFixture.policy) { big }
+            _ = await cache.store.lookup(key(day), policy: CacheFixture.policy) { CacheValue(body: big) }
             cache.clock.advance(1)
         }
         let stats = try cache.store.database.stats()

@@ -62,7 +62,7 @@ public struct EightAllsEventsOperation: BackendOperation {
         return normalised
     }
 
-    public func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> Data {
+    public func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
         guard let endpoint = context.profile.eightalls else {
             throw BackendError(.notConfigured, backend: backend, message: "8alls is not configured for profile \(context.profileName)")
         }
@@ -78,6 +78,6 @@ public struct EightAllsEventsOperation: BackendOperation {
             .filter { $0.overlaps(window) }
             .sorted { ($0.start, $0.end, $0.title) < ($1.start, $1.end, $1.title) }
             .map { $0.unified(in: context.timeZone) }
-        return try JSONCoding.encode(unified)
+        return try OperationOutput(encoding: unified)
     }
 }

@@ -1,0 +1,42 @@
+import Foundation
+import GRDB
+import Model
+
+/// The credential vault in the state database: session cookies, access tokens and rotated
+/// refresh tokens per profile and backend. Writes are durable (WAL, committed) before
+/// `setValue` returns, so a rotated refresh token survives a crash right after.
+public final class SQLiteCredentialVault: CredentialVault {
+    private let database: CacheDatabase
+
+    public init(database: CacheDatabase) {
+        self.database = database
+    }
+
+    public func value(profile: String, backend: String, name: String) async -> String? {
+        try? await database.pool.read { db in
+            try String.fetchOne(
+                db, sql: "SELECT value FROM credential WHERE profile = ? AND backend = ? AND name = ?",
+                arguments: [profile, backend, name]
+            )
+        }
+    }
+
+    public func setValue(_ value: String?, profile: String, backend: String, name: String) async throws {
+        try await database.pool.write { db in
+            if let value {
+                try db.execute(
+                    sql: """
+                    INSERT INTO credential (profile, backend, name, value, updated_at) VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT(profile, backend, name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at
+                    """,
+                    arguments: [profile, backend, name, value, Date().timeIntervalSince1970]
+                )
+            } else {
+                try db.execute(
+                    sql: "DELETE FROM credential WHERE profile = ? AND backend = ? AND name = ?",
+                    arguments: [profile, backend, name]
+                )
+            }
+        }
+    }
+}
