@@ -9,6 +9,10 @@ public struct OperationRegistry: Sendable {
     /// The operations daygate ships.
     public static let standard = OperationRegistry([
         EightAllsEventsOperation(),
+        TickedifyDailyPlanOperation(), TickedifyListOperation(), TickedifyCountsOperation(),
+        KantineKoningDienstenOperation(), KantineKoningLeaderboardOperation(),
+        FitIQNutritionOperation(), FitIQFoodLogsOperation(), FitIQWorkoutsOperation(), FitIQSleepOperation(),
+        PRSNLTimelineOperation(), PRSNLSearchOperation(), PRSNLTagsOperation(), PRSNLItemOperation(),
     ])
 
     public subscript(name: String) -> (any BackendOperation)? {

@@ -1,0 +1,142 @@
+import Foundation
+import Model
+import NIOHTTP1
+
+/// FitIQ over HTTP (contracts/fitiq.md): `X-API-Key` on every call plus a Bearer JWT. The
+/// access token is refreshed before its `exp` or after a 401, single-flighted; refresh tokens
+/// are single-use, so the rotated one is written to the vault before anything else uses it.
+/// A refused refresh falls back to the password when one is configured, else the section says
+/// `reauth_required` and the gateway stops trying until the config changes or the block ends.
+public struct FitIQClient: Sendable {
+    public static let backend = "fitiq"
+    public var settings: FitIQSettings
+    public var http: UpstreamHTTP
+    public var access: AuthSession
+    private let vault: any CredentialVault
+    private let profile: String
+
+    public init(settings: FitIQSettings, context: OperationContext) {
+        self.settings = settings
+        self.http = context.http
+        self.access = context.sessions.session(profile: context.profileName, backend: Self.backend, name: "access_token")
+        self.vault = context.vault
+        self.profile = context.profileName
+    }
+
+    static func make(_ context: OperationContext) throws -> FitIQClient {
+        guard let settings = context.profile.fitiq else {
+            throw BackendError(.notConfigured, backend: backend, message: "FitIQ is not configured for profile \(context.profileName)")
+        }
+        return FitIQClient(settings: settings, context: context)
+    }
+
+    public static func fingerprint(_ settings: FitIQSettings) -> String {
+        CredentialFingerprint.of([settings.endpoint.baseURL, settings.apiKey, settings.email ?? settings.refreshToken ?? ""])
+    }
+
+    /// GET `path`; returns the payload (`data` when the answer is wrapped).
+    public func get(_ path: String, query: [(String, String?)] = []) async throws -> JSONValue {
+        let url = settings.endpoint.baseURL + path + (query.isEmpty ? "" : "?" + QueryString.encode(query))
+        var token = try await validAccessToken()
+        var response = try await send(.GET, url: url, token: token)
+        if response.status == 401 {
+            token = try await access.renew(replacing: token) { [self] in try await obtainAccessToken() }
+            response = try await send(.GET, url: url, token: token)
+        }
+        guard response.isSuccess else { throw UpstreamHTTP.error(for: response, backend: Self.backend) }
+        guard let value = try? JSONCoding.decoder.decode(JSONValue.self, from: response.body) else {
+            throw BackendError(.badResponse, backend: Self.backend, message: "FitIQ sent an answer that is not JSON")
+        }
+        if value["success"] == .bool(false) {
+            throw BackendError(.status, backend: Self.backend, message: "FitIQ reported a failure: \(UpstreamErrorMessage.extract(from: response.body) ?? "no message")")
+        }
+        return value["data"] ?? value
+    }
+
+    private func validAccessToken() async throws -> String {
+        if let token = await access.current(), !JWTClaims.expiresSoon(token) {
+            return token
+        }
+        let stale = await access.current()
+        return try await access.renew(replacing: stale) { [self] in try await obtainAccessToken() }
+    }
+
+    /// Refresh with the stored (or newly configured) refresh token; on refusal log in with the
+    /// password if there is one.
+    func obtainAccessToken() async throws -> String {
+        if let refresh = try await currentRefreshToken() {
+            let response = try await postAuth("/api/v1/auth/refresh", body: ["refresh_token": refresh])
+            if response.isSuccess {
+                return try await acceptTokens(response)
+            }
+            guard response.status == 401 || response.status == 400 || response.status == 403 else {
+                throw UpstreamHTTP.error(for: response, backend: Self.backend)
+            }
+            try await vault.setValue(nil, profile: profile, backend: Self.backend, name: "refresh_token")
+            if settings.password == nil {
+                let reason = UpstreamErrorMessage.extract(from: response.body) ?? "refused"
+                throw BackendError(
+                    .reauthRequired, backend: Self.backend,
+                    message: "FitIQ refused the refresh token (\(reason)); configure a new refresh_token or a password",
+                    status: response.status, retryAfter: 600
+                )
+            }
+        }
+        guard let email = settings.email, let password = settings.password else {
+            throw BackendError(.reauthRequired, backend: Self.backend, message: "FitIQ needs a refresh_token or email and password", retryAfter: 600)
+        }
+        let response = try await postAuth("/api/v1/auth/login", body: ["email": email, "password": password])
+        guard response.isSuccess else {
+            if response.status == 401 || response.status == 400 {
+                throw BackendError(
+                    .reauthRequired, backend: Self.backend,
+                    message: "FitIQ refused the configured email and password; fix them in the config",
+                    status: response.status, retryAfter: 600
+                )
+            }
+            throw UpstreamHTTP.error(for: response, backend: Self.backend)
+        }
+        return try await acceptTokens(response)
+    }
+
+    /// Stores the rotated refresh token durably, then hands out the access token.
+    private func acceptTokens(_ response: UpstreamHTTP.Response) async throws -> String {
+        guard let value = try? JSONCoding.decoder.decode(JSONValue.self, from: response.body),
+              let fields = LenientFields(value["data"] ?? value),
+              let accessToken = fields.string("access_token")
+        else {
+            throw BackendError(.badResponse, backend: Self.backend, message: "FitIQ's token answer had no access_token")
+        }
+        if let refreshToken = fields.string("refresh_token") {
+            try await vault.setValue(refreshToken, profile: profile, backend: Self.backend, name: "refresh_token")
+        }
+        return accessToken
+    }
+
+    /// The configured refresh token when it is new (the user pasted one), else the rotated one.
+    private func currentRefreshToken() async throws -> String? {
+        if let configured = settings.refreshToken {
+            let source = CredentialFingerprint.of([configured])
+            if await vault.value(profile: profile, backend: Self.backend, name: "refresh_source") != source {
+                try await vault.setValue(source, profile: profile, backend: Self.backend, name: "refresh_source")
+                try await vault.setValue(configured, profile: profile, backend: Self.backend, name: "refresh_token")
+                return configured
+            }
+        }
+        return await vault.value(profile: profile, backend: Self.backend, name: "refresh_token")
+    }
+
+    private func postAuth(_ path: String, body: [String: String]) async throws -> UpstreamHTTP.Response {
+        try await http.send(
+            .POST, url: settings.endpoint.baseURL + path, headers: [("X-API-Key", settings.apiKey)],
+            body: try JSONCoding.encode(body), timeout: settings.endpoint.timeout.seconds, backend: Self.backend
+        )
+    }
+
+    private func send(_ method: HTTPMethod, url: String, token: String) async throws -> UpstreamHTTP.Response {
+        try await http.send(
+            method, url: url, headers: [("X-API-Key", settings.apiKey), ("Authorization", "Bearer \(token)")],
+            timeout: settings.endpoint.timeout.seconds, backend: Self.backend
+        )
+    }
+}

@@ -1,0 +1,192 @@
+import Foundation
+import Model
+
+/// Shared by the FitIQ operations.
+protocol FitIQOperation: BackendOperation {}
+
+extension FitIQOperation {
+    public var backend: String { FitIQClient.backend }
+    public func isConfigured(for profile: ProfileConfig) -> Bool { profile.fitiq != nil }
+    public func credentialFingerprint(for profile: ProfileConfig) -> String {
+        profile.fitiq.map(FitIQClient.fingerprint) ?? CredentialFingerprint.none
+    }
+}
+
+/// `fitiq.nutrition`: the day's totals against the goal (`date`, default today).
+public struct FitIQNutritionOperation: FitIQOperation {
+    public init() {}
+    public var name: String { "fitiq.nutrition" }
+    public var defaultTTL: TimeInterval { 300 }
+    public var arguments: [OperationArgument] { [OperationArgument("date", .date)] }
+
+    public func normalise(_ arguments: [String: ArgumentValue], timeZone: TimeZone) throws -> [String: ArgumentValue] {
+        ["date": arguments["date"] ?? .date(LocalDate.today(in: timeZone))]
+    }
+
+    public func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
+        let date = arguments["date"]?.date ?? LocalDate.today(in: context.timeZone)
+        let value = try await FitIQClient.make(context).get("/api/v1/food-logs/summary", query: [("date", date.description)])
+        return try OperationOutput(encoding: Self.summary(value, date: date))
+    }
+
+    /// The spec's snake_case (`total_calories`, `remaining_cals`, `breakfast_logs`) or the
+    /// guide's camelCase; a meal is a count of logs or a list of them.
+    static func summary(_ value: JSONValue, date: LocalDate) throws -> NutritionSummary {
+        guard let fields = LenientFields(value["summary"] ?? value),
+              let calories = fields.int("total_calories", "calories", "totalCalories")
+        else {
+            throw BackendError(.badResponse, backend: FitIQClient.backend, message: "FitIQ sent a summary without total_calories")
+        }
+        func number(_ names: String...) -> Double {
+            for name in names {
+                if case .number(let value)? = fields.value(name) { return value }
+            }
+            return 0
+        }
+        func meal(_ name: String) -> NutritionSummary.Meal {
+            switch fields.value("\(name)_logs", name) {
+            case .number(let count)?:
+                return .init(calories: nil, items: Int(count))
+            case .array(let logs)?:
+                let calories = logs.compactMap { LenientFields($0)?.int("calories", "total_calories") }
+                return .init(calories: calories.isEmpty ? nil : calories.reduce(0, +), items: logs.count)
+            case .object(let object)?:
+                let meal = LenientFields(.object(object))
+                return .init(calories: meal?.int("calories"), items: meal?.int("items", "count", "log_count") ?? 0)
+            default:
+                return .init(calories: nil, items: 0)
+            }
+        }
+        let goal = fields.int("calorie_goal", "goal_calories", "calorieGoal")
+        return NutritionSummary(
+            date: fields.string("date").flatMap { TickedifyNormalisation.day($0) } ?? date.description,
+            calories: calories,
+            proteinG: number("total_protein_g", "protein_g", "totalProtein", "protein"),
+            carbsG: number("total_carbs_g", "carbs_g", "totalCarbs", "carbs"),
+            fatG: number("total_fat_g", "fat_g", "totalFat", "fat"),
+            goalCalories: goal,
+            remainingCalories: fields.int("remaining_cals", "remaining_calories", "remainingCalories") ?? goal.map { $0 - calories },
+            meals: .init(breakfast: meal("breakfast"), lunch: meal("lunch"), dinner: meal("dinner"), snack: meal("snack"))
+        )
+    }
+}
+
+/// `fitiq.food_logs`: the food logged on a day.
+public struct FitIQFoodLogsOperation: FitIQOperation {
+    public init() {}
+    public var name: String { "fitiq.food_logs" }
+    public var defaultTTL: TimeInterval { 300 }
+    public var arguments: [OperationArgument] { [OperationArgument("date", .date)] }
+
+    public func normalise(_ arguments: [String: ArgumentValue], timeZone: TimeZone) throws -> [String: ArgumentValue] {
+        ["date": arguments["date"] ?? .date(LocalDate.today(in: timeZone))]
+    }
+
+    public func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
+        let date = (arguments["date"]?.date ?? LocalDate.today(in: context.timeZone)).description
+        let value = try await FitIQClient.make(context).get("/api/v1/food-logs", query: [("start_date", date), ("end_date", date)])
+        let logs = (LenientList.items(in: value, keys: ["logs", "meal_logs", "data"]) ?? []).compactMap { FitIQRecord.foodLog($0, zone: context.timeZone) }
+        return try OperationOutput(encoding: logs)
+    }
+}
+
+/// `fitiq.workouts`: workouts started in the local days `from`…`to`.
+public struct FitIQWorkoutsOperation: FitIQOperation {
+    public init() {}
+    public var name: String { "fitiq.workouts" }
+    public var defaultTTL: TimeInterval { 300 }
+    public var arguments: [OperationArgument] { [OperationArgument("from", .date), OperationArgument("to", .date)] }
+
+    public func normalise(_ arguments: [String: ArgumentValue], timeZone: TimeZone) throws -> [String: ArgumentValue] {
+        try FitIQRecord.window(arguments, timeZone: timeZone)
+    }
+
+    public func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
+        let (start, end) = FitIQRecord.interval(arguments, zone: context.timeZone)
+        let value = try await FitIQClient.make(context).get("/api/v1/workouts/date-range", query: [
+            ("start_date", LenientDate.format(start, in: .gmt)), ("end_date", LenientDate.format(end, in: .gmt)), ("limit", "100"),
+        ])
+        let workouts = (LenientList.items(in: value, keys: ["workouts", "data"]) ?? []).compactMap { FitIQRecord.workout($0, zone: context.timeZone) }
+        return try OperationOutput(encoding: workouts)
+    }
+}
+
+/// `fitiq.sleep`: sleep sessions in the local days `from`…`to`.
+public struct FitIQSleepOperation: FitIQOperation {
+    public init() {}
+    public var name: String { "fitiq.sleep" }
+    public var defaultTTL: TimeInterval { 600 }
+    public var arguments: [OperationArgument] { [OperationArgument("from", .date), OperationArgument("to", .date)] }
+
+    public func normalise(_ arguments: [String: ArgumentValue], timeZone: TimeZone) throws -> [String: ArgumentValue] {
+        try FitIQRecord.window(arguments, timeZone: timeZone)
+    }
+
+    public func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
+        let from = arguments["from"]?.date?.description
+        let to = arguments["to"]?.date?.description
+        let value = try await FitIQClient.make(context).get("/api/v1/sleep", query: [("from", from), ("to", to), ("limit", "100")])
+        let sessions = (LenientList.items(in: value, keys: ["sessions", "data"]) ?? []).compactMap { FitIQRecord.sleep($0, zone: context.timeZone) }
+        return try OperationOutput(encoding: sessions)
+    }
+}
+
+/// Workouts, sleep sessions and food logs, reduced to what a dashboard shows.
+enum FitIQRecord {
+    static func window(_ arguments: [String: ArgumentValue], timeZone: TimeZone) throws -> [String: ArgumentValue] {
+        let to = arguments["to"]?.date ?? LocalDate.today(in: timeZone)
+        let from = arguments["from"]?.date ?? to.adding(days: -6)
+        guard from <= to else { throw ErrorDetail.badParameter("to (\(to)) is before from (\(from))") }
+        guard from.days(to: to) < 366 else { throw ErrorDetail.badParameter("from…to spans more than 366 days") }
+        return ["from": .date(from), "to": .date(to)]
+    }
+
+    static func interval(_ arguments: [String: ArgumentValue], zone: TimeZone) -> (Date, Date) {
+        let to = arguments["to"]?.date ?? LocalDate.today(in: zone)
+        let from = arguments["from"]?.date ?? to
+        return (from.start(in: zone), to.adding(days: 1).start(in: zone))
+    }
+
+    static func time(_ fields: LenientFields, _ names: String..., zone: TimeZone) -> String? {
+        for name in names {
+            if let text = fields.string(name), let date = LenientDate.parse(text) { return LenientDate.format(date, in: zone) }
+        }
+        return nil
+    }
+
+    static func foodLog(_ value: JSONValue, zone: TimeZone) -> JSONValue? {
+        guard let fields = LenientFields(value), let id = fields.string("id") else { return nil }
+        return .object([
+            "id": .string(id), "meal_type": fields.string("meal_type").map(JSONValue.string) ?? .null,
+            "food_id": fields.string("food_id").map(JSONValue.string) ?? .null,
+            "servings": fields.value("servings") ?? .null,
+            "logged_at": time(fields, "logged_at", "created_at", zone: zone).map(JSONValue.string) ?? .null,
+            "notes": fields.string("notes").map(JSONValue.string) ?? .null,
+        ])
+    }
+
+    static func workout(_ value: JSONValue, zone: TimeZone) -> JSONValue? {
+        guard let fields = LenientFields(value), let id = fields.string("id") else { return nil }
+        return .object([
+            "id": .string(id), "activity_type": fields.string("activity_type").map(JSONValue.string) ?? .null,
+            "title": fields.string("title").map(JSONValue.string) ?? .null,
+            "started_at": time(fields, "started_at", zone: zone).map(JSONValue.string) ?? .null,
+            "ended_at": time(fields, "ended_at", zone: zone).map(JSONValue.string) ?? .null,
+            "duration_minutes": fields.value("duration_minutes") ?? .null,
+            "calories_burned": fields.value("calories_burned") ?? .null,
+            "distance_meters": fields.value("distance_meters") ?? .null,
+        ])
+    }
+
+    static func sleep(_ value: JSONValue, zone: TimeZone) -> JSONValue? {
+        guard let fields = LenientFields(value), let id = fields.string("id") else { return nil }
+        return .object([
+            "id": .string(id),
+            "start": time(fields, "start_time", zone: zone).map(JSONValue.string) ?? .null,
+            "end": time(fields, "end_time", zone: zone).map(JSONValue.string) ?? .null,
+            "total_sleep_minutes": fields.value("total_sleep_minutes") ?? .null,
+            "time_in_bed_minutes": fields.value("time_in_bed_minutes") ?? .null,
+            "efficiency_percent": fields.value("sleep_efficiency_percentage") ?? .null,
+        ])
+    }
+}

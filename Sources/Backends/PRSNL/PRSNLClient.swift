@@ -1,0 +1,109 @@
+import Foundation
+import Model
+import NIOHTTP1
+
+/// PRSNL over HTTP (contracts/prsnl.md): a static Bearer token, or an access token from
+/// email/password with a rotating refresh token (kept in the vault, written before use).
+/// 429s carry `Retry-After`, which the cache obeys.
+public struct PRSNLClient: Sendable {
+    public static let backend = "prsnl"
+    public var settings: PRSNLSettings
+    public var http: UpstreamHTTP
+    public var access: AuthSession
+    private let vault: any CredentialVault
+    private let profile: String
+
+    public init(settings: PRSNLSettings, context: OperationContext) {
+        self.settings = settings
+        self.http = context.http
+        self.access = context.sessions.session(profile: context.profileName, backend: Self.backend, name: "access_token")
+        self.vault = context.vault
+        self.profile = context.profileName
+    }
+
+    static func make(_ context: OperationContext) throws -> PRSNLClient {
+        guard let settings = context.profile.prsnl else {
+            throw BackendError(.notConfigured, backend: backend, message: "PRSNL is not configured for profile \(context.profileName)")
+        }
+        return PRSNLClient(settings: settings, context: context)
+    }
+
+    public static func fingerprint(_ settings: PRSNLSettings) -> String {
+        CredentialFingerprint.of([settings.endpoint.baseURL, settings.email ?? settings.token ?? ""])
+    }
+
+    /// A request with the Bearer token (`authorized`), retried once after a refresh on 401.
+    public func request(
+        _ path: String, method: HTTPMethod = .GET, query: [(String, String?)] = [], body: Data? = nil, authorized: Bool = true
+    ) async throws -> JSONValue {
+        let url = settings.endpoint.baseURL + path + (query.isEmpty ? "" : "?" + QueryString.encode(query))
+        var token = authorized ? try await validToken() : nil
+        var response = try await send(method, url: url, body: body, token: token)
+        if response.status == 401, authorized {
+            guard settings.token == nil else {
+                throw BackendError(.reauthRequired, backend: Self.backend, message: "PRSNL refused the configured token; configure a new one", status: 401, retryAfter: 600)
+            }
+            let stale = token
+            token = try await access.renew(replacing: stale) { [self] in try await obtainAccessToken() }
+            response = try await send(method, url: url, body: body, token: token)
+        }
+        guard response.isSuccess else { throw UpstreamHTTP.error(for: response, backend: Self.backend) }
+        guard let value = try? JSONCoding.decoder.decode(JSONValue.self, from: response.body) else {
+            throw BackendError(.badResponse, backend: Self.backend, message: "PRSNL sent an answer that is not JSON")
+        }
+        return value
+    }
+
+    private func validToken() async throws -> String {
+        if let token = settings.token { return token }
+        if let token = await access.current(), !JWTClaims.expiresSoon(token) { return token }
+        let stale = await access.current()
+        return try await access.renew(replacing: stale) { [self] in try await obtainAccessToken() }
+    }
+
+    func obtainAccessToken() async throws -> String {
+        if let refresh = await vault.value(profile: profile, backend: Self.backend, name: "refresh_token") {
+            let response = try await post("/api/auth/refresh", ["refresh_token": refresh])
+            if response.isSuccess { return try await accept(response) }
+            guard [400, 401, 403].contains(response.status) else { throw UpstreamHTTP.error(for: response, backend: Self.backend) }
+            try await vault.setValue(nil, profile: profile, backend: Self.backend, name: "refresh_token")
+        }
+        guard let email = settings.email, let password = settings.password else {
+            throw BackendError(.reauthRequired, backend: Self.backend, message: "PRSNL needs email and password or a token", retryAfter: 600)
+        }
+        let response = try await post("/api/auth/login", ["email": email, "password": password])
+        guard response.isSuccess else {
+            if [400, 401, 403].contains(response.status) {
+                throw BackendError(.reauthRequired, backend: Self.backend, message: "PRSNL refused the configured email and password; fix them in the config", status: response.status, retryAfter: 600)
+            }
+            throw UpstreamHTTP.error(for: response, backend: Self.backend)
+        }
+        return try await accept(response)
+    }
+
+    private func accept(_ response: UpstreamHTTP.Response) async throws -> String {
+        guard let value = try? JSONCoding.decoder.decode(JSONValue.self, from: response.body),
+              let fields = LenientFields(value), let accessToken = fields.string("access_token")
+        else {
+            throw BackendError(.badResponse, backend: Self.backend, message: "PRSNL's token answer had no access_token")
+        }
+        if let refresh = fields.string("refresh_token") {
+            try await vault.setValue(refresh, profile: profile, backend: Self.backend, name: "refresh_token")
+        }
+        return accessToken
+    }
+
+    private func post(_ path: String, _ body: [String: String]) async throws -> UpstreamHTTP.Response {
+        try await http.send(
+            .POST, url: settings.endpoint.baseURL + path, body: try JSONCoding.encode(body),
+            timeout: settings.endpoint.timeout.seconds, backend: Self.backend
+        )
+    }
+
+    private func send(_ method: HTTPMethod, url: String, body: Data?, token: String?) async throws -> UpstreamHTTP.Response {
+        try await http.send(
+            method, url: url, headers: token.map { [("Authorization", "Bearer \($0)")] } ?? [], body: body,
+            timeout: settings.endpoint.timeout.seconds, backend: Self.backend
+        )
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import Model
+
+protocol PRSNLOperation: BackendOperation {}
+
+extension PRSNLOperation {
+    public var backend: String { PRSNLClient.backend }
+    public var defaultTTL: TimeInterval { 600 }
+    public func isConfigured(for profile: ProfileConfig) -> Bool { profile.prsnl != nil }
+    public func credentialFingerprint(for profile: ProfileConfig) -> String {
+        profile.prsnl.map(PRSNLClient.fingerprint) ?? CredentialFingerprint.none
+    }
+}
+
+/// `prsnl.timeline`: the newest saved items (`limit` ≤ 100, optional `cursor`).
+public struct PRSNLTimelineOperation: PRSNLOperation {
+    public init() {}
+    public var name: String { "prsnl.timeline" }
+    public var arguments: [OperationArgument] { [OperationArgument("limit", .int), OperationArgument("cursor", .string)] }
+
+    public func normalise(_ arguments: [String: ArgumentValue], timeZone: TimeZone) throws -> [String: ArgumentValue] {
+        let limit = arguments["limit"]?.int ?? 10
+        guard (1...100).contains(limit) else { throw ErrorDetail.badParameter("limit must be between 1 and 100") }
+        var result: [String: ArgumentValue] = ["limit": .int(limit)]
+        if let cursor = arguments["cursor"]?.string {
+            guard LenientDate.parse(cursor) != nil else { throw ErrorDetail.badParameter("cursor must be a timestamp from next_cursor") }
+            result["cursor"] = .string(cursor)
+        }
+        return result
+    }
+
+    public func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
+        let value = try await PRSNLClient.make(context).request("/api/timeline", query: [
+            ("limit", String(arguments["limit"]?.int ?? 10)), ("cursor", arguments["cursor"]?.string),
+        ])
+        let items = (LenientList.items(in: value, keys: ["items", "data"]) ?? []).compactMap { PRSNLItems.item($0, zone: context.timeZone) }
+        return try OperationOutput(encoding: items)
+    }
+}
+
+/// `prsnl.search`: items matching `q`. PRSNL's `GET /api/search` is broken upstream (it wants
+/// `query`, then fails with a NameError on every cache miss), so this uses the contract's
+/// workaround, keyword mode of `POST /api/search/` without a Bearer token (with one it fails
+/// too). When that fails, the section says search is unavailable and why.
+public struct PRSNLSearchOperation: PRSNLOperation {
+    public init() {}
+    public var name: String { "prsnl.search" }
+    public var defaultTTL: TimeInterval { 300 }
+    public var arguments: [OperationArgument] { [OperationArgument("q", .string, required: true), OperationArgument("limit", .int)] }
+
+    public func normalise(_ arguments: [String: ArgumentValue], timeZone: TimeZone) throws -> [String: ArgumentValue] {
+        guard let query = arguments["q"]?.string?.trimmingCharacters(in: .whitespaces), !query.isEmpty else {
+            throw ErrorDetail.badParameter("q is required")
+        }
+        let limit = arguments["limit"]?.int ?? 10
+        guard (1...100).contains(limit) else { throw ErrorDetail.badParameter("limit must be between 1 and 100") }
+        return ["q": .string(query), "limit": .int(limit)]
+    }
+
+    public func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
+        let client = try PRSNLClient.make(context)
+        let body = try JSONCoding.encode(JSONValue.object([
+            "query": .string(arguments["q"]?.string ?? ""), "search_type": .string("keyword"),
+            "limit": .number(Double(arguments["limit"]?.int ?? 10)),
+        ]))
+        let value: JSONValue
+        do {
+            value = try await client.request("/api/search/", method: .POST, body: body, authorized: false)
+        } catch let error as BackendError where error.kind == .status || error.kind == .rejected {
+            throw BackendError(
+                .unavailable, backend: backend,
+                message: "PRSNL search is unavailable: its search routes fail upstream (known PRSNL bug; \(error.message))"
+            )
+        }
+        let items = (LenientList.items(in: value, keys: ["results", "items", "data"]) ?? []).compactMap { PRSNLItems.item($0, zone: context.timeZone) }
+        return try OperationOutput(encoding: items)
+    }
+}
+
+/// `prsnl.tags`: the user's tags with counts.
+public struct PRSNLTagsOperation: PRSNLOperation {
+    public init() {}
+    public var name: String { "prsnl.tags" }
+    public var arguments: [OperationArgument] { [] }
+    public func normalise(_ arguments: [String: ArgumentValue], timeZone: TimeZone) throws -> [String: ArgumentValue] { [:] }
+
+    public func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
+        let value = try await PRSNLClient.make(context).request("/api/tags")
+        let tags = (LenientList.items(in: value, keys: ["tags", "data"]) ?? []).compactMap { row -> JSONValue? in
+            guard let fields = LenientFields(row), let name = fields.string("name") else { return nil }
+            return .object(["name": .string(name), "count": .number(Double(fields.int("count") ?? 0))])
+        }
+        return try OperationOutput(encoding: tags)
+    }
+}
+
+/// `prsnl.item`: one saved item by id.
+public struct PRSNLItemOperation: PRSNLOperation {
+    public init() {}
+    public var name: String { "prsnl.item" }
+    public var arguments: [OperationArgument] { [OperationArgument("id", .string, required: true)] }
+
+    public func normalise(_ arguments: [String: ArgumentValue], timeZone: TimeZone) throws -> [String: ArgumentValue] {
+        guard let id = arguments["id"]?.string, UUID(uuidString: id) != nil else { throw ErrorDetail.badParameter("id must be a UUID") }
+        return ["id": .string(id.lowercased())]
+    }
+
+    public func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
+        let id = arguments["id"]?.string ?? ""
+        let value = try await PRSNLClient.make(context).request("/api/items/\(QueryString.pathSegment(id))", authorized: false)
+        guard let item = PRSNLItems.item(value, zone: context.timeZone) else {
+            throw BackendError(.badResponse, backend: backend, message: "PRSNL sent an item without an id")
+        }
+        return try OperationOutput(encoding: item)
+    }
+}
+
+enum PRSNLItems {
+    /// Timeline rows (camelCase `createdAt`), item bodies and search results (snake_case) alike.
+    static func item(_ value: JSONValue, zone: TimeZone) -> KnowledgeItem? {
+        guard let fields = LenientFields(value), let id = fields.string("id") else { return nil }
+        let created = fields.string("created_at", "createdAt").flatMap { LenientDate.parse($0) }.map { LenientDate.format($0, in: zone) }
+        return KnowledgeItem(
+            id: id, title: fields.string("title"), url: fields.string("url"),
+            summary: fields.string("summary", "snippet"), type: fields.string("type", "content_type", "item_type"),
+            tags: fields.strings("tags") ?? [], createdAt: created, permalink: fields.string("permalink")
+        )
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import Model
+import NIOHTTP1
+
+/// Tickedify over HTTP (contracts/tickedify.md): a cookie session from email + `wachtwoord`.
+/// The cookie lives in the vault, so a restart does not log in again; the gateway logs in only
+/// after a 401 or a failed session check, single-flighted, and never after a refusal until
+/// the block ends (5 logins per 15 minutes lock the account). Planning routes are called only
+/// with a session verified just before: the real server crashes on them without one.
+public struct TickedifyClient: Sendable {
+    public static let backend = "tickedify"
+    public static let cookieName = "tickedify.sid"
+    public var settings: TickedifySettings
+    public var http: UpstreamHTTP
+    public var session: AuthSession
+
+    public init(settings: TickedifySettings, context: OperationContext) {
+        self.settings = settings
+        self.http = context.http
+        self.session = context.sessions.session(profile: context.profileName, backend: Self.backend, name: "session_cookie")
+    }
+
+    public static func fingerprint(_ settings: TickedifySettings) -> String {
+        CredentialFingerprint.of([settings.endpoint.baseURL, settings.email])
+    }
+
+    /// GET `path` with a session. With `verifyFirst`, `/api/auth/me` checks the session first
+    /// (and a login follows its 401); otherwise a 401 on `path` itself leads to one login and
+    /// one retry.
+    public func get(_ path: String, verifyFirst: Bool) async throws -> JSONValue {
+        var cookie = try await currentOrLogin()
+        if verifyFirst {
+            let me = try await send(.GET, "/api/auth/me", cookie: cookie)
+            if me.status == 401 {
+                cookie = try await relogin(replacing: cookie)
+            } else if !me.isSuccess {
+                throw UpstreamHTTP.error(for: me, backend: Self.backend)
+            }
+        }
+        var response = try await send(.GET, path, cookie: cookie)
+        if response.status == 401, !verifyFirst {
+            cookie = try await relogin(replacing: cookie)
+            response = try await send(.GET, path, cookie: cookie)
+        }
+        guard response.isSuccess else {
+            throw UpstreamHTTP.error(for: response, backend: Self.backend)
+        }
+        guard let value = try? JSONCoding.decoder.decode(JSONValue.self, from: response.body) else {
+            throw BackendError(.badResponse, backend: Self.backend, message: "Tickedify sent an answer that is not JSON")
+        }
+        return value
+    }
+
+    private func currentOrLogin() async throws -> String {
+        if let cookie = await session.current() { return cookie }
+        return try await relogin(replacing: nil)
+    }
+
+    private func relogin(replacing stale: String?) async throws -> String {
+        try await session.renew(replacing: stale) { [self] in try await login() }
+    }
+
+    /// `POST /api/auth/login`; returns the `tickedify.sid=…` cookie pair.
+    func login() async throws -> String {
+        let body = try JSONCoding.encode(["email": settings.email, "wachtwoord": settings.password])
+        let response = try await http.send(
+            .POST, url: settings.endpoint.baseURL + "/api/auth/login", body: body,
+            timeout: settings.endpoint.timeout.seconds, backend: Self.backend
+        )
+        switch response.status {
+        case 200..<300:
+            for header in response.headers[canonicalForm: "Set-Cookie"] {
+                let pair = header.split(separator: ";", maxSplits: 1).first.map(String.init) ?? ""
+                if pair.hasPrefix(Self.cookieName + "=") { return pair.trimmingCharacters(in: .whitespaces) }
+            }
+            throw BackendError(.badResponse, backend: Self.backend, message: "Tickedify accepted the login but set no session cookie")
+        case 429:
+            let wait = response.headers.first(name: "Retry-After").flatMap(Double.init) ?? 900
+            throw BackendError(
+                .reauthBlocked, backend: Self.backend,
+                message: "Tickedify allows 5 logins per 15 minutes; the gateway waits \(Int(wait)) s before logging in again",
+                status: 429, retryAfter: wait
+            )
+        case 400, 401, 403:
+            let reason = UpstreamErrorMessage.extract(from: response.body).map { " (\($0))" } ?? ""
+            throw BackendError(
+                .reauthRequired, backend: Self.backend,
+                message: "Tickedify refused the configured email and password\(reason); fix them in the config",
+                status: response.status, retryAfter: 900
+            )
+        default:
+            throw UpstreamHTTP.error(for: response, backend: Self.backend)
+        }
+    }
+
+    private func send(_ method: HTTPMethod, _ path: String, cookie: String) async throws -> UpstreamHTTP.Response {
+        try await http.send(
+            method, url: settings.endpoint.baseURL + path, headers: [("Cookie", cookie)],
+            timeout: settings.endpoint.timeout.seconds, backend: Self.backend
+        )
+    }
+}

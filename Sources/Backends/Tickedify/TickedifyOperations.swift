@@ -1,0 +1,83 @@
+import Foundation
+import Model
+
+/// `tickedify.daily_plan`: the planned slots of a day (`date`, default today).
+public struct TickedifyDailyPlanOperation: BackendOperation {
+    public init() {}
+    public var name: String { "tickedify.daily_plan" }
+    public var backend: String { TickedifyClient.backend }
+    public var defaultTTL: TimeInterval { 60 }
+    public var arguments: [OperationArgument] { [OperationArgument("date", .date)] }
+    public func isConfigured(for profile: ProfileConfig) -> Bool { profile.tickedify != nil }
+    public func credentialFingerprint(for profile: ProfileConfig) -> String {
+        profile.tickedify.map(TickedifyClient.fingerprint) ?? CredentialFingerprint.none
+    }
+
+    public func normalise(_ arguments: [String: ArgumentValue], timeZone: TimeZone) throws -> [String: ArgumentValue] {
+        ["date": arguments["date"] ?? .date(LocalDate.today(in: timeZone))]
+    }
+
+    public func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
+        let client = try TickedifyClient.make(context)
+        let date = arguments["date"]?.date ?? LocalDate.today(in: context.timeZone)
+        let value = try await client.get("/api/dagelijkse-planning/\(QueryString.pathSegment(date.description))", verifyFirst: true)
+        return try OperationOutput(encoding: TickedifyNormalisation.planItems(value))
+    }
+}
+
+/// `tickedify.list`: an open-task list (`list`: inbox, acties, opvolgen).
+public struct TickedifyListOperation: BackendOperation {
+    public static let lists = ["inbox", "acties", "opvolgen"]
+    public init() {}
+    public var name: String { "tickedify.list" }
+    public var backend: String { TickedifyClient.backend }
+    public var defaultTTL: TimeInterval { 120 }
+    public var arguments: [OperationArgument] { [OperationArgument("list", .string, required: true)] }
+    public func isConfigured(for profile: ProfileConfig) -> Bool { profile.tickedify != nil }
+    public func credentialFingerprint(for profile: ProfileConfig) -> String {
+        profile.tickedify.map(TickedifyClient.fingerprint) ?? CredentialFingerprint.none
+    }
+
+    public func normalise(_ arguments: [String: ArgumentValue], timeZone: TimeZone) throws -> [String: ArgumentValue] {
+        guard let list = arguments["list"]?.string, Self.lists.contains(list) else {
+            throw ErrorDetail.badParameter("list must be one of \(Self.lists.joined(separator: ", "))")
+        }
+        return ["list": .string(list)]
+    }
+
+    public func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
+        let client = try TickedifyClient.make(context)
+        let list = arguments["list"]?.string ?? "inbox"
+        // An unauthenticated /api/lijst answers 404, so the session is checked first.
+        let value = try await client.get("/api/lijst/\(QueryString.pathSegment(list))", verifyFirst: true)
+        return try OperationOutput(encoding: TickedifyNormalisation.tasks(value, list: list, zone: context.timeZone))
+    }
+}
+
+/// `tickedify.counts`: the sidebar counts.
+public struct TickedifyCountsOperation: BackendOperation {
+    public init() {}
+    public var name: String { "tickedify.counts" }
+    public var backend: String { TickedifyClient.backend }
+    public var defaultTTL: TimeInterval { 120 }
+    public var arguments: [OperationArgument] { [] }
+    public func isConfigured(for profile: ProfileConfig) -> Bool { profile.tickedify != nil }
+    public func credentialFingerprint(for profile: ProfileConfig) -> String {
+        profile.tickedify.map(TickedifyClient.fingerprint) ?? CredentialFingerprint.none
+    }
+    public func normalise(_ arguments: [String: ArgumentValue], timeZone: TimeZone) throws -> [String: ArgumentValue] { [:] }
+
+    public func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
+        let client = try TickedifyClient.make(context)
+        return try OperationOutput(encoding: TickedifyNormalisation.counts(try await client.get("/api/counts/sidebar", verifyFirst: false)))
+    }
+}
+
+extension TickedifyClient {
+    static func make(_ context: OperationContext) throws -> TickedifyClient {
+        guard let settings = context.profile.tickedify else {
+            throw BackendError(.notConfigured, backend: backend, message: "Tickedify is not configured for profile \(context.profileName)")
+        }
+        return TickedifyClient(settings: settings, context: context)
+    }
+}
