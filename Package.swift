@@ -90,7 +90,7 @@ let package = Package(
         .testTarget(
             name: "GatewayTests",
             dependencies: [
-                "Gateway", "Aggregation", "Backends", "Cache", "Model", "Simulators",
+                "Gateway", "Aggregation", "Backends", "Cache", "Model", "Simulators", "daygate",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]

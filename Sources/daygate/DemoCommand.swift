@@ -38,7 +38,6 @@ struct DemoCommand: AsyncParsableCommand {
             timezone: zone.identifier, routesDir: routesDir, staticDir: staticDir,
             profiles: ["default": simulators.profile]
         )
-        let eightAlls = simulators.simulator(.eightalls)
         do {
             try await GatewayRunner(config: config, logger: logging.logger(), extraServices: [simulators]).run { port in
                 let base = "http://127.0.0.1:\(port)"
@@ -48,7 +47,8 @@ struct DemoCommand: AsyncParsableCommand {
                   the day     curl \(base)/v1/today
                   events      curl \(base)/v1/events
                   health      curl \(base)/readyz
-                  8alls sim   \(eightAlls?.baseURL ?? "-")  (faults: POST /_sim/faults, stats: GET /_sim/stats)
+                simulators (faults: POST /_sim/faults, stats: GET /_sim/stats):
+                \(simulators.running.map { "  \($0.kind.rawValue.padding(toLength: 13, withPad: " ", startingAt: 0)) \($0.baseURL)" }.joined(separator: "\n"))
                 Ctrl-C stops it.
                 """)
             }

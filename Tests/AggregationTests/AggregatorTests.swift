@@ -60,7 +60,7 @@ struct AggregatorTests {
 
     let threeSections = """
     path: /v1/test
-    deadline: 200ms
+    deadline: 1s
     parameters:
       date: { type: date, default: today }
     sections:
@@ -72,7 +72,7 @@ struct AggregatorTests {
     @Test func sectionsRunConcurrentlyAndReportEachStatus() async throws {
         let operations = [
             ScriptedOperation("test.fast", backend: "alpha", .answer(#"{"n":1}"#)),
-            ScriptedOperation("test.slow", backend: "beta", .slow(.milliseconds(600), #"{"n":2}"#)),
+            ScriptedOperation("test.slow", backend: "beta", .slow(.seconds(3), #"{"n":2}"#)),
             ScriptedOperation("test.broken", backend: "gamma", .fail),
         ]
         let (aggregator, route, folder) = try makeAggregator(operations, routeText: threeSections)
@@ -80,13 +80,13 @@ struct AggregatorTests {
         let started = ContinuousClock.now
         let answer = try await aggregator.run(route: route, query: [("date", "2026-11-22")], profileName: "default")
         let elapsed = ContinuousClock.now - started
-        #expect(elapsed < .milliseconds(550), "the deadline bounds the answer, not the slowest backend")
+        #expect(elapsed < .milliseconds(2500), "the deadline bounds the answer, not the slowest backend")
         #expect(answer.status == 200)
         #expect(!answer.complete)
         #expect(answer.sections["fast"]?.status == .ok)
         #expect(answer.sections["fast"]?.cache == .miss)
         #expect(answer.sections["slow"]?.status == .timeout)
-        #expect(answer.sections["slow"]?.error == ErrorDetail(code: "upstream_timeout", message: "beta did not answer in 200 ms"))
+        #expect(answer.sections["slow"]?.error == ErrorDetail(code: "upstream_timeout", message: "beta did not answer in 1 s"))
         #expect(answer.sections["broken"]?.status == .error)
         #expect(answer.sections["broken"]?.error?.message == "gamma answered 500")
 
@@ -98,8 +98,11 @@ struct AggregatorTests {
         #expect(body["sections"]?["fast"]?["backend"] == .string("alpha"))
 
         // The slow fetch went on and filled the cache.
-        try await Task.sleep(for: .milliseconds(600))
-        let again = try await aggregator.run(route: route, query: [("date", "2026-11-22")], profileName: "default")
+        var again = answer
+        for _ in 0..<100 where again.sections["slow"]?.cache != .hit {
+            try await Task.sleep(for: .milliseconds(100))
+            again = try await aggregator.run(route: route, query: [("date", "2026-11-22")], profileName: "default")
+        }
         #expect(again.sections["slow"]?.status == .ok)
         #expect(again.sections["slow"]?.cache == .hit)
         #expect(operations[1].calls == 1)
@@ -120,11 +123,11 @@ struct AggregatorTests {
 
         let slow = """
         path: /v1/test
-        deadline: 100ms
+        deadline: 300ms
         sections:
           a: { operation: test.slow }
         """
-        let (slowAggregator, slowRoute, slowFolder) = try makeAggregator([ScriptedOperation("test.slow", backend: "beta", .slow(.milliseconds(400), "1"))], routeText: slow)
+        let (slowAggregator, slowRoute, slowFolder) = try makeAggregator([ScriptedOperation("test.slow", backend: "beta", .slow(.seconds(3), "1"))], routeText: slow)
         defer { try? FileManager.default.removeItem(atPath: slowFolder) }
         let timedOut = try await slowAggregator.run(route: slowRoute, query: [], profileName: "default")
         #expect(timedOut.status == 504)

@@ -31,7 +31,12 @@ struct RouteLoaderTests {
     @Test func shippedRoutesLoad() throws {
         let routes = try loader.load(directory: Self.shippedRoutes)
         let paths = routes.map(\.path).sorted()
-        #expect(paths == ["/v1/events", "/v1/today"])
+        #expect(paths == [
+            "/v1/diensten", "/v1/events", "/v1/fitness", "/v1/knowledge/recent", "/v1/knowledge/search", "/v1/leaderboard",
+            "/v1/nutrition", "/v1/plan", "/v1/tasks", "/v1/tasks/counts", "/v1/today",
+        ])
+        let today = try #require(routes.first { $0.path == "/v1/today" })
+        #expect(today.sections.map(\.name).sorted() == ["diensten", "events", "knowledge", "nutrition", "plan"])
         let events = try #require(routes.first { $0.path == "/v1/events" })
         #expect(events.sections.map(\.name) == ["events"])
         #expect(events.deadline == 2)

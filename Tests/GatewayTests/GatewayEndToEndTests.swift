@@ -112,7 +112,7 @@ struct GatewayEndToEndTests {
 
     @Test func slowSimulatorWithoutCacheIs504() async throws {
         try await withHarness { harness in
-            _ = try await harness.simulatorCall(.POST, "/_sim/faults", json: #"{"latency_ms":2600}"#)
+            _ = try await harness.simulatorCall(.POST, "/_sim/faults", json: #"{"latency_ms":4000}"#)
             try await harness.test { client in
                 let response = try await client.execute(uri: "/v1/events", method: .get)
                 #expect(response.status == .gatewayTimeout)

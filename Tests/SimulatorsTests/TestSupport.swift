@@ -84,8 +84,16 @@ enum RawOutcome: Equatable {
     case other(Int32)
 }
 
-/// Sends a raw HTTP/1.1 request over a blocking socket and reports how the server reacted.
-func rawExchange(port: Int, request: String) -> RawOutcome {
+/// Sends a raw HTTP/1.1 request and reports how the server reacted. The blocking socket runs
+/// on a thread of its own: blocking one of the two cooperative threads would stall the very
+/// simulators the tests wait on.
+func rawExchange(port: Int, request: String) async -> RawOutcome {
+    await withCheckedContinuation { continuation in
+        Thread { continuation.resume(returning: blockingRawExchange(port: port, request: request)) }.start()
+    }
+}
+
+private func blockingRawExchange(port: Int, request: String) -> RawOutcome {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { return .other(errno) }
     defer { close(fd) }

@@ -1,0 +1,131 @@
+import AsyncHTTPClient
+import Backends
+import Foundation
+import Gateway
+import HummingbirdTesting
+import Logging
+import Model
+import NIOCore
+import NIOHTTP1
+import Simulators
+import Synchronization
+import Testing
+@testable import daygate
+
+/// All five simulators on free ports, seeded like the demo, and a gateway runtime against them
+/// (the demo's own wiring, `DemoSimulators`). Logs are captured so tests can look for secrets.
+final class DemoHarness: Sendable {
+    static let zone = GatewayHarness.zone
+    let simulators: DemoSimulators
+    let stateDir: String
+    let config: DaygateConfig
+    let runtime: GatewayRuntime
+    let logs: LogCapture
+
+    private init(simulators: DemoSimulators, stateDir: String, config: DaygateConfig, logs: LogCapture) throws {
+        self.simulators = simulators
+        self.stateDir = stateDir
+        self.config = config
+        self.logs = logs
+        self.runtime = try GatewayRuntime(config: config, logger: logs.logger(), http: UpstreamHTTP(client: .shared))
+    }
+
+    static func start(adjust: (inout ProfileConfig) -> Void = { _ in }) async throws -> DemoHarness {
+        let simulators = try await DemoSimulators.start(timeZone: zone, portBase: nil)
+        var profile = simulators.profile
+        adjust(&profile)
+        let stateDir = FileManager.default.temporaryDirectory.appendingPathComponent("daygate-demo-\(UUID().uuidString)").path
+        let config = DaygateConfig(
+            stateDir: stateDir, timezone: zone.identifier, routesDir: GatewayHarness.routesDir, staticDir: "/nonexistent",
+            profiles: ["default": profile]
+        )
+        do {
+            return try DemoHarness(simulators: simulators, stateDir: stateDir, config: config, logs: LogCapture())
+        } catch {
+            await simulators.stop()
+            throw error
+        }
+    }
+
+    /// A new runtime on the same state folder and simulators: what a restart sees.
+    func restarted() throws -> DemoHarness {
+        try DemoHarness(simulators: simulators, stateDir: stateDir, config: config, logs: logs)
+    }
+
+    func close() async {
+        await simulators.stop()
+        try? FileManager.default.removeItem(atPath: stateDir)
+    }
+
+    func test<Value: Sendable>(_ body: @Sendable (any TestClientProtocol) async throws -> Value) async throws -> Value {
+        try await GatewayApplication.make(runtime: runtime).test(.router, body)
+    }
+
+    func simulator(_ kind: SimulatorKind) -> RunningSimulator {
+        simulators.simulator(kind)!
+    }
+
+    /// Calls a simulator's control surface (or any path on it) and decodes the JSON answer.
+    func call(_ kind: SimulatorKind, _ method: HTTPMethod, _ path: String, json: String? = nil) async throws -> JSONValue {
+        var request = HTTPClientRequest(url: simulator(kind).baseURL + path)
+        request.method = method
+        if let json {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(string: json))
+        }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(5))
+        let body = try await response.body.collect(upTo: 1 << 20)
+        return (try? JSONDecoder().decode(JSONValue.self, from: Data(body.readableBytesView))) ?? .null
+    }
+
+    func calls(_ kind: SimulatorKind, _ key: String) -> Int {
+        simulator(kind).control.calls(key)
+    }
+}
+
+func withDemo<Value: Sendable>(
+    adjust: (inout ProfileConfig) -> Void = { _ in }, _ body: (DemoHarness) async throws -> Value
+) async throws -> Value {
+    let harness = try await DemoHarness.start(adjust: adjust)
+    do {
+        let value = try await body(harness)
+        await harness.close()
+        return value
+    } catch {
+        await harness.close()
+        throw error
+    }
+}
+
+/// Collects every log line (message and metadata) at trace level.
+final class LogCapture: Sendable {
+    private let lines = Mutex<[String]>([])
+
+    var text: String { lines.withLock { $0.joined(separator: "\n") } }
+
+    func logger() -> Logger {
+        var logger = Logger(label: "daygate-test") { _ in CapturingHandler(capture: self) }
+        logger.logLevel = .trace
+        return logger
+    }
+
+    fileprivate func append(_ line: String) {
+        lines.withLock { $0.append(line) }
+    }
+
+    private struct CapturingHandler: LogHandler {
+        let capture: LogCapture
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String, function: String, line: UInt) {
+            let all = self.metadata.merging(metadata ?? [:]) { $1 }
+            capture.append("\(level) \(message) \(all)")
+        }
+    }
+}
