@@ -4,20 +4,29 @@ import Foundation
 /// know when the token expires, to refresh it before it is refused).
 public enum JWTClaims {
     public static func expiry(of token: String) -> Date? {
+        claim("exp", of: token).map(Date.init(timeIntervalSince1970:))
+    }
+
+    /// True when the token's `exp` is less than `margin` seconds away (or past). The margin is at
+    /// most a quarter of the token's lifetime (`exp - iat`), so short-lived tokens are not
+    /// refreshed on every use.
+    public static func expiresSoon(_ token: String, margin: TimeInterval = 30, now: Date = Date()) -> Bool {
+        guard let exp = claim("exp", of: token) else { return false }
+        var effective = margin
+        if let iat = claim("iat", of: token), exp > iat {
+            effective = min(margin, (exp - iat) / 4)
+        }
+        return exp - now.timeIntervalSince1970 < effective
+    }
+
+    static func claim(_ name: String, of token: String) -> Double? {
         let parts = token.split(separator: ".")
         guard parts.count == 3 else { return nil }
         var base64 = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         while base64.count % 4 != 0 { base64 += "=" }
         guard let data = Data(base64Encoded: base64),
-              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let exp = (object["exp"] as? NSNumber)?.doubleValue
+              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
         else { return nil }
-        return Date(timeIntervalSince1970: exp)
-    }
-
-    /// True when the token's `exp` is less than `margin` seconds away (or past).
-    public static func expiresSoon(_ token: String, margin: TimeInterval = 30, now: Date = Date()) -> Bool {
-        guard let expiry = expiry(of: token) else { return false }
-        return expiry.timeIntervalSince(now) < margin
+        return (object[name] as? NSNumber)?.doubleValue
     }
 }
