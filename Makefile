@@ -3,7 +3,7 @@
 SWIFT ?= swift
 DEMO_ARGS ?=
 
-.PHONY: all deps build release demo test check clean
+.PHONY: all deps build release demo test test-swift test-browser clean
 
 all: build
 
@@ -20,8 +20,17 @@ demo: build
 	$(SWIFT) build --product daygate --show-bin-path >/dev/null
 	"$$($(SWIFT) build --show-bin-path)/daygate" demo $(DEMO_ARGS)
 
-test: deps
+test: test-swift test-browser
+
+test-swift: deps
 	$(SWIFT) test
+
+# The dashboard in headless Chromium (Debian's package), driven by Playwright (PyPI).
+test-browser: deps
+	@scripts/ensure-deps.sh chromium
+	@python3 -c "import playwright" 2>/dev/null || python3 -m pip install --quiet --disable-pip-version-check playwright
+	$(SWIFT) build --product daygate
+	python3 Tests/Browser/dashboard_test.py "$$($(SWIFT) build --show-bin-path)/daygate"
 
 clean:
 	rm -rf .build .daygate-demo

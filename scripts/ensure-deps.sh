@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what daygate needs from Debian's packages when it is missing. Idempotent.
 #   scripts/ensure-deps.sh            build needs (libsqlite3-dev)
-#   scripts/ensure-deps.sh wrk nginx  plus these tools (benchmarks)
+#   scripts/ensure-deps.sh chromium   plus these tools (browser test; wrk, nginx for benchmarks)
 set -euo pipefail
 
 if ! command -v swift >/dev/null 2>&1; then
@@ -12,7 +12,12 @@ fi
 missing=()
 [ -f /usr/include/sqlite3.h ] || missing+=(libsqlite3-dev)
 for tool in "$@"; do
-  command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
+  if ! command -v "$tool" >/dev/null 2>&1; then
+    case "$tool" in
+      chromium) missing+=(chromium fonts-dejavu-core) ;;
+      *) missing+=("$tool") ;;
+    esac
+  fi
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
 

@@ -105,6 +105,16 @@ public struct CacheEntryStateMachine: Sendable, Equatable {
         return .timeout
     }
 
+    /// The backend hinted that the data changed: freshness ends now, the entry is kept, and
+    /// the next request serves it while revalidating (for at least `grace` seconds) — so a
+    /// hint never costs the stale-if-error copy.
+    public mutating func markStale(now: Date, grace: TimeInterval = 60) {
+        guard var windows, windows.phase(at: now) != .expired else { return }
+        windows.freshUntil = min(windows.freshUntil, now)
+        windows.revalidateUntil = max(windows.revalidateUntil, min(now.addingTimeInterval(grace), windows.expiresAt))
+        self.windows = windows
+    }
+
     /// True when nothing refers to this state any more: no fetch, no backoff to remember.
     public func isIdle(now: Date) -> Bool {
         !fetchInFlight && (retryNotBefore.map { now >= $0 } ?? true)

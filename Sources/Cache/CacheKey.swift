@@ -23,6 +23,11 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { storageKey }
 
+    /// The start of every storage key of `operation` for `profile` (for `expire`/`invalidate`).
+    public static func prefix(profile: String, operation: String) -> String {
+        escape(profile) + "|" + escape(operation) + "|"
+    }
+
     public static func == (lhs: CacheKey, rhs: CacheKey) -> Bool { lhs.storageKey == rhs.storageKey }
     public func hash(into hasher: inout Hasher) { hasher.combine(storageKey) }
 

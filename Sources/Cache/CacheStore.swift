@@ -8,6 +8,8 @@ import Model
 /// a key is not in memory, and written once per successful fetch.
 public actor CacheStore {
     public nonisolated let database: CacheDatabase
+    /// Every change to cached data, for live clients.
+    public nonisolated let changes = CacheChangeFeed()
     private let maxBytes: Int
     private let now: @Sendable () -> Date
     private let logger: Logger
@@ -101,8 +103,32 @@ public actor CacheStore {
         return await lookup(key, policy: policy, forceRefresh: forceRefresh, deadline: deadline, timeoutError: timeoutError, fetch: fetch)
     }
 
-    /// Drops entries whose key starts with `prefix` from both tiers (after a write).
+    /// Ends the freshness of every entry whose key starts with `prefix` (a backend's hint that
+    /// its data changed): entries stay, the next request serves them and revalidates.
+    public func expire(storageKeyPrefix prefix: String) {
+        let now = self.now()
+        var touched = false
+        for key in Set(memory.items.keys).union(machines.keys) where key.hasPrefix(prefix) {
+            var machine = loadMachine(key: key, now: now)
+            machine.markStale(now: now)
+            machines[key] = machine
+            if let windows = machine.windows, let item = memory.items[key] {
+                memory.put(key, value: item.value, windows: windows)
+                touched = true
+            }
+        }
+        let parts = prefix.split(separator: "|", omittingEmptySubsequences: false)
+        if touched, parts.count >= 2 {
+            changes.publish(CacheChange(
+                kind: .invalidated, profile: parts[0].removingPercentEncoding ?? String(parts[0]),
+                operation: parts[1].removingPercentEncoding ?? String(parts[1])
+            ))
+        }
+    }
+
+    /// Drops entries whose key starts with `prefix` from both tiers.
     public func invalidate(storageKeyPrefix prefix: String) async {
+        let dropped = Set(memory.items.keys.filter { $0.hasPrefix(prefix) })
         for key in memory.items.keys where key.hasPrefix(prefix) {
             memory.remove(key)
         }
@@ -113,6 +139,13 @@ public actor CacheStore {
             try database.delete(storageKeyPrefix: prefix)
         } catch {
             logger.error("cache invalidation failed", metadata: ["error": "\(error)"])
+        }
+        let parts = prefix.split(separator: "|", omittingEmptySubsequences: false)
+        if !dropped.isEmpty, parts.count >= 2 {
+            changes.publish(CacheChange(
+                kind: .invalidated, profile: parts[0].removingPercentEncoding ?? String(parts[0]),
+                operation: parts[1].removingPercentEncoding ?? String(parts[1])
+            ))
         }
     }
 
@@ -181,6 +214,9 @@ public actor CacheStore {
         let action = machine.fetchSucceeded(windows: windows)
         machines[key.storageKey] = machine
         guard case .storeAndResumeWaiters(let stored) = action else { return }
+        if memory.items[key.storageKey]?.value != value {
+            changes.publish(CacheChange(kind: .updated, profile: key.profile, operation: key.operation))
+        }
         memory.put(key.storageKey, value: value, windows: stored)
         for (_, waiter) in waiters.removeValue(forKey: key.storageKey) ?? [:] {
             waiter.timer?.cancel()
@@ -208,6 +244,9 @@ public actor CacheStore {
         let action = machine.fetchFailed(now: now, error: detail, retryAfter: retryAfter)
         machines[key.storageKey] = machine
         count(key.operation) { $0.fetchFailures += 1 }
+        if machine.consecutiveFailures == 1 {
+            changes.publish(CacheChange(kind: .failed, profile: key.profile, operation: key.operation))
+        }
         let item: MemoryTier.Item?
         if case .resumeWaitersWithStale = action {
             item = self.item(for: key.storageKey, now: now)

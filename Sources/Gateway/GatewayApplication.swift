@@ -7,7 +7,7 @@ import Model
 /// Builds the Hummingbird application: middleware, one handler per route file, health
 /// endpoints, and the dashboard from static/.
 public enum GatewayApplication {
-    public static func router(runtime: GatewayRuntime) -> Router<GatewayRequestContext> {
+    public static func router(runtime: GatewayRuntime, heartbeat: Duration = .seconds(15)) -> Router<GatewayRequestContext> {
         let router = Router(context: GatewayRequestContext.self)
         router.add(middleware: RequestIDMiddleware())
         router.add(middleware: ErrorJSONMiddleware())
@@ -28,6 +28,10 @@ public enum GatewayApplication {
                 body: JSONCoding.encode(Readiness(status: ready ? "ready" : "not_ready", checks: checks))
             )
         }
+        let stream = ChangeStreamHandler(feed: runtime.cache.changes, heartbeat: heartbeat)
+        router.get("/v1/stream") { _, context in
+            stream.response(profile: context.profile)
+        }
         for route in runtime.routes {
             let handler = AggregateRouteHandler(route: route, aggregator: runtime.aggregator)
             router.get(RouterPath(route.path)) { request, context in
@@ -38,12 +42,12 @@ public enum GatewayApplication {
     }
 
     public static func make(
-        runtime: GatewayRuntime, listen: ListenAddress? = nil,
+        runtime: GatewayRuntime, listen: ListenAddress? = nil, heartbeat: Duration = .seconds(15),
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         let address = listen ?? runtime.config.listen
         return Application(
-            router: router(runtime: runtime),
+            router: router(runtime: runtime, heartbeat: heartbeat),
             configuration: .init(address: .hostname(address.host, port: address.port), serverName: "daygate"),
             onServerRunning: { channel in
                 await onServerRunning(channel.localAddress?.port ?? address.port)

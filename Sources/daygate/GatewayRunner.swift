@@ -1,3 +1,4 @@
+import Cache
 import Foundation
 import Gateway
 import Hummingbird
@@ -26,8 +27,10 @@ struct GatewayRunner {
             throw FailureMessage(text: "cannot start: \(error.description)")
         }
         let app = GatewayApplication.make(runtime: runtime, onServerRunning: onListening)
+        // Services stop in reverse order: live streams end first, so in-flight requests can drain.
         let group = ServiceGroup(configuration: .init(
-            services: [app] + extraServices, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger
+            services: [app, BackendHintService(runtime: runtime)] + extraServices + [StreamCloser(feed: runtime.cache.changes)],
+            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger
         ))
         do {
             try await group.run()
@@ -36,5 +39,16 @@ struct GatewayRunner {
             throw FailureMessage(text: "the gateway stopped: \(error)")
         }
         await runtime.shutdown()
+    }
+}
+
+/// Ends every `/v1/stream` connection when shutdown begins; they would otherwise keep the
+/// server waiting for requests that never finish.
+struct StreamCloser: Service {
+    let feed: CacheChangeFeed
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        feed.finish()
     }
 }

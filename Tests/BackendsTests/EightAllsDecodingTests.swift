@@ -134,3 +134,12 @@ struct EightAllsDecodingTests {
         #expect(try event("2026-11-23T08:00:00Z", "2026-11-23T08:00:00Z").overlaps(day))
     }
 }
+
+@Suite("8alls websocket hints")
+struct EightAllsHintListenerTests {
+    @Test func websocketURLFollowsTheBaseURL() {
+        #expect(EightAllsHintListener.url(for: BackendEndpoint(baseURL: "http://127.0.0.1:9101/api")) == "ws://127.0.0.1:9101/ws")
+        #expect(EightAllsHintListener.url(for: BackendEndpoint(baseURL: "https://8alls-api.fly.dev/api")) == "wss://8alls-api.fly.dev/ws")
+        #expect(EightAllsHintListener.url(for: BackendEndpoint(baseURL: "http://calendar.lan:8000")) == "ws://calendar.lan:8000/ws")
+    }
+}

@@ -164,3 +164,48 @@ struct CacheEntryStateMachineTests {
         #expect(machine(.fresh, .backingOff).isIdle(now: now.addingTimeInterval(2)))
     }
 }
+
+@Suite("Cache hints")
+struct CacheHintTests {
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+    let policy = CachePolicy(ttl: 60, staleWhileRevalidate: 60, staleIfError: 600)
+
+    @Test func markStaleKeepsTheEntryAndRevalidates() {
+        var machine = CacheEntryStateMachine(windows: policy.windows(fetchedAt: now.addingTimeInterval(-10)))
+        machine.markStale(now: now)
+        #expect(machine.windows?.phase(at: now) == .staleWhileRevalidate)
+        #expect(machine.request(now: now, forceRefresh: false) == .serveStaleAndRevalidate(startFetch: true))
+    }
+
+    @Test func markStaleInTheStaleIfErrorWindowGivesAGraceToRevalidate() {
+        var machine = CacheEntryStateMachine(windows: policy.windows(fetchedAt: now.addingTimeInterval(-300)))
+        machine.markStale(now: now)
+        #expect(machine.windows?.phase(at: now) == .staleWhileRevalidate)
+        #expect(machine.windows?.expiresAt == policy.windows(fetchedAt: now.addingTimeInterval(-300)).expiresAt)
+    }
+
+    @Test func markStaleLeavesExpiredAndMissingEntriesAlone() {
+        var expired = CacheEntryStateMachine(windows: policy.windows(fetchedAt: now.addingTimeInterval(-1000)))
+        let before = expired
+        expired.markStale(now: now)
+        #expect(expired == before)
+        var empty = CacheEntryStateMachine()
+        empty.markStale(now: now)
+        #expect(empty.windows == nil)
+    }
+
+    @Test func expireServesTheEntryWhileRevalidating() async throws {
+        let cache = try CacheFixture()
+        _ = await cache.lookup()
+        let feed = cache.store.changes.subscribe()
+        await cache.store.expire(storageKeyPrefix: CacheKey.prefix(profile: "default", operation: "eightalls.events"))
+        var iterator = feed.makeAsyncIterator()
+        #expect(await iterator.next() == CacheChange(kind: .invalidated, profile: "default", operation: "eightalls.events"))
+        let stale = await cache.lookup()
+        #expect(stale.outcome == .staleRevalidating)
+        #expect(stale.body == Data("[1]".utf8))
+        try await waitUntil { await cache.lookup().outcome == .fresh }
+        #expect(await cache.lookup().body == Data("[2]".utf8))
+        #expect(await iterator.next() == CacheChange(kind: .updated, profile: "default", operation: "eightalls.events"))
+    }
+}

@@ -159,6 +159,47 @@ struct AllBackendsTests {
         }
     }
 
+    @Test func tickedifyRateLimitBlocksLoginsUntilRetryAfter() async throws {
+        try await withDemo { demo in
+            // Someone else used up the 5 logins of this 15-minute window.
+            for _ in 0..<5 {
+                _ = try await demo.call(.tickedify, .POST, "/api/auth/login", json: #"{"email":"nobody@example.org","wachtwoord":"x"}"#)
+            }
+            try await demo.test { client in
+                for day in 0..<6 {
+                    let date = LocalDate.today(in: DemoHarness.zone).adding(days: day)
+                    let body = try await client.execute(uri: "/v1/plan?date=\(date)", method: .get, headers: [.cacheControl: "no-cache"]).json
+                    let error = body["sections"]?["plan"]?["error"]
+                    #expect(error?["code"] == .string("reauth_blocked"))
+                    #expect(error?["message"]?.stringValue?.contains("900 s") == true)
+                }
+            }
+            #expect(demo.calls(.tickedify, "POST /api/auth/login") == 6, "5 by others, then one by the gateway, which then waits")
+            #expect(try await demo.call(.tickedify, .GET, "/_sim/crashes")["count"] == .number(0))
+        }
+    }
+
+    @Test func revokedFitIQRefreshTokenWithoutPasswordIsReauthRequired() async throws {
+        try await withDemo(adjust: { profile in
+            profile.fitiq?.email = nil
+            profile.fitiq?.password = nil
+            profile.fitiq?.refreshToken = "revoked-or-never-issued"
+        }) { demo in
+            try await demo.test { client in
+                for day in 0..<5 {
+                    let date = LocalDate.today(in: DemoHarness.zone).adding(days: -day)
+                    let body = try await client.execute(uri: "/v1/nutrition?date=\(date)", method: .get).json
+                    let error = body["sections"]?["nutrition"]?["error"]
+                    #expect(error?["code"] == .string("reauth_required"))
+                    #expect(error?["message"]?.stringValue?.contains("refresh token") == true)
+                }
+            }
+            #expect(demo.calls(.fitiq, "POST /api/v1/auth/refresh") == 1, "refused once, never retried in a loop")
+            #expect(demo.calls(.fitiq, "POST /api/v1/auth/login") == 0)
+            #expect(demo.calls(.fitiq, "GET /api/v1/food-logs/summary") == 0, "no data call without a token")
+        }
+    }
+
     @Test func fiftyConcurrentRequestsWithAnExpiredFitIQTokenMakeOneRefresh() async throws {
         try await withDemo { demo in
             try await demo.test { client in

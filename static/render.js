@@ -1,0 +1,168 @@
+// Turns gateway answers into DOM. Every text goes in through textContent, never as HTML.
+
+export function h(tag, attributes = {}, ...children) {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (name === "class") element.className = value;
+    else if (name === "text") element.textContent = value;
+    else element.setAttribute(name, value === true ? "" : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    element.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return element;
+}
+
+function ago(seconds) {
+  if (seconds === null || seconds === undefined) return "";
+  if (seconds < 60) return `${seconds} s`;
+  if (seconds < 3600) return `${Math.round(seconds / 60)} min`;
+  return `${Math.round(seconds / 3600)} h`;
+}
+
+/** The freshness of one section: fresh, refreshing, stale for n minutes, or its error. */
+export function badge(name, report) {
+  if (!report) return h("span", { class: "badge", "data-state": "off", "data-section": name, text: `${name}: not configured` });
+  let state;
+  let text;
+  if (report.status === "ok" && report.cache !== "stale") { state = "fresh"; text = `fresh · ${ago(report.age_seconds)}`; }
+  else if (report.status === "ok") { state = "refreshing"; text = `refreshing · ${ago(report.age_seconds)} old`; }
+  else if (report.status === "stale") { state = "stale"; text = `stale for ${ago(report.age_seconds)}`; }
+  else if (report.status === "partial") { state = "partial"; text = "partial"; }
+  else { state = "error"; text = report.status === "timeout" ? "timed out" : "unavailable"; }
+  const title = report.error ? report.error.message : (report.issues || []).map((issue) => `${issue.scope}: ${issue.message}`).join("\n");
+  return h("span", { class: "badge", "data-state": state, "data-section": name, title: title || null, text: `${name}: ${text}` });
+}
+
+/** The error line under a section's title, when it has one. */
+export function problems(reports) {
+  const lines = [];
+  for (const report of reports) {
+    if (!report) continue;
+    if (report.error) lines.push(h("p", { class: "section-error", role: "note", text: report.error.message }));
+    for (const issue of report.issues || []) lines.push(h("p", { class: "section-error", role: "note", text: `${issue.scope}: ${issue.message}` }));
+  }
+  return lines;
+}
+
+/** "HH:MM" of an ISO time as the gateway wrote it (the household's zone, whatever the browser's). */
+export function clock(iso) {
+  return typeof iso === "string" && iso.length >= 16 ? iso.slice(11, 16) : "";
+}
+
+function minutes(iso) {
+  const text = clock(iso);
+  return text ? Number(text.slice(0, 2)) * 60 + Number(text.slice(3, 5)) : 0;
+}
+
+/** Events and planned slots of one day, merged by time; all-day events first. */
+export function timeline(date, plan, events) {
+  const rows = [];
+  for (const event of events || []) {
+    const startsToday = (event.start || "").startsWith(date);
+    rows.push({
+      key: event.all_day ? -1 : (startsToday ? minutes(event.start) : 0), order: 0, kind: "event",
+      time: event.all_day ? "all day" : `${startsToday ? clock(event.start) : "…"}–${(event.end || "").startsWith(date) ? clock(event.end) : "…"}`,
+      title: event.title, status: event.status,
+      sub: [event.location, event.status !== "confirmed" ? event.status : null].filter(Boolean).join(" · "),
+    });
+  }
+  for (const item of plan || []) {
+    const duration = item.duration_minutes ? `${item.duration_minutes} min` : "";
+    rows.push({
+      key: item.hour * 60, order: 1 + (item.position || 0), kind: item.kind,
+      time: `${String(item.hour).padStart(2, "0")}:00`, title: item.title, sub: duration,
+    });
+  }
+  rows.sort((a, b) => a.key - b.key || a.order - b.order);
+  if (!rows.length) return [h("li", {}, h("span"), h("p", { class: "empty", text: "Nothing planned." }))];
+  const labels = { event: "event", task: "task", break: "break", blocked: "blocked" };
+  return rows.map((row) => h("li", { "data-kind": row.kind, "data-status": row.status || null },
+    h("time", { text: row.time }),
+    h("div", { class: "what" },
+      h("span", { class: "kind", text: labels[row.kind] || row.kind }),
+      h("span", { class: "title", text: row.title }),
+      row.sub ? h("span", { class: "sub", text: row.sub }) : null)));
+}
+
+export function counts(values) {
+  if (!values) return [h("p", { class: "empty", text: "No counts." })];
+  const names = { inbox: "Inbox", acties: "Actions", opvolgen: "Follow up", projecten: "Projects", uitgesteld: "Deferred" };
+  return Object.entries(names).map(([key, label]) => h("div", {}, h("dt", { text: label }), h("dd", { "data-count": key, text: values[key] ?? 0 })));
+}
+
+export function nutrition(summary) {
+  if (!summary) return [h("p", { class: "empty", text: "No nutrition data." })];
+  const goal = summary.goal_calories || 0;
+  const share = goal > 0 ? Math.min(summary.calories / goal, 1) : 0;
+  const circumference = 2 * Math.PI * 50;
+  const svgNS = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(svgNS, "svg");
+  svg.setAttribute("viewBox", "0 0 120 120");
+  svg.setAttribute("class", "ring");
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", goal ? `${summary.calories} of ${goal} kcal` : `${summary.calories} kcal`);
+  const track = document.createElementNS(svgNS, "circle");
+  for (const [k, v] of [["cx", 60], ["cy", 60], ["r", 50], ["class", "track"]]) track.setAttribute(k, v);
+  const fill = document.createElementNS(svgNS, "circle");
+  for (const [k, v] of [["cx", 60], ["cy", 60], ["r", 50], ["class", "fill"], ["data-over", String(goal > 0 && summary.calories > goal)],
+    ["stroke-dasharray", `${circumference * share} ${circumference}`]]) fill.setAttribute(k, v);
+  const big = document.createElementNS(svgNS, "text");
+  big.setAttribute("x", "60"); big.setAttribute("y", "62"); big.textContent = `${summary.calories}`;
+  const small = document.createElementNS(svgNS, "text");
+  small.setAttribute("x", "60"); small.setAttribute("y", "80"); small.setAttribute("class", "small");
+  small.textContent = goal ? `of ${goal} kcal` : "kcal";
+  svg.append(track, fill, big, small);
+
+  const macroTotal = Math.max(summary.protein_g + summary.carbs_g + summary.fat_g, 1);
+  const macro = (label, grams, id) => h("label", { for: id },
+    h("span", { text: label }),
+    h("meter", { id, min: 0, max: macroTotal, value: grams }),
+    h("span", { text: `${Math.round(grams)} g` }));
+  const meals = summary.meals || {};
+  const mealText = ["breakfast", "lunch", "dinner", "snack"].map((name) => {
+    const meal = meals[name] || {};
+    const items = `${meal.items ?? 0} item${meal.items === 1 ? "" : "s"}`;
+    return `${name}: ${meal.calories != null ? `${meal.calories} kcal, ` : ""}${items}`;
+  }).join(" · ");
+  const remaining = summary.remaining_calories;
+  return [h("div", { class: "nutrition" }, svg,
+    h("div", { class: "macros" },
+      macro("Protein", summary.protein_g, "macro-protein"),
+      macro("Carbs", summary.carbs_g, "macro-carbs"),
+      macro("Fat", summary.fat_g, "macro-fat"),
+      remaining != null ? h("p", { class: "sub", text: remaining >= 0 ? `${remaining} kcal left` : `${-remaining} kcal over` }) : null),
+    h("p", { class: "meals", text: mealText }))];
+}
+
+/** Upcoming diensten grouped by club, with volunteers filled/needed and the role that sees them. */
+export function diensten(list) {
+  if (!list || !list.length) return [h("p", { class: "empty", text: "No shifts coming up." })];
+  const clubs = new Map();
+  for (const dienst of list) {
+    if (!clubs.has(dienst.tenant)) clubs.set(dienst.tenant, []);
+    clubs.get(dienst.tenant).push(dienst);
+  }
+  return [...clubs.entries()].map(([club, items]) => h("div", { class: "club", "data-club": club },
+    h("h3", { text: club }),
+    h("ul", { class: "diensten" }, items.slice(0, 8).map((dienst) => {
+      const filled = (dienst.volunteers || []).length;
+      const needed = dienst.volunteers_needed || 0;
+      return h("li", { "data-id": dienst.id },
+        h("span", { class: "when", text: `${(dienst.start || "").slice(5, 10).split("-").reverse().join("/")} ${clock(dienst.start)}–${clock(dienst.end)}` }),
+        h("span", { text: [dienst.type?.name, dienst.team?.code || dienst.team?.name || "open"].filter(Boolean).join(" · ") }),
+        h("span", { class: "role", text: dienst.role }),
+        h("span", { class: "spots", "data-open": String(filled < needed), title: (dienst.volunteers || []).join(", ") || null, text: `${filled}/${needed}` }));
+    }))));
+}
+
+export function knowledge(items) {
+  if (!items || !items.length) return [h("li", {}, h("p", { class: "empty", text: "Nothing saved recently." }))];
+  return items.map((item) => h("li", {},
+    item.url && /^https?:\/\//.test(item.url) ? h("a", { href: item.url, rel: "noopener noreferrer", text: item.title || item.url }) : h("span", { text: item.title || "Untitled" }),
+    h("span", { class: "sub" },
+      (item.tags || []).map((tag) => h("span", { class: "tag", text: tag })),
+      item.created_at ? `${item.created_at.slice(0, 10)} ${clock(item.created_at)}` : "")));
+}
