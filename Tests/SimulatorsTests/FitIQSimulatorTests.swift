@@ -17,20 +17,7 @@ fileprivate func withFitIQ(
         seedDay: testSeedDay, timeZone: testTimeZone, accessTokenLifetime: accessTokenLifetime,
         refreshTokenLifetime: refreshTokenLifetime, guideShape: guideShape
     )
-    let sim = try await FitIQSimulator(options: options).start()
-    let client = HTTPClient(
-        eventLoopGroupProvider: .singleton,
-        configuration: .init(redirectConfiguration: .disallow, timeout: .init(connect: .seconds(5), read: .seconds(10)))
-    )
-    do {
-        try await body(sim, client)
-    } catch {
-        try? await client.shutdown()
-        await sim.stop()
-        throw error
-    }
-    try await client.shutdown()
-    await sim.stop()
+    try await withSimulator(start: { try await FitIQSimulator(options: options).start() }, body)
 }
 
 /// Request helpers: the API key always, a bearer token when given.
@@ -375,7 +362,7 @@ struct FitIQSimulatorTests {
             // Without a date: today (UTC) — not the seed day, so no seeded meals.
             let today = try await client.fitiq(sim, "/api/v1/food-logs/summary", token: access)
             #expect(today.status == 200)
-            #expect(today.fitiqData["date"] as? String == FitIQFormat.date(days: FitIQFormat.utcDay(FitIQFormat.nowMicros(Date().timeIntervalSince1970))))
+            #expect(today.fitiqData["date"] as? String == Civil.dayString(FitIQFormat.utcDay(FitIQFormat.nowMicros(Date().timeIntervalSince1970))))
         }
     }
 

@@ -15,19 +15,12 @@ private func kkOptions(openDienstenInList: Bool = false) -> KK.Options {
     KK.Options(seedDay: testSeedDay, timeZone: testTimeZone, now: kkNow, openDienstenInList: openDienstenInList)
 }
 
-/// Starts a Kantine Koning simulator, runs `body`, and always stops it.
+/// Starts a Kantine Koning simulator, runs `body` with the shared client, and always stops it.
 private func withKantineKoning(
     _ options: KK.Options = kkOptions(),
     _ body: (RunningSimulator, HTTPClient) async throws -> Void
 ) async throws {
-    let sim = try await KK(options: options).start()
-    do {
-        try await body(sim, HTTPClient.shared)
-    } catch {
-        await sim.stop()
-        throw error
-    }
-    await sim.stop()
+    try await withSimulator(sharedClient: true, start: { try await KK(options: options).start() }, body)
 }
 
 private func kkAuth(_ token: String) -> [(String, String)] { [("Authorization", "Bearer \(token)")] }

@@ -5,19 +5,13 @@ import NIOHTTP1
 import Testing
 @testable import Simulators
 
-/// Starts a PRSNL simulator on the shared test week, runs `body`, and always stops it.
+/// Starts a PRSNL simulator on the shared test week, runs `body` with the shared client, and always
+/// stops it.
 func withPRSNLSimulator(
     _ options: PRSNLSimulator.Options = PRSNLSimulator.Options(seedDay: testSeedDay, timeZone: testTimeZone),
     _ body: (RunningSimulator, HTTPClient) async throws -> Void
 ) async throws {
-    let sim = try await PRSNLSimulator(options: options).start()
-    do {
-        try await body(sim, HTTPClient.shared)
-    } catch {
-        await sim.stop()
-        throw error
-    }
-    await sim.stop()
+    try await withSimulator(sharedClient: true, start: { try await PRSNLSimulator(options: options).start() }, body)
 }
 
 extension HTTPClient {

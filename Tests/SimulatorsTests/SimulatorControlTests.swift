@@ -149,7 +149,7 @@ struct SimulatorControlTests {
         sim.control.setFaults(SimulatorFaults(latencyMs: 60_000))
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
         let slow = Task { try await client.send(sim, "/health") }
-        try await Task.sleep(for: .milliseconds(100))
+        try await waitUntil { sim.control.calls("GET /health") == 1 }
         let start = ContinuousClock.now
         await sim.stop(gracePeriod: .milliseconds(200))
         #expect(ContinuousClock.now - start < .seconds(5))
@@ -164,14 +164,15 @@ struct SimulatorControlTests {
         sim.control.setFaults(SimulatorFaults(latencyMs: 60_000))
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
         let slow = Task { try await client.send(sim, "/health") }
-        try await Task.sleep(for: .milliseconds(100))
+        try await waitUntil { sim.control.calls("GET /health") == 1 }
         let start = ContinuousClock.now
         await sim.stop()
         #expect(ContinuousClock.now - start < .seconds(2))
-        let response = try await slow.value
+        let outcome = await slow.result
+        try await client.shutdown()
+        let response = try outcome.get()
         #expect(response.status == 503)
         #expect(response.body == #"{"detail":"simulator stopping"}"#)
-        try await client.shutdown()
     }
 
     @Test func rawResponsesLookLikeUvicorn() async throws {

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import Testing
 @testable import Simulators
 
 #if canImport(Glibc)
@@ -25,27 +26,53 @@ struct SimResponse {
     var titles: [String] { array.compactMap { $0["title"] as? String } }
 }
 
-/// Starts an 8alls simulator and an HTTP client (redirects not followed), runs `body`, and always
-/// shuts both down.
+/// Starts a simulator with `start`, runs `body` with it and an HTTP client, and always stops both.
+/// The client is a fresh one that does not follow redirects (shut down afterwards), or with
+/// `sharedClient` `HTTPClient.shared` (default configuration, never shut down).
+func withSimulator(
+    sharedClient: Bool = false,
+    start: () async throws -> RunningSimulator,
+    _ body: (RunningSimulator, HTTPClient) async throws -> Void
+) async throws {
+    let sim = try await start()
+    let client =
+        sharedClient
+        ? HTTPClient.shared
+        : HTTPClient(
+            eventLoopGroupProvider: .singleton,
+            configuration: .init(redirectConfiguration: .disallow, timeout: .init(connect: .seconds(5), read: .seconds(10)))
+        )
+    do {
+        try await body(sim, client)
+    } catch {
+        if !sharedClient { try? await client.shutdown() }
+        await sim.stop()
+        throw error
+    }
+    if !sharedClient { try await client.shutdown() }
+    await sim.stop()
+}
+
+/// Starts an 8alls simulator on the test week; see ``withSimulator(sharedClient:start:_:)``.
 func withEightAlls(
     dateStyle: EightAllsSimulator.DateStyle = .zulu,
     _ body: (RunningSimulator, HTTPClient) async throws -> Void
 ) async throws {
     let options = EightAllsSimulator.Options(dateStyle: dateStyle, seedDay: testSeedDay, timeZone: testTimeZone)
-    let sim = try await EightAllsSimulator(options: options).start()
-    let client = HTTPClient(
-        eventLoopGroupProvider: .singleton,
-        configuration: .init(redirectConfiguration: .disallow, timeout: .init(connect: .seconds(5), read: .seconds(10)))
-    )
-    do {
-        try await body(sim, client)
-    } catch {
-        try? await client.shutdown()
-        await sim.stop()
-        throw error
+    try await withSimulator(start: { try await EightAllsSimulator(options: options).start() }, body)
+}
+
+/// Polls `condition` every 10 ms until it holds; after `timeout` records an issue and returns.
+/// (For "the request has reached the server": a fixed pause is too short on a busy machine.)
+func waitUntil(timeout: Duration = .seconds(5), _ condition: () -> Bool) async throws {
+    let deadline = ContinuousClock.now + timeout
+    while !condition() {
+        guard ContinuousClock.now < deadline else {
+            Issue.record("condition not met within \(timeout)")
+            return
+        }
+        try await Task.sleep(for: .milliseconds(10))
     }
-    try await client.shutdown()
-    await sim.stop()
 }
 
 extension HTTPClient {

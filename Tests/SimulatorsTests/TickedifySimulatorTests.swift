@@ -11,20 +11,7 @@ func withTickedify(
     _ options: TickedifySimulator.Options = TickedifySimulator.Options(seedDay: testSeedDay, timeZone: testTimeZone),
     _ body: (RunningSimulator, HTTPClient) async throws -> Void
 ) async throws {
-    let sim = try await TickedifySimulator(options: options).start()
-    let client = HTTPClient(
-        eventLoopGroupProvider: .singleton,
-        configuration: .init(redirectConfiguration: .disallow, timeout: .init(connect: .seconds(5), read: .seconds(10)))
-    )
-    do {
-        try await body(sim, client)
-    } catch {
-        try? await client.shutdown()
-        await sim.stop()
-        throw error
-    }
-    try await client.shutdown()
-    await sim.stop()
+    try await withSimulator(start: { try await TickedifySimulator(options: options).start() }, body)
 }
 
 /// The `key` values of a decoded JSON array that are strings (explicitly typed: the type checker
@@ -229,6 +216,14 @@ struct TickedifySimulatorTests {
             let ping = try await client.send(sim, "/api/ping")
             #expect(ping.status == 200)
             #expect(ping.object["message"] as? String == "pong")
+            // Express sends no `Server` header.
+            let rawPing = await rawExchange(port: sim.port, request: "GET /api/ping HTTP/1.1\r\nHost: x\r\n\r\n")
+            guard case .answered(let pingText) = rawPing else {
+                Issue.record("no answer to a raw ping: \(rawPing)")
+                return
+            }
+            #expect(pingText.lowercased().hasPrefix("http/1.1 200"))
+            #expect(!pingText.lowercased().contains("\r\nserver:"))
             // A route that does not exist is no crash.
             let bare = try await client.send(sim, "/api/dagelijkse-planning")
             #expect(bare.status == 404)

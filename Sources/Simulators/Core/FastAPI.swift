@@ -161,92 +161,100 @@ struct PydanticError: Sendable {
             ctx: ["error": .string(error)]
         )
     }
+
+    /// pydantic's `string_too_short` / `string_too_long` for a string of `s`'s length (in Unicode
+    /// scalars, Python's `len`) outside `min...max`; nil when it fits.
+    static func stringLength(_ s: String, min: Int?, max: Int?, loc: [JSONValue], input: JSONValue) -> PydanticError? {
+        let length = s.unicodeScalars.count
+        if let min, length < min {
+            return PydanticError(
+                type: "string_too_short", loc: loc, msg: "String should have at least \(min) character\(min == 1 ? "" : "s")",
+                input: input, ctx: ["min_length": .int(min)]
+            )
+        }
+        if let max, length > max {
+            return PydanticError(
+                type: "string_too_long", loc: loc, msg: "String should have at most \(max) character\(max == 1 ? "" : "s")",
+                input: input, ctx: ["max_length": .int(max)]
+            )
+        }
+        return nil
+    }
+
+    /// pydantic's lax str → bool (case-insensitive); nil for any other string (`bool_parsing`).
+    static func laxBool(_ s: String) -> Bool? {
+        switch s.lowercased() {
+        case "0", "off", "f", "false", "n", "no": false
+        case "1", "on", "t", "true", "y", "yes": true
+        default: nil
+        }
+    }
+
+    static func modelAttributesType(_ input: JSONValue) -> PydanticError {
+        PydanticError(
+            type: "model_attributes_type", loc: [.string("body")],
+            msg: "Input should be a valid dictionary or object to extract fields from", input: input
+        )
+    }
+
+    /// FastAPI's own error for a `json.JSONDecodeError` (no `url`). The position and message are
+    /// approximations of Python's `json` module.
+    static func jsonInvalid(_ bytes: [UInt8]) -> PydanticError {
+        let whitespace: Set<UInt8> = [0x20, 0x09, 0x0a, 0x0d]
+        func nextNonWhitespace(from i: Int) -> Int { bytes[i...].firstIndex { !whitespace.contains($0) } ?? bytes.count }
+        let first = nextNonWhitespace(from: 0)
+        let starts = Set("{[\"-0123456789tfnNI".utf8)
+        let position: Int
+        let message: String
+        if first >= bytes.count || !starts.contains(bytes[first]) {
+            (position, message) = (first, "Expecting value")
+        } else if bytes[first] == UInt8(ascii: "{"), case let next = nextNonWhitespace(from: first + 1), next < bytes.count,
+            bytes[next] != UInt8(ascii: "\""), bytes[next] != UInt8(ascii: "}")
+        {
+            (position, message) = (next, "Expecting property name enclosed in double quotes")
+        } else {
+            (position, message) = (bytes.count, "Expecting value")
+        }
+        return PydanticError(
+            type: "json_invalid", loc: [.string("body"), .int(position)], msg: "JSON decode error", input: .object([:]),
+            ctx: ["error": .string(message)], withURL: false
+        )
+    }
 }
 
-// MARK: - Calendar arithmetic
+// MARK: - JSON bodies
 
-/// Proleptic Gregorian day arithmetic on microseconds since 1970-01-01T00:00:00 (no time zones).
-enum Civil {
-    static let microsPerSecond: Int64 = 1_000_000
-    static let microsPerDay: Int64 = 86_400 * 1_000_000
-
-    static func isLeap(_ y: Int) -> Bool { (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 }
-
-    static func daysInMonth(_ y: Int, _ m: Int) -> Int {
-        switch m {
-        case 1, 3, 5, 7, 8, 10, 12: 31
-        case 4, 6, 9, 11: 30
-        case 2: isLeap(y) ? 29 : 28
-        default: 0
+/// How FastAPI reads the body of a route with a pydantic model parameter.
+enum FastAPIBody {
+    /// The body as a JSON object; a failure is the 422 response: `missing` for an empty body,
+    /// `model_attributes_type` for a non-JSON content type (pydantic gets the raw text) or a
+    /// non-object, `json_invalid` for malformed JSON.
+    static func object(_ request: SimRequest) -> Checked<JSONObject, Response> {
+        let bodyLoc: [JSONValue] = [.string("body")]
+        guard request.body.readableBytes > 0 else {
+            return .failure(PydanticError.response([.missing(bodyLoc, input: .null)]))
         }
-    }
-
-    /// Days since 1970-01-01 (Howard Hinnant's algorithm).
-    static func days(year: Int, month: Int, day: Int) -> Int64 {
-        let y = Int64(month <= 2 ? year - 1 : year)
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let m = Int64(month)
-        let doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + Int64(day) - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
-
-    static func date(fromDays z0: Int64) -> (year: Int, month: Int, day: Int) {
-        let z = z0 + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let y = yoe + era * 400
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        return (Int(m <= 2 ? y + 1 : y), Int(m), Int(d))
-    }
-
-    static func micros(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0, micro: Int = 0) -> Int64 {
-        days(year: year, month: month, day: day) * microsPerDay
-            + (Int64(hour) * 3600 + Int64(minute) * 60 + Int64(second)) * microsPerSecond + Int64(micro)
-    }
-
-    /// `YYYY-MM-DDTHH:MM:SS[.ffffff]` (the fraction only when non-zero, always 6 digits).
-    static func isoString(_ micros: Int64) -> String {
-        let days = micros >= 0 ? micros / microsPerDay : (micros - microsPerDay + 1) / microsPerDay
-        let rest = micros - days * microsPerDay
-        let (y, m, d) = date(fromDays: days)
-        let secs = rest / microsPerSecond
-        let frac = rest % microsPerSecond
-        var s = "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))T\(pad(Int(secs / 3600), 2)):\(pad(Int(secs / 60 % 60), 2)):\(pad(Int(secs % 60), 2))"
-        if frac != 0 { s += "." + pad(Int(frac), 6) }
-        return s
-    }
-
-    /// Parses a strict `YYYY-MM-DD`.
-    static func parseDay(_ s: String) -> (year: Int, month: Int, day: Int)? {
-        let b = Array(s.utf8)
-        guard b.count == 10, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"),
-            let y = digits(b, 0, 4), let m = digits(b, 5, 2), let d = digits(b, 8, 2),
-            (1...12).contains(m), d >= 1, d <= daysInMonth(y, m)
-        else { return nil }
-        return (y, m, d)
-    }
-
-    static func pad(_ v: Int, _ width: Int) -> String {
-        let s = String(v)
-        return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
-    }
-
-    /// The decimal value of `count` ASCII digits at `at`, or nil.
-    static func digits(_ b: [UInt8], _ at: Int, _ count: Int) -> Int? {
-        guard at >= 0, at + count <= b.count else { return nil }
-        var v = 0
-        for i in at..<(at + count) {
-            let c = b[i]
-            guard c >= UInt8(ascii: "0"), c <= UInt8(ascii: "9") else { return nil }
-            v = v * 10 + Int(c - UInt8(ascii: "0"))
+        let bytes = Array(request.body.readableBytesView)
+        guard isJSONContentType(request.headers[.contentType]) else {
+            // FastAPI hands the raw bytes to pydantic.
+            return .failure(PydanticError.response([.modelAttributesType(.string(String(decoding: bytes, as: UTF8.self)))]))
         }
-        return v
+        guard let body = JSONValue.parse(bytes) else {
+            return .failure(PydanticError.response([.jsonInvalid(bytes)]))
+        }
+        guard case .object(let object) = body else {
+            return .failure(PydanticError.response([.modelAttributesType(body)]))
+        }
+        return .success(object)
+    }
+
+    /// FastAPI's check: no content type, `application/json` or `application/*+json`.
+    static func isJSONContentType(_ value: String?) -> Bool {
+        guard let value, !value.isEmpty else { return true }
+        let mime = value.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        let parts = mime.split(separator: "/", maxSplits: 1)
+        guard parts.count == 2, parts[0] == "application" else { return false }
+        return parts[1] == "json" || parts[1].hasSuffix("+json")
     }
 }
 

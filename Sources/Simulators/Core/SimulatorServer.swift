@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdCore
 import Logging
@@ -22,8 +23,10 @@ struct SimRequest: Sendable {
     /// The `Host` header.
     var authority: String?
     var body: ByteBuffer
+    /// The socket peer of the request's connection.
+    var remoteAddress: SocketAddress?
 
-    init(head: HTTPRequest, body: ByteBuffer) {
+    init(head: HTTPRequest, body: ByteBuffer, remoteAddress: SocketAddress? = nil) {
         let target = head.path ?? "/"
         let (rawPath, rawQuery) = SimRequest.splitTarget(target)
         self.method = head.method
@@ -33,7 +36,11 @@ struct SimRequest: Sendable {
         self.headers = head.headerFields
         self.authority = head.authority
         self.body = body
+        self.remoteAddress = remoteAddress
     }
+
+    /// The IP address of the socket peer (what a server without proxy trust calls the client IP).
+    var peerIP: String? { remoteAddress?.ipAddress }
 
     static func splitTarget(_ target: String) -> (path: String, query: String) {
         if let q = target.firstIndex(of: "?") {
@@ -50,7 +57,8 @@ struct SimRequest: Sendable {
 
 /// One simulated backend: its API, its extra `/_sim/` routes and its error shape.
 protocol SimulatorBackend: Sendable {
-    /// Answers an API request (faults have already been applied).
+    /// Answers an API request (faults have already been applied). ``Response/dropConnection``
+    /// closes the request's connection without writing anything, like a server process that dies.
     func handle(_ request: SimRequest) async -> Response
     /// Answers a simulator-specific control route under `/_sim/`, or nil when unknown.
     func handleControl(_ request: SimRequest) async -> Response?
@@ -75,14 +83,14 @@ extension SimulatorBackend {
 /// (`down` faults are applied earlier, by ``FaultChannelHandler``, because they must kill the
 /// connection rather than answer.)
 struct SimulatorResponder<Backend: SimulatorBackend>: HTTPResponder {
-    typealias Context = BasicRequestContext
+    typealias Context = SimulatorRequestContext
 
     let kind: SimulatorKind
     let control: SimulatorControl
     let backend: Backend
     static var maxBodySize: Int { 4 * 1024 * 1024 }
 
-    func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
+    func respond(to request: Request, context: SimulatorRequestContext) async throws -> Response {
         var request = request
         let body: ByteBuffer
         do {
@@ -90,7 +98,7 @@ struct SimulatorResponder<Backend: SimulatorBackend>: HTTPResponder {
         } catch {
             return .json(.object(["detail": .string("Request body too large")]), status: 413)
         }
-        let sim = SimRequest(head: request.head, body: body)
+        let sim = SimRequest(head: request.head, body: body, remoteAddress: context.channel.remoteAddress)
 
         if SimRequest.isControlPath(sim.path) {
             return await controlResponse(sim)
@@ -120,7 +128,12 @@ struct SimulatorResponder<Backend: SimulatorBackend>: HTTPResponder {
                 body: .init(byteBuffer: ByteBuffer(string: SimulatorFaults.garbageBody))
             )
         }
-        return await backend.handle(sim)
+        let response = await backend.handle(sim)
+        if response.isDropConnection {
+            // Closed before Hummingbird writes anything: the client sees a clean close, no bytes.
+            try? await context.channel.close().get()
+        }
+        return response
     }
 
     private func controlResponse(_ sim: SimRequest) async -> Response {
@@ -169,6 +182,21 @@ struct SimulatorResponder<Backend: SimulatorBackend>: HTTPResponder {
         }
         return "\(error)"
     }
+}
+
+/// The request context of a simulator: Hummingbird's basic one plus the request's connection, so
+/// that a backend can drop it (``Response/dropConnection``) and see the socket peer.
+struct SimulatorRequestContext: RequestContext, RemoteAddressRequestContext {
+    var coreContext: CoreRequestContextStorage
+    /// The connection the request arrived on.
+    let channel: any Channel
+
+    init(source: ApplicationRequestContextSource) {
+        self.coreContext = .init(source: source)
+        self.channel = source.channel
+    }
+
+    var remoteAddress: SocketAddress? { channel.remoteAddress }
 }
 
 // MARK: - Connection-killing faults
@@ -304,13 +332,16 @@ enum SimulatorServer {
         }
     }
 
+    /// Starts `backend` behind Core's responder and fault handler.
+    /// - Parameter serverName: the `Server` header on every response (nil: none).
     static func start<Backend: SimulatorBackend>(
         kind: SimulatorKind,
         backend: Backend,
         control: SimulatorControl,
         host: String,
         port: Int,
-        logger: Logger?
+        logger: Logger?,
+        serverName: String? = "uvicorn"
     ) async throws -> RunningSimulator {
         let bindHost = try bindHost(for: host)
         guard (0...65535).contains(port) else { throw SimulatorError.startFailed("port \(port) out of range") }
@@ -326,7 +357,7 @@ enum SimulatorServer {
         let app = Application(
             responder: responder,
             server: .http1(configuration: .init(additionalChannelHandlers: [FaultChannelHandler(control: control)])),
-            configuration: .init(address: .hostname(bindHost, port: port), serverName: "uvicorn"),
+            configuration: .init(address: .hostname(bindHost, port: port), serverName: serverName),
             onServerRunning: { channel in
                 if let port = channel.localAddress?.port {
                     portContinuation.yield(port)
@@ -363,6 +394,22 @@ enum SimulatorServer {
 // MARK: - HTTP helpers
 
 extension Response {
+    /// The answer of a server process that dies on the request: Core's responder closes the
+    /// request's connection without writing any response, so a client sees a clean close (FIN)
+    /// and no bytes. (Its body fails too, so nothing final could be sent even on a live connection.)
+    static var dropConnection: Response {
+        struct Dropped: Error {}
+        return Response(
+            status: .init(code: 103, reasonPhrase: "Early Hints"), headers: [dropConnectionMarker: "1"],
+            body: .init { _ in throw Dropped() }
+        )
+    }
+
+    /// Whether this is ``dropConnection``.
+    var isDropConnection: Bool { headers[Self.dropConnectionMarker] != nil }
+
+    private static let dropConnectionMarker = HTTPField.Name("x-simulator-drop-connection")!
+
     /// A compact JSON response with `content-type: application/json`.
     static func json(_ value: JSONValue, status: Int = 200, headers: HTTPFields = [:]) -> Response {
         var fields = headers

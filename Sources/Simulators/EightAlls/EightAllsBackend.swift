@@ -242,12 +242,6 @@ struct EightAllsBackend: SimulatorBackend {
     }
 }
 
-/// Like `Result`, without requiring the failure to be an `Error`.
-enum Checked<Success, Failure> {
-    case success(Success)
-    case failure(Failure)
-}
-
 /// A validated body field.
 enum FieldValue: Sendable, Equatable {
     case null
@@ -306,25 +300,16 @@ enum EightAllsValidation {
     /// Reads and validates the body. Success holds only the keys that were sent
     /// (`exclude_unset`); creation defaults are the row's own defaults.
     static func validateBody(_ request: SimRequest, mode: Mode) -> Checked<[String: FieldValue], Response> {
-        let bodyLoc: [JSONValue] = [.string("body")]
-        guard request.body.readableBytes > 0 else {
-            return .failure(PydanticError.response([.missing(bodyLoc, input: .null)]))
+        let object: JSONObject
+        switch FastAPIBody.object(request) {
+        case .success(let sent): object = sent
+        case .failure(let response): return .failure(response)
         }
-        let bytes = Array(request.body.readableBytesView)
-        guard isJSONContentType(request.headers[.contentType]) else {
-            // FastAPI hands the raw bytes to pydantic.
-            return .failure(PydanticError.response([modelAttributesType(.string(String(decoding: bytes, as: UTF8.self)))]))
-        }
-        guard let body = JSONValue.parse(bytes) else {
-            return .failure(PydanticError.response([jsonInvalid(bytes)]))
-        }
-        guard case .object(let object) = body else {
-            return .failure(PydanticError.response([modelAttributesType(body)]))
-        }
+        let body = JSONValue.object(object)
         var errors: [PydanticError] = []
         var values: [String: FieldValue] = [:]
         for field in fields {
-            let loc = bodyLoc + [.string(field.name)]
+            let loc: [JSONValue] = [.string("body"), .string(field.name)]
             guard let raw = object[field.name] else {
                 if mode == .create, field.required { errors.append(.missing(loc, input: body)) }
                 continue
@@ -339,69 +324,12 @@ enum EightAllsValidation {
         return .success(values)
     }
 
-    static func isJSONContentType(_ value: String?) -> Bool {
-        guard let value, !value.isEmpty else { return true }
-        let mime = value.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
-        let parts = mime.split(separator: "/", maxSplits: 1)
-        guard parts.count == 2, parts[0] == "application" else { return false }
-        return parts[1] == "json" || parts[1].hasSuffix("+json")
-    }
-
-    static func modelAttributesType(_ input: JSONValue) -> PydanticError {
-        PydanticError(
-            type: "model_attributes_type", loc: [.string("body")],
-            msg: "Input should be a valid dictionary or object to extract fields from", input: input
-        )
-    }
-
-    /// FastAPI's own error for a `json.JSONDecodeError` (no `url`). The position and message are
-    /// approximations of Python's `json` module.
-    static func jsonInvalid(_ bytes: [UInt8]) -> PydanticError {
-        let whitespace: Set<UInt8> = [0x20, 0x09, 0x0a, 0x0d]
-        func nextNonWhitespace(from i: Int) -> Int { bytes[i...].firstIndex { !whitespace.contains($0) } ?? bytes.count }
-        let first = nextNonWhitespace(from: 0)
-        let starts = Set("{[\"-0123456789tfnNI".utf8)
-        let position: Int
-        let message: String
-        if first >= bytes.count || !starts.contains(bytes[first]) {
-            (position, message) = (first, "Expecting value")
-        } else if bytes[first] == UInt8(ascii: "{"), case let next = nextNonWhitespace(from: first + 1), next < bytes.count,
-            bytes[next] != UInt8(ascii: "\""), bytes[next] != UInt8(ascii: "}")
-        {
-            (position, message) = (next, "Expecting property name enclosed in double quotes")
-        } else {
-            (position, message) = (bytes.count, "Expecting value")
-        }
-        return PydanticError(
-            type: "json_invalid", loc: [.string("body"), .int(position)], msg: "JSON decode error", input: .object([:]),
-            ctx: ["error": .string(message)], withURL: false
-        )
-    }
-
     static func validate(_ raw: JSONValue, as type: FieldType, nullable: Bool, loc: [JSONValue]) -> Checked<FieldValue, [PydanticError]> {
         if raw == .null, nullable { return .success(.null) }
         switch type {
         case .string(let min, let max):
             guard case .string(let s) = raw else { return .failure([.stringType(loc, input: raw)]) }
-            let length = s.unicodeScalars.count
-            if let min, length < min {
-                return .failure([
-                    PydanticError(
-                        type: "string_too_short", loc: loc,
-                        msg: "String should have at least \(min) character\(min == 1 ? "" : "s")", input: raw,
-                        ctx: ["min_length": .int(min)]
-                    )
-                ])
-            }
-            if let max, length > max {
-                return .failure([
-                    PydanticError(
-                        type: "string_too_long", loc: loc,
-                        msg: "String should have at most \(max) character\(max == 1 ? "" : "s")", input: raw,
-                        ctx: ["max_length": .int(max)]
-                    )
-                ])
-            }
+            if let error = PydanticError.stringLength(s, min: min, max: max, loc: loc, input: raw) { return .failure([error]) }
             return .success(.string(s))
         case .datetime:
             switch raw {
@@ -428,11 +356,8 @@ enum EightAllsValidation {
                 if d == 0 || d == 1 { return .success(.bool(d == 1)) }
                 return .failure([parsingError])
             case .string(let s):
-                switch s.lowercased() {
-                case "0", "off", "f", "false", "n", "no": return .success(.bool(false))
-                case "1", "on", "t", "true", "y", "yes": return .success(.bool(true))
-                default: return .failure([parsingError])
-                }
+                guard let b = PydanticError.laxBool(s) else { return .failure([parsingError]) }
+                return .success(.bool(b))
             default:
                 return .failure([PydanticError(type: "bool_type", loc: loc, msg: "Input should be a valid boolean", input: raw)])
             }

@@ -109,20 +109,8 @@ enum EightAllsSeed {
     }
 
     static func events(seedDay: String, timeZone: TimeZone) -> [EightAllsEvent] {
-        guard let (y, m, d) = Civil.parseDay(seedDay) else { return [] }
-        let seedDays = Civil.days(year: y, month: m, day: d)
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-
-        func utc(_ dayOffset: Int, _ hm: (Int, Int)) -> Int64 {
-            let (yy, mm, dd) = Civil.date(fromDays: seedDays + Int64(dayOffset))
-            let components = DateComponents(year: yy, month: mm, day: dd, hour: hm.0, minute: hm.1)
-            if let date = calendar.date(from: components) {
-                return Int64(date.timeIntervalSince1970.rounded()) * Civil.microsPerSecond
-            }
-            return Civil.micros(year: yy, month: mm, day: dd, hour: hm.0, minute: hm.1)
-                - Int64(timeZone.secondsFromGMT()) * Civil.microsPerSecond
-        }
+        guard let calendar = SeedCalendar(seedDay: seedDay, timeZone: timeZone) else { return [] }
+        let seedDays = calendar.seedDays
 
         // created_at: a week before the seed day, from 03:03:39.084911 UTC on, minutes apart.
         let createdBase = (seedDays - 7) * Civil.microsPerDay + Int64(3 * 3600 + 3 * 60 + 39) * Civil.microsPerSecond
@@ -135,8 +123,8 @@ enum EightAllsSeed {
                 id: id,
                 title: spec.title,
                 description: spec.description,
-                startTime: utc(spec.day, spec.start),
-                endTime: utc(spec.day + spec.endDay, spec.end),
+                startTime: calendar.utcMicros(spec.day, spec.start),
+                endTime: calendar.utcMicros(spec.day + spec.endDay, spec.end),
                 allDay: spec.allDay,
                 location: spec.location,
                 recurrenceRule: spec.recurrence,
@@ -150,42 +138,5 @@ enum EightAllsSeed {
                 updatedAt: spec.updated ? (seedDays - 1) * Civil.microsPerDay + Int64(16 * 3600 + 20 * 60 + 5) * Civil.microsPerSecond + 512_000 : nil
             )
         }
-    }
-}
-
-/// A small deterministic generator (FNV-1a seed, SplitMix64 steps): the same seed string gives
-/// the same sequence in every process, unlike `Hasher`.
-struct SeedRandom {
-    private var state: UInt64
-
-    init(seed: String) {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in seed.utf8 {
-            h ^= UInt64(b)
-            h = h &* 0x0000_0100_0000_01b3
-        }
-        state = h
-    }
-
-    mutating func next() -> UInt64 {
-        state = state &+ 0x9e37_79b9_7f4a_7c15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-        return z ^ (z >> 31)
-    }
-
-    /// A version-4-shaped UUID string, lowercase like Python's `str(uuid.uuid4())`.
-    mutating func uuid() -> String {
-        var bytes: [UInt8] = []
-        for _ in 0..<2 {
-            let v = next()
-            for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: v >> UInt64(shift))) }
-        }
-        bytes[6] = (bytes[6] & 0x0f) | 0x40
-        bytes[8] = (bytes[8] & 0x3f) | 0x80
-        let hex = bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }
-        return hex[0..<4].joined() + "-" + hex[4..<6].joined() + "-" + hex[6..<8].joined() + "-" + hex[8..<10].joined() + "-"
-            + hex[10..<16].joined()
     }
 }

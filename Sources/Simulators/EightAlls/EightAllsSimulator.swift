@@ -38,14 +38,7 @@ public struct EightAllsSimulator: Sendable {
         public init(dateStyle: DateStyle = .zulu, seedDay: String? = nil, timeZone: TimeZone = .current) {
             self.dateStyle = dateStyle
             self.timeZone = timeZone
-            self.seedDay = seedDay ?? Self.today(in: timeZone)
-        }
-
-        static func today(in timeZone: TimeZone) -> String {
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = timeZone
-            let c = calendar.dateComponents([.year, .month, .day], from: Date())
-            return "\(Civil.pad(c.year ?? 1970, 4))-\(Civil.pad(c.month ?? 1, 2))-\(Civil.pad(c.day ?? 1, 2))"
+            self.seedDay = seedDay ?? Civil.today(in: timeZone)
         }
     }
 

@@ -309,7 +309,7 @@ extension FitIQBackend {
         guard password.count >= 8 else { return FitIQHTTP.error("password must be at least 8 characters", status: 400) }
         // date_of_birth: YYYY-MM-DD (preferred) or RFC 3339.
         let birthDay: Int64
-        if let day = FitIQFormat.parseDay(dob) {
+        if let day = Civil.dayNumber(dob) {
             birthDay = day
         } else if let micros = FitIQFormat.parseRFC3339(dob) {
             birthDay = FitIQFormat.utcDay(micros)
@@ -325,7 +325,7 @@ extension FitIQBackend {
             guard s.user(email: email) == nil else { return nil }
             let user = FitIQUser(
                 id: UUID().uuidString.lowercased(), email: email, password: password, name: name, dailyCalorieGoal: 0,
-                dateOfBirth: FitIQFormat.date(days: birthDay), createdAt: call.nowMicros
+                dateOfBirth: Civil.dayString(birthDay), createdAt: call.nowMicros
             )
             s.users.append(user)
             s.nextFamily += 1
@@ -348,7 +348,7 @@ extension FitIQBackend {
 
 extension FitIQBackend {
     /// `limit`/`offset` query parameters: integers, 1...100 and ≥ 0.
-    static func paging(_ call: FitIQCall, defaultLimit: Int) -> FitIQChecked<(limit: Int, offset: Int), Response> {
+    static func paging(_ call: FitIQCall, defaultLimit: Int) -> Checked<(limit: Int, offset: Int), Response> {
         var limit = defaultLimit
         var offset = 0
         if let raw = call.query("limit") {
@@ -377,9 +377,9 @@ extension FitIQBackend {
     }
 
     /// A `YYYY-MM-DD` query parameter as a UTC day; nil when absent.
-    static func dayParameter(_ call: FitIQCall, _ name: String, label: String? = nil) -> FitIQChecked<Int64?, Response> {
+    static func dayParameter(_ call: FitIQCall, _ name: String, label: String? = nil) -> Checked<Int64?, Response> {
         guard let raw = call.query(name) else { return .success(nil) }
-        guard let day = FitIQFormat.parseDay(raw) else {
+        guard let day = Civil.dayNumber(raw) else {
             return .failure(FitIQHTTP.error("invalid \(label ?? name) format, expected YYYY-MM-DD", status: 400))
         }
         return .success(day)
@@ -520,7 +520,7 @@ extension FitIQBackend {
     static func summary(_ store: FitIQStore, _ call: FitIQCall) -> Response {
         let day: Int64
         if let raw = call.query("date") {
-            guard let parsed = FitIQFormat.parseDay(raw) else {
+            guard let parsed = Civil.dayNumber(raw) else {
                 return FitIQHTTP.error("invalid date format, expected YYYY-MM-DD", status: 400)
             }
             day = parsed
@@ -569,7 +569,7 @@ extension FitIQBackend {
                 )
             }
             let data: JSONValue = .object([
-                "date": .string(FitIQFormat.date(days: day)),
+                "date": .string(Civil.dayString(day)),
                 "totalCalories": n(r(total.calories)),
                 "totalProteinG": n(r(total.protein)),
                 "totalCarbsG": n(r(total.carbs)),
@@ -581,7 +581,7 @@ extension FitIQBackend {
         }
         return FitIQHTTP.data(
             .object([
-                "date": .string(FitIQFormat.date(days: day)),
+                "date": .string(Civil.dayString(day)),
                 "total_calories": .int(calories),
                 "total_protein_g": n(r(total.protein)),
                 "total_carbs_g": n(r(total.carbs)),
@@ -597,12 +597,6 @@ extension FitIQBackend {
             ])
         )
     }
-}
-
-/// Like `Result`, without requiring the failure to be an `Error`.
-enum FitIQChecked<Success, Failure> {
-    case success(Success)
-    case failure(Failure)
 }
 
 // MARK: - Workouts
@@ -673,7 +667,7 @@ extension FitIQBackend {
         var intensity: Int??
     }
 
-    static func workoutFields(_ request: SimRequest) -> FitIQChecked<WorkoutFields, Response> {
+    static func workoutFields(_ request: SimRequest) -> Checked<WorkoutFields, Response> {
         guard var body = FitIQBody(request) else { return .failure(FitIQHTTP.error(invalidBody, status: 400)) }
         var f = WorkoutFields()
         f.activityType = body.string("activity_type")

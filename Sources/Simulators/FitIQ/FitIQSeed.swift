@@ -55,13 +55,11 @@ enum FitIQSeed {
     ]
 
     static func foodID(_ key: String) -> String {
-        var rng = FitIQRandom(seed: "fitiq|food|\(key)")
-        return rng.uuid()
+        SeedRandom.uuid(seed: "fitiq|food|\(key)")
     }
 
     static func userID(email: String) -> String {
-        var rng = FitIQRandom(seed: "fitiq|user|\(email.lowercased())")
-        return rng.uuid()
+        SeedRandom.uuid(seed: "fitiq|user|\(email.lowercased())")
     }
 
     /// One logged item: day offset from the seed day, local time, meal, food key, servings.
@@ -147,21 +145,12 @@ enum FitIQSeed {
     static let remMinutes = [95, 88, 102, 80, 92, 110, 85, 79, 99, 90, 96, 84, 91, 98]
 
     static func build(seedDay: String, timeZone: TimeZone, users specs: [FitIQSimulator.User]) -> Data {
-        guard let (y, m, d) = Civil.parseDay(seedDay) else { return Data(users: [], foods: [], foodLogs: [], workouts: [], sleepSessions: []) }
-        let seedDays = Civil.days(year: y, month: m, day: d)
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-
-        /// A local wall time on seedDay + dayOffset as a UTC instant (microseconds).
-        func local(_ dayOffset: Int, _ hm: (Int, Int)) -> Int64 {
-            let (yy, mm, dd) = Civil.date(fromDays: seedDays + Int64(dayOffset))
-            let components = DateComponents(year: yy, month: mm, day: dd, hour: hm.0, minute: hm.1)
-            if let date = calendar.date(from: components) {
-                return Int64(date.timeIntervalSince1970.rounded()) * Civil.microsPerSecond
-            }
-            return Civil.micros(year: yy, month: mm, day: dd, hour: hm.0, minute: hm.1)
-                - Int64(timeZone.secondsFromGMT()) * Civil.microsPerSecond
+        guard let calendar = SeedCalendar(seedDay: seedDay, timeZone: timeZone) else {
+            return Data(users: [], foods: [], foodLogs: [], workouts: [], sleepSessions: [])
         }
+        let seedDays = calendar.seedDays
+        // A local wall time on seedDay + dayOffset as a UTC instant (microseconds).
+        let local = calendar.utcMicros
         let minute = 60 * Civil.microsPerSecond
 
         // Users: created on fixed dates, long before any seed day.
@@ -214,7 +203,7 @@ enum FitIQSeed {
         }
 
         // Food logs.
-        var rng = FitIQRandom(seed: "fitiq|\(seedDay)|food-logs")
+        var rng = SeedRandom(seed: "fitiq|\(seedDay)|food-logs")
         var logs: [FitIQFoodLog] = []
         func addLog(user: String, _ spec: LogSpec) {
             let logged = local(spec.day, spec.time)
@@ -234,7 +223,7 @@ enum FitIQSeed {
         }
 
         // Workouts.
-        var workoutRng = FitIQRandom(seed: "fitiq|\(seedDay)|workouts")
+        var workoutRng = SeedRandom(seed: "fitiq|\(seedDay)|workouts")
         var workouts: [FitIQWorkout] = []
         if let owner {
             for spec in workoutSpecs {
@@ -264,7 +253,7 @@ enum FitIQSeed {
         }
 
         // Sleep: the night ending on seed day - index, from 22:30+bed (the evening before) to 06:30+wake.
-        var sleepRng = FitIQRandom(seed: "fitiq|\(seedDay)|sleep")
+        var sleepRng = SeedRandom(seed: "fitiq|\(seedDay)|sleep")
         var sessions: [FitIQSleepSession] = []
         if let owner {
             for index in stride(from: bedOffsets.count - 1, through: 0, by: -1) {
@@ -277,7 +266,7 @@ enum FitIQSeed {
                 let total = inBed - awake
                 let core = total - deep - rem
                 let created = end + 14 * minute + sleepRng.micros()
-                let date = FitIQFormat.date(days: seedDays - Int64(index)).replacingOccurrences(of: "-", with: "")
+                let date = Civil.dayString(seedDays - Int64(index)).replacingOccurrences(of: "-", with: "")
                 sessions.append(
                     FitIQSleepSession(
                         id: sleepRng.uuid(), userID: owner, startTime: start, endTime: end, timeInBedMinutes: inBed,

@@ -114,19 +114,12 @@ public struct FitIQSimulator: Sendable {
             guideShape: Bool = false
         ) {
             self.timeZone = timeZone
-            self.seedDay = seedDay ?? Self.today(in: timeZone)
+            self.seedDay = seedDay ?? Civil.today(in: timeZone)
             self.apiKey = apiKey
             self.users = users
             self.accessTokenLifetime = accessTokenLifetime
             self.refreshTokenLifetime = refreshTokenLifetime
             self.guideShape = guideShape
-        }
-
-        static func today(in timeZone: TimeZone) -> String {
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = timeZone
-            let c = calendar.dateComponents([.year, .month, .day], from: Date())
-            return "\(Civil.pad(c.year ?? 1970, 4))-\(Civil.pad(c.month ?? 1, 2))-\(Civil.pad(c.day ?? 1, 2))"
         }
     }
 

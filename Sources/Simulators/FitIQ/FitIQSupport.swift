@@ -3,7 +3,7 @@ import Hummingbird
 import NIOCore
 
 // Helpers for the FitIQ simulator: Go-style JSON numbers and times, RFC 3339 parsing, responses
-// in the backend's envelope, token minting and a deterministic generator for seeded ids.
+// in the backend's envelope and token minting (seeded ids come from Core's `SeedRandom`).
 
 // MARK: - Formatting
 
@@ -18,21 +18,9 @@ enum FitIQFormat {
         return s + "Z"
     }
 
-    /// `YYYY-MM-DD` for days since 1970-01-01.
-    static func date(days: Int64) -> String {
-        let (y, m, d) = Civil.date(fromDays: days)
-        return "\(Civil.pad(y, 4))-\(Civil.pad(m, 2))-\(Civil.pad(d, 2))"
-    }
-
     /// The UTC day (days since 1970-01-01) a UTC instant falls on.
     static func utcDay(_ micros: Int64) -> Int64 {
         micros >= 0 ? micros / Civil.microsPerDay : (micros - Civil.microsPerDay + 1) / Civil.microsPerDay
-    }
-
-    /// A `YYYY-MM-DD` string as days since 1970-01-01 (Go's `time.Parse("2006-01-02", s)`: strict).
-    static func parseDay(_ s: String) -> Int64? {
-        guard let (y, m, d) = Civil.parseDay(s) else { return nil }
-        return Civil.days(year: y, month: m, day: d)
     }
 
     /// A float as Go's `encoding/json` writes it: integral values without a fraction (`12`, not `12.0`).
@@ -262,45 +250,4 @@ enum FitIQTokens {
         var generator = SystemRandomNumberGenerator()
         return (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
     }
-}
-
-// MARK: - Deterministic ids
-
-/// FNV-1a seed plus SplitMix64 steps: the same seed string gives the same sequence in every process.
-struct FitIQRandom {
-    private var state: UInt64
-
-    init(seed: String) {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in seed.utf8 {
-            h ^= UInt64(b)
-            h = h &* 0x0000_0100_0000_01b3
-        }
-        state = h
-    }
-
-    mutating func next() -> UInt64 {
-        state = state &+ 0x9e37_79b9_7f4a_7c15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-        return z ^ (z >> 31)
-    }
-
-    /// A lowercase version-4-shaped UUID (Go's `uuid.New().String()` form).
-    mutating func uuid() -> String {
-        var bytes: [UInt8] = []
-        for _ in 0..<2 {
-            let v = next()
-            for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: v >> UInt64(shift))) }
-        }
-        bytes[6] = (bytes[6] & 0x0f) | 0x40
-        bytes[8] = (bytes[8] & 0x3f) | 0x80
-        let hex = bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }
-        return hex[0..<4].joined() + "-" + hex[4..<6].joined() + "-" + hex[6..<8].joined() + "-" + hex[8..<10].joined() + "-"
-            + hex[10..<16].joined()
-    }
-
-    /// Sub-second noise for timestamps: 0..<1_000_000 microseconds.
-    mutating func micros() -> Int64 { Int64(next() % 1_000_000) }
 }

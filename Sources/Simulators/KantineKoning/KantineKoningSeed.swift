@@ -63,7 +63,7 @@ enum KantineKoningSeed {
     static func teamRecords(for tenant: KantineKoningSimulator.Tenant) -> [KantineKoningTeamRecord] {
         tenant.teams.map { team in
             KantineKoningTeamRecord(
-                id: team.id ?? KantineKoningRandom.uuid(seed: "kantinekoning|team|\(tenant.slug)|\(team.code)"),
+                id: team.id ?? SeedRandom.uuid(seed: "kantinekoning|team|\(tenant.slug)|\(team.code)"),
                 code: team.code,
                 naam: team.naam
             )
@@ -71,19 +71,8 @@ enum KantineKoningSeed {
     }
 
     static func build(options: KantineKoningSimulator.Options) -> Result {
-        guard let (y, m, d) = Civil.parseDay(options.seedDay) else { return Result(tenants: [], diensten: []) }
-        let seedDays = Civil.days(year: y, month: m, day: d)
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = options.timeZone
-
-        func utc(_ dayOffset: Int, _ hm: (Int, Int)) -> Int64 {
-            let (yy, mm, dd) = Civil.date(fromDays: seedDays + Int64(dayOffset))
-            if let date = calendar.date(from: DateComponents(year: yy, month: mm, day: dd, hour: hm.0, minute: hm.1)) {
-                return Int64(date.timeIntervalSince1970.rounded()) * Civil.microsPerSecond
-            }
-            return Civil.micros(year: yy, month: mm, day: dd, hour: hm.0, minute: hm.1)
-                - Int64(options.timeZone.secondsFromGMT()) * Civil.microsPerSecond
-        }
+        guard let calendar = SeedCalendar(seedDay: options.seedDay, timeZone: options.timeZone) else { return Result(tenants: [], diensten: []) }
+        let seedDays = calendar.seedDays
         let seedMidnightUTC = seedDays * Civil.microsPerDay
 
         var tenants: [KantineKoningTenantRecord] = []
@@ -91,11 +80,11 @@ enum KantineKoningSeed {
         var sequence = 0
         for (tenantIndex, tenant) in options.tenants.enumerated() {
             let teams = teamRecords(for: tenant)
-            var rng = KantineKoningRandom(seed: "kantinekoning|\(tenant.slug)|\(options.seedDay)")
+            var rng = SeedRandom(seed: "kantinekoning|\(tenant.slug)|\(options.seedDay)")
             var base: [String: Double] = [:]
             var positions: [String: Int] = [:]
             for team in teams {
-                var teamRng = KantineKoningRandom(seed: "kantinekoning|season|\(tenant.slug)|\(team.code)")
+                var teamRng = SeedRandom(seed: "kantinekoning|season|\(tenant.slug)|\(team.code)")
                 base[team.id] = Double(40 + Int(teamRng.next() % 120)) / 2
                 positions[team.id] = Int(teamRng.next() % 5) - 2
             }
@@ -132,8 +121,8 @@ enum KantineKoningSeed {
             var zeroFractionDone = false
             var transferDone = false
             for (index, (day, s)) in plan.enumerated() {
-                let start = utc(day, s.start)
-                let end = utc(day, s.end)
+                let start = calendar.utcMicros(day, s.start)
+                let end = calendar.utcMicros(day, s.end)
                 let id = rng.uuid()
                 var team: KantineKoningTeamRecord?
                 if index == forcedIndex, let first = teams.first {
@@ -199,51 +188,5 @@ enum KantineKoningSeed {
             }
         }
         return Result(tenants: tenants, diensten: diensten)
-    }
-}
-
-/// A small deterministic generator (FNV-1a seed, SplitMix64 steps): the same seed string gives
-/// the same sequence in every process, unlike `Hasher`.
-struct KantineKoningRandom {
-    private var state: UInt64
-
-    init(seed: String) {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in seed.utf8 {
-            h ^= UInt64(b)
-            h = h &* 0x0000_0100_0000_01b3
-        }
-        state = h
-    }
-
-    mutating func next() -> UInt64 {
-        state = state &+ 0x9e37_79b9_7f4a_7c15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-        return z ^ (z >> 31)
-    }
-
-    /// The first UUID of the sequence for `seed`.
-    static func uuid(seed: String) -> String {
-        var rng = KantineKoningRandom(seed: seed)
-        return rng.uuid()
-    }
-
-    /// A lowercase version-4-shaped UUID string (Ecto's `binary_id`).
-    mutating func uuid() -> String {
-        var bytes: [UInt8] = []
-        for _ in 0..<2 {
-            let v = next()
-            for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: v >> UInt64(shift))) }
-        }
-        bytes[6] = (bytes[6] & 0x0f) | 0x40
-        bytes[8] = (bytes[8] & 0x3f) | 0x80
-        let hex = bytes.map { b -> String in
-            let s = String(b, radix: 16)
-            return s.count == 1 ? "0" + s : s
-        }
-        return hex[0..<4].joined() + "-" + hex[4..<6].joined() + "-" + hex[6..<8].joined() + "-" + hex[8..<10].joined() + "-"
-            + hex[10..<16].joined()
     }
 }

@@ -156,18 +156,11 @@ public struct KantineKoningSimulator: Sendable {
             openDienstenInList: Bool = false
         ) {
             self.timeZone = timeZone
-            self.seedDay = seedDay ?? Self.today(in: timeZone)
+            self.seedDay = seedDay ?? Civil.today(in: timeZone)
             self.tenants = tenants
             self.enrollments = enrollments
             self.now = now
             self.openDienstenInList = openDienstenInList
-        }
-
-        static func today(in timeZone: TimeZone, at date: Date = Date()) -> String {
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = timeZone
-            let c = calendar.dateComponents([.year, .month, .day], from: date)
-            return "\(Civil.pad(c.year ?? 1970, 4))-\(Civil.pad(c.month ?? 1, 2))-\(Civil.pad(c.day ?? 1, 2))"
         }
     }
 

@@ -134,7 +134,7 @@ final class KantineKoningStore: Sendable {
             }
         }
         self.options = options
-        let today = KantineKoningSimulator.Options.today(in: options.timeZone)
+        let today = Civil.today(in: options.timeZone)
         if let (ty, tm, td) = Civil.parseDay(today) {
             shiftMicros = (Civil.days(year: y, month: m, day: d) - Civil.days(year: ty, month: tm, day: td)) * Civil.microsPerDay
         } else {
@@ -157,7 +157,7 @@ final class KantineKoningStore: Sendable {
             for enrollment in options.enrollments {
                 s.tokens[enrollment.token] = TokenState(
                     enrollment: enrollment,
-                    deviceId: KantineKoningRandom.uuid(seed: "kantinekoning|device|\(enrollment.token)"),
+                    deviceId: SeedRandom.uuid(seed: "kantinekoning|device|\(enrollment.token)"),
                     revokedReason: enrollment.revokedReason
                 )
                 s.tokenOrder.append(enrollment.token)

@@ -150,7 +150,7 @@ struct PRSNLBackend: SimulatorBackend {
 
     static func login(_ store: PRSNLStore, _ request: SimRequest) -> Response {
         let object: JSONObject
-        switch PRSNLValidation.objectBody(request) {
+        switch FastAPIBody.object(request) {
         case .failure(let response): return response
         case .success(let o): object = o
         }
@@ -188,7 +188,7 @@ struct PRSNLBackend: SimulatorBackend {
 
     static func refresh(_ store: PRSNLStore, _ request: SimRequest) -> Response {
         let object: JSONObject
-        switch PRSNLValidation.objectBody(request) {
+        switch FastAPIBody.object(request) {
         case .failure(let response): return response
         case .success(let o): object = o
         }
@@ -306,7 +306,7 @@ struct PRSNLBackend: SimulatorBackend {
         case .success(let id): userID = id
         }
         let object: JSONObject
-        switch PRSNLValidation.objectBody(request) {
+        switch FastAPIBody.object(request) {
         case .failure(let response): return response
         case .success(let o): object = o
         }
@@ -442,7 +442,7 @@ struct PRSNLBackend: SimulatorBackend {
     /// `POST /api/search/` (enhanced search): works without credentials only.
     static func enhancedSearch(_ store: PRSNLStore, _ request: SimRequest) -> Response {
         let object: JSONObject
-        switch PRSNLValidation.objectBody(request) {
+        switch FastAPIBody.object(request) {
         case .failure(let response): return response
         case .success(let o): object = o
         }

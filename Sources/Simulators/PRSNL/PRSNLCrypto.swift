@@ -140,7 +140,7 @@ func prsnlPythonUUID(_ s: String) -> String? {
 
 /// pydantic 2's UUID validation of a path parameter: hyphenated (36), simple (32), braced (38) or
 /// `urn:uuid:` (45) forms. Returns the canonical lowercase form, or the uuid crate's error text.
-func prsnlPydanticUUID(_ s: String) -> PRSNLChecked<String, String> {
+func prsnlPydanticUUID(_ s: String) -> Checked<String, String> {
     let chars = Array(s.unicodeScalars)
     var body = chars
     if s.lowercased().hasPrefix("urn:uuid:") { body = Array(chars.dropFirst(9)) }

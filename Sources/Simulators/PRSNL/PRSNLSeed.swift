@@ -158,31 +158,18 @@ enum PRSNLSeed {
     }
 
     static func items(seedDay: String, timeZone: TimeZone) -> [PRSNLItem] {
-        guard let (y, m, d) = Civil.parseDay(seedDay) else { return [] }
-        let seedDays = Civil.days(year: y, month: m, day: d)
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-
-        func utc(_ dayOffset: Int, _ hm: (Int, Int)) -> Int64 {
-            let (yy, mm, dd) = Civil.date(fromDays: seedDays + Int64(dayOffset))
-            let components = DateComponents(year: yy, month: mm, day: dd, hour: hm.0, minute: hm.1)
-            if let date = calendar.date(from: components) {
-                return Int64(date.timeIntervalSince1970.rounded()) * Civil.microsPerSecond
-            }
-            return Civil.micros(year: yy, month: mm, day: dd, hour: hm.0, minute: hm.1)
-                - Int64(timeZone.secondsFromGMT()) * Civil.microsPerSecond
-        }
+        guard let calendar = SeedCalendar(seedDay: seedDay, timeZone: timeZone) else { return [] }
 
         return specs.enumerated().map { index, spec in
             let digest = PRSNLSHA256.hash(Array("prsnl|\(seedDay)|\(index)".utf8))
             // Seconds and microseconds as a real capture would have them.
             let jitter = Int64(digest[16]) % 60 * Civil.microsPerSecond + Int64(UInt32(digest[17]) << 16 | UInt32(digest[18]) << 8 | UInt32(digest[19])) % 1_000_000
-            let created = utc(spec.day, spec.time) + jitter
+            let created = calendar.utcMicros(spec.day, spec.time) + jitter
             var metadata: JSONObject = [:]
             if let platform = spec.platform { metadata.append("platform", .string(platform)) }
             if spec.status == "failed" { metadata.append("error", .string("403 Client Error: Forbidden for url: \(spec.url ?? "")")) }
             return PRSNLItem(
-                id: prsnlUUID(from: digest),
+                id: uuidV4String(digest),
                 userID: spec.user,
                 title: spec.title,
                 url: spec.url,
@@ -204,13 +191,4 @@ enum PRSNLSeed {
             )
         }
     }
-}
-
-/// A version-4-shaped UUID from the first 16 bytes of `bytes`, lowercase like `str(uuid4())`.
-func prsnlUUID(from bytes: [UInt8]) -> String {
-    var b = Array(bytes.prefix(16))
-    b[6] = (b[6] & 0x0f) | 0x40
-    b[8] = (b[8] & 0x3f) | 0x80
-    let hex = b.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }
-    return hex[0..<4].joined() + "-" + hex[4..<6].joined() + "-" + hex[6..<8].joined() + "-" + hex[8..<10].joined() + "-" + hex[10..<16].joined()
 }

@@ -100,7 +100,7 @@ public struct PRSNLSimulator: Sendable {
             searchRateLimitPerMinute: Int? = 50
         ) {
             self.timeZone = timeZone
-            self.seedDay = seedDay ?? Self.today(in: timeZone)
+            self.seedDay = seedDay ?? Civil.today(in: timeZone)
             self.email = email
             self.password = password
             self.secretKey = secretKey
@@ -108,13 +108,6 @@ public struct PRSNLSimulator: Sendable {
             self.refreshTokenLifetime = refreshTokenLifetime
             self.rateLimitPerMinute = rateLimitPerMinute
             self.searchRateLimitPerMinute = searchRateLimitPerMinute
-        }
-
-        static func today(in timeZone: TimeZone) -> String {
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = timeZone
-            let c = calendar.dateComponents([.year, .month, .day], from: Date())
-            return "\(Civil.pad(c.year ?? 1970, 4))-\(Civil.pad(c.month ?? 1, 2))-\(Civil.pad(c.day ?? 1, 2))"
         }
     }
 

@@ -320,7 +320,7 @@ final class PRSNLStore: Sendable {
 
     /// `require_user_id`: a Bearer HS256 JWT whose `sub` is a UUID. The token type is not
     /// checked and the user is not looked up. Failure is the 401 detail.
-    func requireUser(authorization: String?, now: Date = Date()) -> PRSNLChecked<String, String> {
+    func requireUser(authorization: String?, now: Date = Date()) -> Checked<String, String> {
         let required = "Authentication required"
         guard let authorization, !authorization.isEmpty else { return .failure(required) }
         guard let space = authorization.firstIndex(of: " ") else { return .failure(required) }

@@ -1,12 +1,6 @@
 import Foundation
 import Hummingbird
 
-/// Like `Result`, without requiring the failure to be an `Error`.
-enum PRSNLChecked<Success, Failure> {
-    case success(Success)
-    case failure(Failure)
-}
-
 /// FastAPI / pydantic 2 request validation, as far as PRSNL's routes need it.
 enum PRSNLValidation {
     // MARK: Query parameters
@@ -55,65 +49,7 @@ enum PRSNLValidation {
         return nil
     }
 
-    // MARK: JSON bodies
-
-    /// Reads a JSON object body for a pydantic model parameter; a failure is the 422 response.
-    static func objectBody(_ request: SimRequest) -> PRSNLChecked<JSONObject, Response> {
-        let bodyLoc: [JSONValue] = [.string("body")]
-        guard request.body.readableBytes > 0 else {
-            return .failure(PydanticError.response([.missing(bodyLoc, input: .null)]))
-        }
-        let bytes = Array(request.body.readableBytesView)
-        guard isJSONContentType(request.headers[.contentType]) else {
-            return .failure(PydanticError.response([modelAttributesType(.string(String(decoding: bytes, as: UTF8.self)))]))
-        }
-        guard let body = JSONValue.parse(bytes) else {
-            return .failure(PydanticError.response([jsonInvalid(bytes)]))
-        }
-        guard case .object(let object) = body else {
-            return .failure(PydanticError.response([modelAttributesType(body)]))
-        }
-        return .success(object)
-    }
-
-    static func isJSONContentType(_ value: String?) -> Bool {
-        guard let value, !value.isEmpty else { return true }
-        let mime = value.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
-        let parts = mime.split(separator: "/", maxSplits: 1)
-        guard parts.count == 2, parts[0] == "application" else { return false }
-        return parts[1] == "json" || parts[1].hasSuffix("+json")
-    }
-
-    static func modelAttributesType(_ input: JSONValue) -> PydanticError {
-        PydanticError(
-            type: "model_attributes_type", loc: [.string("body")],
-            msg: "Input should be a valid dictionary or object to extract fields from", input: input
-        )
-    }
-
-    /// FastAPI's error for a `json.JSONDecodeError` (no `url`); position and message approximate
-    /// Python's `json` module.
-    static func jsonInvalid(_ bytes: [UInt8]) -> PydanticError {
-        let whitespace: Set<UInt8> = [0x20, 0x09, 0x0a, 0x0d]
-        func nextNonWhitespace(from i: Int) -> Int { bytes[i...].firstIndex { !whitespace.contains($0) } ?? bytes.count }
-        let first = nextNonWhitespace(from: 0)
-        let starts = Set("{[\"-0123456789tfnNI".utf8)
-        let position: Int
-        let message: String
-        if first >= bytes.count || !starts.contains(bytes[first]) {
-            (position, message) = (first, "Expecting value")
-        } else if bytes[first] == UInt8(ascii: "{"), case let next = nextNonWhitespace(from: first + 1), next < bytes.count,
-            bytes[next] != UInt8(ascii: "\""), bytes[next] != UInt8(ascii: "}")
-        {
-            (position, message) = (next, "Expecting property name enclosed in double quotes")
-        } else {
-            (position, message) = (bytes.count, "Expecting value")
-        }
-        return PydanticError(
-            type: "json_invalid", loc: [.string("body"), .int(position)], msg: "JSON decode error", input: .object([:]),
-            ctx: ["error": .string(message)], withURL: false
-        )
-    }
+    // MARK: Body models (read with `FastAPIBody.object`)
 
     /// One field of a body model.
     enum Kind {
@@ -135,7 +71,7 @@ enum PRSNLValidation {
 
     /// Validates `object` against `fields` (in declaration order, the order errors come out in).
     /// Success holds the sent keys only, nulls as `.null`.
-    static func validate(_ object: JSONObject, _ fields: [Field]) -> PRSNLChecked<[String: JSONValue], Response> {
+    static func validate(_ object: JSONObject, _ fields: [Field]) -> Checked<[String: JSONValue], Response> {
         var errors: [PydanticError] = []
         var values: [String: JSONValue] = [:]
         for field in fields {
@@ -161,7 +97,7 @@ enum PRSNLValidation {
     private static func normalized(_ raw: JSONValue, _ kind: Kind) -> JSONValue {
         switch (kind, raw) {
         case (.bool, .int(let i)): return .bool(i == 1)
-        case (.bool, .string(let s)): return .bool(["1", "on", "t", "true", "y", "yes"].contains(s.lowercased()))
+        case (.bool, .string(let s)): return .bool(PydanticError.laxBool(s) ?? false)
         case (.float, .int(let i)): return .double(Double(i))
         default: return raw
         }
@@ -171,24 +107,7 @@ enum PRSNLValidation {
         switch kind {
         case .string(let min, let max):
             guard case .string(let s) = raw else { return [.stringType(loc, input: raw)] }
-            let length = s.unicodeScalars.count
-            if let min, length < min {
-                return [
-                    PydanticError(
-                        type: "string_too_short", loc: loc, msg: "String should have at least \(min) character\(min == 1 ? "" : "s")",
-                        input: raw, ctx: ["min_length": .int(min)]
-                    )
-                ]
-            }
-            if let max, length > max {
-                return [
-                    PydanticError(
-                        type: "string_too_long", loc: loc, msg: "String should have at most \(max) character\(max == 1 ? "" : "s")",
-                        input: raw, ctx: ["max_length": .int(max)]
-                    )
-                ]
-            }
-            return nil
+            return PydanticError.stringLength(s, min: min, max: max, loc: loc, input: raw).map { [$0] }
         case .int(let ge, let le):
             let value: Int
             switch raw {
@@ -245,8 +164,7 @@ enum PRSNLValidation {
             switch raw {
             case .bool: return nil
             case .int(let i) where i == 0 || i == 1: return nil
-            case .string(let s) where ["0", "off", "f", "false", "n", "no", "1", "on", "t", "true", "y", "yes"].contains(s.lowercased()):
-                return nil
+            case .string(let s) where PydanticError.laxBool(s) != nil: return nil
             case .int, .double, .string:
                 return [PydanticError(type: "bool_parsing", loc: loc, msg: "Input should be a valid boolean, unable to interpret input", input: raw)]
             default:

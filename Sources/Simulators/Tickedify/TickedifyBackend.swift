@@ -6,7 +6,6 @@ import NIOCore
 /// The Tickedify API as `server.js` and `database.js` implement it, quirks included.
 struct TickedifyBackend: SimulatorBackend {
     let store: TickedifyStore
-    let connections: TickedifyConnections
 
     /// `GET /api/lijsten`.
     static let lijsten = [
@@ -120,7 +119,7 @@ struct TickedifyBackend: SimulatorBackend {
         case .tellingen: return tellingen(call)
         case .addToInbox: return await addToInbox(call)
         case .planningGet, .planningPost, .planningPut, .planningReorder, .planningDelete:
-            guard let session = call.session else { return await crash(call.request) }
+            guard let session = call.session else { return crash() }
             switch route {
             case .planningGet: return planningGet(call, session)
             case .planningPost: return planningPost(call, session)
@@ -145,19 +144,17 @@ struct TickedifyBackend: SimulatorBackend {
     }
 
     /// The Node process dies: the connection closes without an answer. The crash is counted.
-    private func crash(_ request: SimRequest) async -> Response {
+    private func crash() -> Response {
         store.recordCrash()
-        if let channel = connections.channel(for: request) {
-            try? await channel.close().get()
-        }
-        return TickedifyHTTP.abortedResponse
+        return .dropConnection
     }
 
     // MARK: - Auth
 
     private func login(_ call: Call) -> Response {
         // express-rate-limit 7, standardHeaders draft-6, counting every attempt.
-        let ip = connections.clientIP(for: call.request)
+        // Express's `req.ip` without `trust proxy`: the socket peer.
+        let ip = call.request.peerIP ?? "127.0.0.1"
         let now = TickedifyTime.nowMs()
         let client = store.hitLogin(key: ip, now: now)
         let limit = store.options.loginLimit

@@ -55,13 +55,8 @@ enum TickedifyHTTP {
     /// Express's weak ETag shape `W/"<length hex>-<27 base64 chars>"`. The real hash is SHA-1; any
     /// stable digest does for a client.
     static func etag(_ body: [UInt8]) -> String {
-        var rng = TickedifyRandom(seed: String(decoding: body, as: UTF8.self) + "|\(body.count)")
-        var digest: [UInt8] = []
-        for _ in 0..<3 {
-            let v = rng.next()
-            for shift in stride(from: 56, through: 0, by: -8) { digest.append(UInt8(truncatingIfNeeded: v >> UInt64(shift))) }
-        }
-        let hash = String(Data(digest.prefix(20)).base64EncodedString().prefix(27))
+        var rng = SeedRandom(seed: String(decoding: body, as: UTF8.self) + "|\(body.count)")
+        let hash = String(Data(rng.bytes(20)).base64EncodedString().prefix(27))
         return "W/\"\(String(body.count, radix: 16))-\(hash)\""
     }
 
@@ -102,16 +97,6 @@ enum TickedifyHTTP {
         s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
             .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
             .replacingOccurrences(of: "'", with: "&#39;")
-    }
-
-    /// A response whose head is informational and whose body fails: used only when the request's
-    /// connection cannot be found, so a client still sees the connection die without a final answer.
-    static var abortedResponse: Response {
-        struct Aborted: Error {}
-        return Response(
-            status: .init(code: 103, reasonPhrase: "Early Hints"), headers: [:],
-            body: .init { _ in throw Aborted() }
-        )
     }
 }
 

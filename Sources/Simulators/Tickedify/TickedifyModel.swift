@@ -27,22 +27,10 @@ enum TickedifyTime {
             + "\(Civil.pad(Int(rest / 3600), 2)):\(Civil.pad(Int(rest / 60 % 60), 2)):\(Civil.pad(Int(rest % 60), 2)) GMT"
     }
 
-    /// Days since 1970 of a strict `YYYY-MM-DD`.
-    static func dayNumber(_ day: String) -> Int64? {
-        guard let (y, m, d) = Civil.parseDay(day) else { return nil }
-        return Civil.days(year: y, month: m, day: d)
-    }
-
-    /// `YYYY-MM-DD` of a day number.
-    static func dayString(_ days: Int64) -> String {
-        let (y, m, d) = Civil.date(fromDays: days)
-        return "\(Civil.pad(y, 4))-\(Civil.pad(m, 2))-\(Civil.pad(d, 2))"
-    }
-
     /// `day` shifted by `offset` days.
     static func shift(_ day: String, _ offset: Int) -> String {
-        guard let n = dayNumber(day) else { return day }
-        return dayString(n + Int64(offset))
+        guard let n = Civil.dayNumber(day) else { return day }
+        return Civil.dayString(n + Int64(offset))
     }
 
     /// What Postgres makes of a text compared with a `DATE` column: `YYYY-MM-DD`, optionally followed
@@ -75,33 +63,6 @@ enum TickedifyTime {
     /// A new planning id: 9 random base-36 characters then `Date.now().toString(36)`.
     static func newPlanningID(now: Int64) -> String {
         randomBase36(9) + base36(UInt64(max(0, now)))
-    }
-}
-
-/// A deterministic generator (FNV-1a seed, SplitMix64 steps) for seeded ids.
-struct TickedifyRandom {
-    private var state: UInt64
-
-    init(seed: String) {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in seed.utf8 {
-            h ^= UInt64(b)
-            h = h &* 0x0000_0100_0000_01b3
-        }
-        state = h
-    }
-
-    mutating func next() -> UInt64 {
-        state = state &+ 0x9e37_79b9_7f4a_7c15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-        return z ^ (z >> 31)
-    }
-
-    mutating func base36(_ count: Int) -> String {
-        let alphabet = Array("0123456789abcdefghijklmnopqrstuvwxyz")
-        return String((0..<count).map { _ in alphabet[Int(next() % 36)] })
     }
 }
 

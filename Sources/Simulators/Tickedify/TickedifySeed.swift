@@ -133,26 +133,15 @@ enum TickedifySeed {
     ]
 
     static func data(seedDay: String, timeZone: TimeZone, userId: String) -> TickedifyStore.Data {
-        guard let seedDays = TickedifyTime.dayNumber(seedDay) else { return .init() }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
+        guard let calendar = SeedCalendar(seedDay: seedDay, timeZone: timeZone) else { return .init() }
 
         /// A local wall time relative to the seed day, as UTC milliseconds.
         func local(_ day: Int, _ hour: Int, _ minute: Int, _ second: Int = 0, _ millis: Int = 0) -> Int64 {
-            let (y, m, d) = Civil.date(fromDays: seedDays + Int64(day))
-            let components = DateComponents(year: y, month: m, day: d, hour: hour, minute: minute, second: second)
-            let seconds: Int64
-            if let date = calendar.date(from: components) {
-                seconds = Int64(date.timeIntervalSince1970.rounded())
-            } else {
-                seconds = Civil.micros(year: y, month: m, day: d, hour: hour, minute: minute, second: second) / Civil.microsPerSecond
-                    - Int64(timeZone.secondsFromGMT())
-            }
-            return seconds * 1000 + Int64(millis)
+            calendar.utcSeconds(day, hour, minute, second) * 1000 + Int64(millis)
         }
         func day(_ offset: Int?) -> String? { offset.map { TickedifyTime.shift(seedDay, $0) } }
 
-        var rng = TickedifyRandom(seed: "tickedify|\(seedDay)|\(userId)")
+        var rng = SeedRandom(seed: "tickedify|\(seedDay)|\(userId)")
         var data = TickedifyStore.Data()
 
         var projectIDs: [String: String] = [:]

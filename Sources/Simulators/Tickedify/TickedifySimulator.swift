@@ -144,19 +144,12 @@ public struct TickedifySimulator: Sendable {
             inboxRaceWindow: Duration = .milliseconds(20)
         ) {
             self.timeZone = timeZone
-            self.seedDay = seedDay ?? Self.today(in: timeZone)
+            self.seedDay = seedDay ?? Civil.today(in: timeZone)
             self.users = users
             self.loginLimit = loginLimit
             self.loginWindow = loginWindow
             self.dateStyle = dateStyle
             self.inboxRaceWindow = inboxRaceWindow
-        }
-
-        static func today(in timeZone: TimeZone, at date: Date = Date()) -> String {
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = timeZone
-            let c = calendar.dateComponents([.year, .month, .day], from: date)
-            return "\(Civil.pad(c.year ?? 1970, 4))-\(Civil.pad(c.month ?? 1, 2))-\(Civil.pad(c.day ?? 1, 2))"
         }
     }
 
@@ -176,14 +169,15 @@ public struct TickedifySimulator: Sendable {
         guard options.loginLimit >= 0 else { throw SimulatorError.startFailed("loginLimit must not be negative") }
         guard options.loginWindow > .zero else { throw SimulatorError.startFailed("loginWindow must be positive") }
         let store = TickedifyStore(options: options)
-        let connections = TickedifyConnections()
-        return try await TickedifyServer.start(
-            backend: TickedifyBackend(store: store, connections: connections),
-            connections: connections,
+        // Express sends no `Server` header.
+        return try await SimulatorServer.start(
+            kind: .tickedify,
+            backend: TickedifyBackend(store: store),
             control: SimulatorControl(),
             host: host,
             port: port,
-            logger: logger
+            logger: logger,
+            serverName: nil
         )
     }
 }

@@ -38,7 +38,7 @@ final class TickedifyStore: Sendable {
         self.options = options
         self.users = options.users
         self.seedUser = options.users.first { $0.email == TickedifySimulator.demoEmail } ?? options.users.first
-        self.startLocalDay = TickedifyTime.dayNumber(TickedifySimulator.Options.today(in: options.timeZone)) ?? 0
+        self.startLocalDay = Civil.dayNumber(Civil.today(in: options.timeZone)) ?? 0
         self.state = Mutex(State(dateStyle: options.dateStyle))
         reseed()
     }
@@ -52,7 +52,7 @@ final class TickedifyStore: Sendable {
 
     /// The server's `CURRENT_DATE`: seedDay, moved on by the days that passed since the start.
     var currentDate: String {
-        let localToday = TickedifyTime.dayNumber(TickedifySimulator.Options.today(in: options.timeZone)) ?? startLocalDay
+        let localToday = Civil.dayNumber(Civil.today(in: options.timeZone)) ?? startLocalDay
         return TickedifyTime.shift(options.seedDay, Int(localToday - startLocalDay))
     }
 
