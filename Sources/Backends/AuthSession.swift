@@ -8,9 +8,22 @@ import Synchronization
 /// token) renewal is blocked until a time, and requests fail at once instead of retrying:
 /// Tickedify locks an account after 5 logins in 15 minutes.
 public actor AuthSession {
+    /// At most `attempts` logins or refreshes in any `window` seconds, successful or not.
+    public struct AttemptLimit: Sendable {
+        public var attempts: Int
+        public var window: TimeInterval
+
+        public init(attempts: Int, window: TimeInterval) {
+            self.attempts = attempts
+            self.window = window
+        }
+    }
+
     public let backend: String
+    public let limit: AttemptLimit
     private var credential: String?
     private var loaded = false
+    private var attempts: [Date]?
     private var renewal: Task<String, any Error>?
     private var blockedUntil: Date?
     private var blockError: BackendError?
@@ -19,8 +32,12 @@ public actor AuthSession {
     private let vaultName: String
     private(set) public var renewals = 0
 
-    public init(backend: String, profile: String, vault: any CredentialVault, vaultName: String) {
+    public init(
+        backend: String, profile: String, vault: any CredentialVault, vaultName: String,
+        limit: AttemptLimit = AttemptLimit(attempts: 10, window: 60)
+    ) {
         self.backend = backend
+        self.limit = limit
         self.profile = profile
         self.vault = vault
         self.vaultName = vaultName
@@ -47,6 +64,7 @@ public actor AuthSession {
         if let renewal {
             return try await renewal.value
         }
+        try await recordAttempt()
         let task = Task { try await renew() }
         renewal = task
         defer { renewal = nil }
@@ -67,6 +85,33 @@ public actor AuthSession {
         }
     }
 
+    /// Counts this attempt against the limit (kept in the vault, so a restart does not reset
+    /// it), or refuses it when the window is full.
+    private func recordAttempt() async throws {
+        let now = Date()
+        var recent = await loadAttempts().filter { now.timeIntervalSince($0) < limit.window }
+        guard recent.count < limit.attempts else {
+            let wait = Int(limit.window - now.timeIntervalSince(recent[0])) + 1
+            throw BackendError(
+                .reauthBlocked, backend: backend,
+                message: "\(backend) was asked for a new session \(recent.count) times in \(Int(limit.window / 60)) min; the gateway waits \(wait) s before trying again",
+                retryAfter: Double(wait)
+            )
+        }
+        recent.append(now)
+        attempts = recent
+        let text = recent.map { String(Int($0.timeIntervalSince1970)) }.joined(separator: ",")
+        try await vault.setValue(text, profile: profile, backend: backend, name: vaultName + ".attempts")
+    }
+
+    private func loadAttempts() async -> [Date] {
+        if let attempts { return attempts }
+        let text = await vault.value(profile: profile, backend: backend, name: vaultName + ".attempts") ?? ""
+        let loaded = text.split(separator: ",").compactMap { Double($0) }.map(Date.init(timeIntervalSince1970:))
+        attempts = loaded
+        return loaded
+    }
+
     /// Forgets the credential (memory and vault), e.g. after the backend rejected it.
     public func invalidate(_ stale: String?) async throws {
         guard await current() == stale else { return }
@@ -84,11 +129,14 @@ public final class SessionRegistry: Sendable {
         self.vault = vault
     }
 
-    public func session(profile: String, backend: String, name: String = "credential") -> AuthSession {
+    public func session(
+        profile: String, backend: String, name: String = "credential",
+        limit: AuthSession.AttemptLimit = AuthSession.AttemptLimit(attempts: 10, window: 60)
+    ) -> AuthSession {
         let key = "\(profile)|\(backend)|\(name)"
         return sessions.withLock { sessions in
             if let existing = sessions[key] { return existing }
-            let created = AuthSession(backend: backend, profile: profile, vault: vault, vaultName: name)
+            let created = AuthSession(backend: backend, profile: profile, vault: vault, vaultName: name, limit: limit)
             sessions[key] = created
             return created
         }

@@ -163,7 +163,12 @@ public final class CacheDatabase: Sendable {
         }
     }
 
-    /// `PRAGMA integrity_check`: "ok" when the file is sound.
+    /// A cheap read: true when the database answers (for readiness probes).
+    public func isReadable() -> Bool {
+        (try? pool.read { db in try Int.fetchOne(db, sql: "SELECT 1 FROM cache_entry LIMIT 1") ?? 1 }) != nil
+    }
+
+    /// `PRAGMA integrity_check`: "ok" when the file is sound. Reads the whole file: not for probes.
     public func integrityCheck() throws -> String {
         try pool.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? "" }
     }

@@ -42,7 +42,7 @@ public final class GatewayRuntime: Sendable {
         [
             "config": true,
             "routes": !routes.isEmpty,
-            "cache": (try? database.integrityCheck()) == "ok",
+            "cache": database.isReadable(),
         ]
     }
 

@@ -17,7 +17,12 @@ public struct TickedifyClient: Sendable {
     public init(settings: TickedifySettings, context: OperationContext) {
         self.settings = settings
         self.http = context.http
-        self.session = context.sessions.session(profile: context.profileName, backend: Self.backend, name: "session_cookie")
+        // Tickedify locks an account after 5 logins in 15 minutes (every attempt counts): the
+        // gateway makes at most 4, leaving one for the person's own browser.
+        self.session = context.sessions.session(
+            profile: context.profileName, backend: Self.backend, name: "session_cookie",
+            limit: AuthSession.AttemptLimit(attempts: 4, window: 900)
+        )
     }
 
     public static func fingerprint(_ settings: TickedifySettings) -> String {
