@@ -104,6 +104,7 @@ let package = Package(
             dependencies: [
                 "Simulators",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),

@@ -64,8 +64,11 @@ public actor AuthSession {
         if let renewal {
             return try await renewal.value
         }
-        try await recordAttempt()
-        let task = Task { try await renew() }
+        // Registered before any suspension point, so concurrent callers join this renewal.
+        let task = Task {
+            try await self.recordAttempt()
+            return try await renew()
+        }
         renewal = task
         defer { renewal = nil }
         do {

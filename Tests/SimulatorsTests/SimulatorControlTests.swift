@@ -37,16 +37,16 @@ struct SimulatorControlTests {
 
     @Test func latencyFault() async throws {
         try await withEightAlls { sim, client in
-            sim.control.setFaults(SimulatorFaults(latencyMs: 300))
+            sim.control.setFaults(SimulatorFaults(latencyMs: 2000))
             let start = ContinuousClock.now
             let r = try await client.send(sim, "/health")
             let elapsed = ContinuousClock.now - start
             #expect(r.status == 200)
-            #expect(elapsed >= .milliseconds(300))
-            // Control paths are not delayed.
+            #expect(elapsed >= .milliseconds(2000))
+            // Control paths are not delayed (generous bound: the machine may be busy).
             let controlStart = ContinuousClock.now
             _ = try await client.send(sim, "/_sim/faults")
-            #expect(ContinuousClock.now - controlStart < .milliseconds(300))
+            #expect(ContinuousClock.now - controlStart < .milliseconds(1500))
         }
     }
 

@@ -31,30 +31,38 @@ public struct EightAllsHintListener: Sendable {
     }
 
     /// Runs until the task is cancelled. `onHint` gets the message type (`event_deleted`, …).
+    ///
+    /// The connection runs in a task of its own that this loop never awaits: a handshake the
+    /// server drops with a plain close can hang in the WebSocket client and ignore
+    /// cancellation, and that must not hold up reconnecting or the gateway's shutdown.
     public func run(logger: Logger, onHint: @escaping @Sendable (String) async -> Void) async {
         var backoff = Duration.seconds(1)
         while !Task.isCancelled {
             let started = ContinuousClock.now
-            do {
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask {
-                        _ = try await WebSocketClient.connect(url: url, logger: logger) { inbound, _, _ in
-                            for try await message in inbound.messages(maxSize: 1 << 16) {
-                                guard case .text(let text) = message, text != "pong" else { continue }
-                                let value = try? JSONCoding.decoder.decode(JSONValue.self, from: Data(text.utf8))
-                                await onHint(value?["type"]?.stringValue ?? "message")
-                            }
+            let (ended, signal) = AsyncStream<Void>.makeStream()
+            let connection = Task {
+                do {
+                    _ = try await WebSocketClient.connect(url: url, logger: logger) { inbound, _, _ in
+                        for try await message in inbound.messages(maxSize: 1 << 16) {
+                            guard case .text(let text) = message, text != "pong" else { continue }
+                            let value = try? JSONCoding.decoder.decode(JSONValue.self, from: Data(text.utf8))
+                            await onHint(value?["type"]?.stringValue ?? "message")
                         }
                     }
-                    group.addTask { try await Task.sleep(for: reconnectAfter) }
-                    _ = try await group.next()
-                    group.cancelAll()
+                } catch {
+                    logger.debug("8alls websocket unavailable", metadata: ["url": "\(url)", "error.type": "\(type(of: error))"])
                 }
-            } catch is CancellationError {
-                return
-            } catch {
-                logger.debug("8alls websocket unavailable", metadata: ["url": "\(url)", "error.type": "\(type(of: error))"])
+                signal.yield()
             }
+            let renewal = Task {
+                try? await Task.sleep(for: reconnectAfter)
+                signal.yield()
+            }
+            // Ends on the first signal, or at once when this task is cancelled.
+            for await _ in ended { break }
+            connection.cancel()
+            renewal.cancel()
+            if Task.isCancelled { return }
             if ContinuousClock.now - started > .seconds(30) { backoff = .seconds(1) }
             try? await Task.sleep(for: backoff)
             backoff = min(backoff * 2, maximumBackoff)

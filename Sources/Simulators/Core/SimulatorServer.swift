@@ -66,11 +66,20 @@ protocol SimulatorBackend: Sendable {
     func faultResponse(status: Int) -> Response
     /// Extra lines for `GET /_sim` describing the simulator-specific control routes.
     var controlRoutes: [String] { get }
+    /// Whether the server accepts WebSocket upgrades at all. False (the default) keeps a plain
+    /// HTTP/1 server; true serves HTTP/1 with upgrades, decided by ``webSocketHandler(for:)``.
+    var servesWebSockets: Bool { get }
+    /// The handler for a WebSocket upgrade request (the call is already counted and faults
+    /// applied, see `SimulatorServer.webSocketUpgrade`), or nil to refuse the upgrade
+    /// (Hummingbird answers 400 and closes). `request.body` is empty.
+    func webSocketHandler(for request: SimRequest) -> SimWebSocketHandler?
 }
 
 extension SimulatorBackend {
     func handleControl(_ request: SimRequest) async -> Response? { nil }
     var controlRoutes: [String] { [] }
+    var servesWebSockets: Bool { false }
+    func webSocketHandler(for request: SimRequest) -> SimWebSocketHandler? { nil }
     /// FastAPI's `HTTPException` shape.
     func faultResponse(status: Int) -> Response {
         .json(.object(["detail": .string("simulated failure")]), status: status)
@@ -201,7 +210,8 @@ struct SimulatorRequestContext: RequestContext, RemoteAddressRequestContext {
 
 // MARK: - Connection-killing faults
 
-/// Applies `down` faults. It sits after HTTP decoding (see `HTTP1Channel.Configuration`
+/// Applies `down` faults to HTTP requests (a WebSocket upgrade request never reaches it; see
+/// `SimulatorServer.webSocketUpgrade`). It sits after HTTP decoding (see `HTTP1Channel.Configuration`
 /// `additionalChannelHandlers`), so it sees each request head before Hummingbird does.
 ///
 /// When `down` is set and the request is not under `/_sim/`, it counts the call, swallows the
@@ -243,7 +253,7 @@ final class FaultChannelHandler: ChannelInboundHandler, RemovableChannelHandler 
         context.fireChannelRead(data)
     }
 
-    private static func kill(context: ChannelHandlerContext, reset: Bool) {
+    static func kill(context: ChannelHandlerContext, reset: Bool) {
         guard context.channel.isActive else { return }
         if reset, let provider = context.channel as? any SocketOptionProvider {
             provider.setSoLinger(linger(l_onoff: 1, l_linger: 0)).assumeIsolated().whenComplete { _ in
@@ -271,14 +281,19 @@ public final class RunningSimulator: Sendable {
 
     private let group: ServiceGroup
     private let task: Task<Void, Never>
+    private let stopSignal: SimulatorStopSignal
 
-    init(kind: SimulatorKind, host: String, port: Int, control: SimulatorControl, group: ServiceGroup, task: Task<Void, Never>) {
+    init(
+        kind: SimulatorKind, host: String, port: Int, control: SimulatorControl, group: ServiceGroup, task: Task<Void, Never>,
+        stopSignal: SimulatorStopSignal = SimulatorStopSignal()
+    ) {
         self.kind = kind
         self.host = host
         self.port = port
         self.control = control
         self.group = group
         self.task = task
+        self.stopSignal = stopSignal
     }
 
     /// `http://127.0.0.1:PORT` (or `http://[::1]:PORT`).
@@ -295,6 +310,7 @@ public final class RunningSimulator: Sendable {
     /// waits until it is gone; after `gracePeriod` the server task is cancelled instead.
     /// Safe to call more than once, also concurrently; every call returns once the server is gone.
     public func stop(gracePeriod: Duration) async {
+        stopSignal.stop()
         await group.triggerGracefulShutdown()
         let server = task
         await withTaskGroup(of: Bool.self) { waiters in
@@ -354,9 +370,10 @@ enum SimulatorServer {
         let failure = Mutex<String?>(nil)
 
         let responder = SimulatorResponder(kind: kind, control: control, backend: backend)
+        let stopSignal = SimulatorStopSignal()
         let app = Application(
             responder: responder,
-            server: .http1(configuration: .init(additionalChannelHandlers: [FaultChannelHandler(control: control)])),
+            server: serverBuilder(backend: backend, control: control, stopSignal: stopSignal),
             configuration: .init(address: .hostname(bindHost, port: port), serverName: serverName),
             onServerRunning: { channel in
                 if let port = channel.localAddress?.port {
@@ -387,7 +404,9 @@ enum SimulatorServer {
             let reason = failure.withLock { $0 } ?? "server stopped before it was listening"
             throw SimulatorError.startFailed(reason)
         }
-        return RunningSimulator(kind: kind, host: bindHost, port: boundPort, control: control, group: group, task: task)
+        return RunningSimulator(
+            kind: kind, host: bindHost, port: boundPort, control: control, group: group, task: task, stopSignal: stopSignal
+        )
     }
 }
 

@@ -5,16 +5,34 @@ import Hummingbird
 /// behaviour (validation, error shapes, routing quirks).
 struct EightAllsBackend: SimulatorBackend {
     let store: EightAllsStore
+    /// The `/ws` connection manager; the event routes broadcast through it.
+    let sockets: EightAllsConnectionManager
     private let router: StarletteRouter
 
-    init(store: EightAllsStore) {
+    init(store: EightAllsStore, sockets: EightAllsConnectionManager = EightAllsConnectionManager()) {
         self.store = store
+        self.sockets = sockets
         var router = StarletteRouter()
         router.add(.get, "/api/events") { req, _ in Self.listEvents(store, req) }
         router.add(.get, "/api/events/{event_id}") { _, p in Self.getEvent(store, p["event_id"] ?? "") }
-        router.add(.post, "/api/events") { req, _ in Self.createEvent(store, req) }
-        router.add(.put, "/api/events/{event_id}") { req, p in Self.updateEvent(store, req, p["event_id"] ?? "") }
-        router.add(.delete, "/api/events/{event_id}") { _, p in Self.deleteEvent(store, p["event_id"] ?? "") }
+        // The real routes broadcast from a background task, i.e. right after the response; here the
+        // broadcast finishes before the response, so a client that sees the answer also sees its effect.
+        router.add(.post, "/api/events") { req, _ in
+            let response = Self.createEvent(store, req)
+            if response.status.code == 201 { await sockets.broadcast("event_created", .eventWithDatetimes) }
+            return response
+        }
+        router.add(.put, "/api/events/{event_id}") { req, p in
+            let response = Self.updateEvent(store, req, p["event_id"] ?? "")
+            if response.status.code == 200 { await sockets.broadcast("event_updated", .eventWithDatetimes) }
+            return response
+        }
+        router.add(.delete, "/api/events/{event_id}") { _, p in
+            let id = p["event_id"] ?? ""
+            let response = Self.deleteEvent(store, id)
+            if response.status.code == 204 { await sockets.broadcast("event_deleted", .json(.object(["id": .string(id)]))) }
+            return response
+        }
         router.add(.get, "/api/events/date/{date}") { _, p in Self.eventsByDate(store, p["date"] ?? "") }
         router.add(.get, "/") { _, _ in
             .json(.object(["message": .string("8alls API"), "version": .string("1.0.0"), "docs": .string("/docs")]))
@@ -27,6 +45,13 @@ struct EightAllsBackend: SimulatorBackend {
 
     func handle(_ request: SimRequest) async -> Response {
         await router.respond(to: request)
+    }
+
+    var servesWebSockets: Bool { true }
+
+    /// `@router.websocket("/ws")`, matched exactly (Starlette does not redirect WebSocket paths).
+    func webSocketHandler(for request: SimRequest) -> SimWebSocketHandler? {
+        request.path == "/ws" ? sockets.handler : nil
     }
 
     var controlRoutes: [String] { ["GET /_sim/options", "POST /_sim/options", "POST /_sim/reset"] }

@@ -15,8 +15,15 @@ import Logging
 /// ``SimulatorControl``), plus `GET|POST /_sim/options` (`{"date_style":"zulu"|"naive"}`) and
 /// `POST /_sim/reset` (drop every change and reload the seeded week).
 ///
-/// Not simulated: `/ws` (the gateway must not rely on it), tasks, search, daily notes,
-/// therapy-companion and `/docs`/`/openapi.json`; those paths answer 404.
+/// WebSocket `/ws` (no auth): the text `ping` gets the plain text `pong`; POST, PUT and DELETE of
+/// `/api/events` broadcast `{"type","data","timestamp"}`, with the upstream bug reproduced: the
+/// `event_created` / `event_updated` broadcasts fail to serialize, and every socket connected at
+/// that moment is dropped from the broadcast list without being closed, so it never receives
+/// anything again; only `event_deleted` (`{"id":…}`) reaches sockets connected since the last create
+/// or update (see ``EightAllsConnectionManager``). Upgrades are counted as `GET /ws`.
+///
+/// Not simulated: tasks, search, daily notes, therapy-companion and `/docs`/`/openapi.json`;
+/// those paths answer 404.
 public struct EightAllsSimulator: Sendable {
     /// How datetimes come out, i.e. which database the real server runs on.
     public enum DateStyle: String, Sendable, CaseIterable {
