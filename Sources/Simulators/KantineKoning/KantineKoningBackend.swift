@@ -145,6 +145,15 @@ struct KantineKoningBackend: SimulatorBackend {
     }
 
     /// The 401 answers of the token plug.
+    /// The request's session, or the 401 to answer (a Bearer token is required).
+    static func requireSession(_ store: KantineKoningStore, _ request: SimRequest) -> Checked<KantineKoningSession, Response> {
+        switch authenticate(store, request) {
+        case .session(let session): .success(session)
+        case .anonymous: .failure(error(401, "unauthorized", "Authenticatie vereist"))
+        case .failure(let response): .failure(response)
+        }
+    }
+
     static func authenticate(_ store: KantineKoningStore, _ request: SimRequest, optional: Bool = false) -> AuthOutcome {
         guard let token = bearer(request) else {
             if optional { return .anonymous }
@@ -186,9 +195,8 @@ struct KantineKoningBackend: SimulatorBackend {
 
     static func listDiensten(_ store: KantineKoningStore, _ request: SimRequest) -> Response {
         let session: KantineKoningSession
-        switch authenticate(store, request) {
-        case .session(let s): session = s
-        case .anonymous: return error(401, "unauthorized", "Authenticatie vereist")
+        switch requireSession(store, request) {
+        case .success(let s): session = s
         case .failure(let response): return response
         }
         let query = QueryItems(raw: request.rawQuery)
@@ -206,9 +214,8 @@ struct KantineKoningBackend: SimulatorBackend {
 
     static func availableDiensten(_ store: KantineKoningStore, _ request: SimRequest) -> Response {
         let session: KantineKoningSession
-        switch authenticate(store, request) {
-        case .session(let s): session = s
-        case .anonymous: return error(401, "unauthorized", "Authenticatie vereist")
+        switch requireSession(store, request) {
+        case .success(let s): session = s
         case .failure(let response): return response
         }
         guard session.isManager else {
@@ -229,9 +236,8 @@ struct KantineKoningBackend: SimulatorBackend {
 
     static func showDienst(_ store: KantineKoningStore, _ request: SimRequest, _ id: String) -> Response {
         let session: KantineKoningSession
-        switch authenticate(store, request) {
-        case .session(let s): session = s
-        case .anonymous: return error(401, "unauthorized", "Authenticatie vereist")
+        switch requireSession(store, request) {
+        case .success(let s): session = s
         case .failure(let response): return response
         }
         let query = QueryItems(raw: request.rawQuery)
@@ -245,9 +251,8 @@ struct KantineKoningBackend: SimulatorBackend {
     /// `POST`/`DELETE /diensten/{id}/volunteer`.
     static func volunteer(_ store: KantineKoningStore, _ request: SimRequest, _ id: String, add: Bool) -> Response {
         let session: KantineKoningSession
-        switch authenticate(store, request) {
-        case .session(let s): session = s
-        case .anonymous: return error(401, "unauthorized", "Authenticatie vereist")
+        switch requireSession(store, request) {
+        case .success(let s): session = s
         case .failure(let response): return response
         }
         let query = QueryItems(raw: request.rawQuery)
@@ -389,9 +394,8 @@ struct KantineKoningBackend: SimulatorBackend {
 
     static func tenants(_ store: KantineKoningStore, _ request: SimRequest) -> Response {
         let session: KantineKoningSession
-        switch authenticate(store, request) {
-        case .session(let s): session = s
-        case .anonymous: return error(401, "unauthorized", "Authenticatie vereist")
+        switch requireSession(store, request) {
+        case .success(let s): session = s
         case .failure(let response): return response
         }
         let tenant = session.tenant
@@ -418,9 +422,8 @@ struct KantineKoningBackend: SimulatorBackend {
 
     static func enrollmentStatus(_ store: KantineKoningStore, _ request: SimRequest) -> Response {
         let session: KantineKoningSession
-        switch authenticate(store, request) {
-        case .session(let s): session = s
-        case .anonymous: return error(401, "unauthorized", "Authenticatie vereist")
+        switch requireSession(store, request) {
+        case .success(let s): session = s
         case .failure(let response): return response
         }
         let codes = session.teams.map(\.code)
