@@ -117,7 +117,7 @@ public final class Aggregator: Sendable {
                         deadline: .milliseconds(Int64(deadline * 1000)),
                         timeoutError: ErrorDetail(
                             code: "upstream_timeout",
-                            message: "\(operation.backend) did not answer in \(Self.describe(seconds: deadline))"
+                            message: "\(operation.backend) did not answer in \(UpstreamHTTP.describe(deadline))"
                         )
                     ) {
                         let output = try await operation.fetch(arguments, context: context)
@@ -206,7 +206,4 @@ public final class Aggregator: Sendable {
         )
     }
 
-    static func describe(seconds: TimeInterval) -> String {
-        seconds < 1 ? "\(Int((seconds * 1000).rounded())) ms" : (seconds.rounded() == seconds ? "\(Int(seconds)) s" : String(format: "%.1f s", seconds))
-    }
 }

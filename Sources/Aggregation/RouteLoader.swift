@@ -73,7 +73,7 @@ public struct RouteLoader: Sendable {
         var problems: [YAMLSourceError] = []
         func problem(_ path: [String], _ reason: String) {
             problems.append(YAMLSourceError(
-                file: file, line: YAMLDocument.line(of: path, in: text), keyPath: YAMLDocumentPath.join(path), reason: reason
+                file: file, line: YAMLDocument.line(of: path, in: text), keyPath: YAMLDocument.join(path), reason: reason
             ))
         }
 
@@ -255,16 +255,5 @@ public struct RouteLoader: Sendable {
         case (.date, .string(let text)): LocalDate(text).map { .date($0) }
         default: nil
         }
-    }
-}
-
-/// Key paths printed the same way as config errors.
-enum YAMLDocumentPath {
-    static func join(_ names: [String]) -> String {
-        var text = ""
-        for name in names {
-            text += (name.hasPrefix("[") || text.isEmpty) ? name : "." + name
-        }
-        return text
     }
 }

@@ -82,8 +82,8 @@ public struct RouteParameter: Sendable, Hashable {
     }
 
     /// Echoes client input in messages safely: short, no control characters.
-    static func shown(_ raw: String) -> String {
+    public static func shown(_ raw: String, limit: Int = 40) -> String {
         let cleaned = String(raw.unicodeScalars.filter { $0.properties.generalCategory != .control }.map(Character.init))
-        return cleaned.count > 40 ? String(cleaned.prefix(40)) + "…" : cleaned
+        return cleaned.count > limit ? String(cleaned.prefix(limit)) + "…" : cleaned
     }
 }

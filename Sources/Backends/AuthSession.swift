@@ -30,7 +30,6 @@ public actor AuthSession {
     private let vault: any CredentialVault
     private let profile: String
     private let vaultName: String
-    private(set) public var renewals = 0
 
     public init(
         backend: String, profile: String, vault: any CredentialVault, vaultName: String,
@@ -73,7 +72,6 @@ public actor AuthSession {
         defer { renewal = nil }
         do {
             let fresh = try await task.value
-            renewals += 1
             credential = fresh
             try await vault.setValue(fresh, profile: profile, backend: backend, name: vaultName)
             blockedUntil = nil

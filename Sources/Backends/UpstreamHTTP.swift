@@ -103,7 +103,8 @@ public final class UpstreamHTTP: Sendable {
         }
     }
 
-    static func describe(_ seconds: TimeInterval) -> String {
+    /// "500 ms", "2 s", "1.5 s": a duration for messages.
+    public static func describe(_ seconds: TimeInterval) -> String {
         seconds < 1 ? "\(Int((seconds * 1000).rounded())) ms" : (seconds.rounded() == seconds ? "\(Int(seconds)) s" : String(format: "%.1f s", seconds))
     }
 

@@ -117,13 +117,7 @@ public actor CacheStore {
                 touched = true
             }
         }
-        let parts = prefix.split(separator: "|", omittingEmptySubsequences: false)
-        if touched, parts.count >= 2 {
-            changes.publish(CacheChange(
-                kind: .invalidated, profile: parts[0].removingPercentEncoding ?? String(parts[0]),
-                operation: parts[1].removingPercentEncoding ?? String(parts[1])
-            ))
-        }
+        if touched { publishInvalidated(prefix: prefix) }
     }
 
     /// Drops entries whose key starts with `prefix` from both tiers.
@@ -140,13 +134,17 @@ public actor CacheStore {
         } catch {
             logger.error("cache invalidation failed", metadata: ["error": "\(error)"])
         }
+        if !dropped.isEmpty { publishInvalidated(prefix: prefix) }
+    }
+
+    /// Tells live clients that the entries under `prefix` (`profile|operation|…`) changed.
+    private func publishInvalidated(prefix: String) {
         let parts = prefix.split(separator: "|", omittingEmptySubsequences: false)
-        if !dropped.isEmpty, parts.count >= 2 {
-            changes.publish(CacheChange(
-                kind: .invalidated, profile: parts[0].removingPercentEncoding ?? String(parts[0]),
-                operation: parts[1].removingPercentEncoding ?? String(parts[1])
-            ))
-        }
+        guard parts.count >= 2 else { return }
+        changes.publish(CacheChange(
+            kind: .invalidated, profile: parts[0].removingPercentEncoding ?? String(parts[0]),
+            operation: parts[1].removingPercentEncoding ?? String(parts[1])
+        ))
     }
 
     public func counters(operation: String? = nil) -> CacheCounters {

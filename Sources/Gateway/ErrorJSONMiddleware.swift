@@ -1,3 +1,4 @@
+import Aggregation
 import Hummingbird
 import Logging
 import Model
@@ -38,17 +39,9 @@ public struct ErrorJSONMiddleware<Context: RequestContext>: RouterMiddleware {
 
     static func message(for status: HTTPResponse.Status, path: String) -> String {
         switch status.code {
-        case 404: "nothing at \(RouteParameterText.shown(path))"
-        case 405: "method not allowed on \(RouteParameterText.shown(path))"
+        case 404: "nothing at \(RouteParameter.shown(path, limit: 80))"
+        case 405: "method not allowed on \(RouteParameter.shown(path, limit: 80))"
         default: status.reasonPhrase
         }
-    }
-}
-
-enum RouteParameterText {
-    /// Client text echoed in messages: short, printable.
-    static func shown(_ raw: String) -> String {
-        let cleaned = String(raw.unicodeScalars.filter { $0.properties.generalCategory != .control }.map(Character.init))
-        return cleaned.count > 80 ? String(cleaned.prefix(80)) + "…" : cleaned
     }
 }

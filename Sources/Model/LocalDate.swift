@@ -32,6 +32,12 @@ public struct LocalDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
         self.day = day
     }
 
+    /// The day a backend DATE field starts with: `2026-11-22T00:00:00.000Z` or `2026-11-22`
+    /// (the first 10 characters, as the backends' own clients read them).
+    public init?(leadingDayOf text: String) {
+        self.init(String(text.prefix(10)))
+    }
+
     public init(year: Int, month: Int, day: Int) {
         self.year = year
         self.month = month

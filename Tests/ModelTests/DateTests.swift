@@ -53,6 +53,13 @@ struct DateTests {
         }
     }
 
+    @Test func backendDateFieldsTakeTheirLeadingDay() {
+        #expect(LocalDate(leadingDayOf: "2026-11-22T00:00:00.000Z")?.description == "2026-11-22")
+        #expect(LocalDate(leadingDayOf: "2026-11-22")?.description == "2026-11-22")
+        #expect(LocalDate(leadingDayOf: "2026-11-2") == nil)
+        #expect(LocalDate(leadingDayOf: "not a date at all") == nil)
+    }
+
     @Test func dayArithmetic() {
         let day = LocalDate(year: 2026, month: 12, day: 31)
         #expect(day.adding(days: 1).description == "2027-01-01")

@@ -59,7 +59,7 @@ public struct FitIQNutritionOperation: FitIQOperation {
         }
         let goal = fields.int("calorie_goal", "goal_calories", "calorieGoal")
         return NutritionSummary(
-            date: fields.string("date").flatMap { TickedifyNormalisation.day($0) } ?? date.description,
+            date: fields.string("date").flatMap(LocalDate.init(leadingDayOf:))?.description ?? date.description,
             calories: calories,
             proteinG: number("total_protein_g", "protein_g", "totalProtein", "protein"),
             carbsG: number("total_carbs_g", "carbs_g", "totalCarbs", "carbs"),

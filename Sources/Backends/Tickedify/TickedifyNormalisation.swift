@@ -3,13 +3,6 @@ import Model
 
 /// Tickedify's Dutch, partly camelCase rows to the unified types.
 enum TickedifyNormalisation {
-    /// DATE columns arrive as `YYYY-MM-DDT00:00:00.000Z` or `YYYY-MM-DD`: the first 10 characters.
-    static func day(_ text: String?) -> String? {
-        guard let text, text.count >= 10 else { return nil }
-        let prefix = String(text.prefix(10))
-        return LocalDate(prefix) != nil ? prefix : nil
-    }
-
     static func planItems(_ value: JSONValue) throws -> [PlanItem] {
         guard let rows = LenientList.items(in: value, keys: ["planned_tasks", "planning", "items", "data"]) else {
             throw BackendError(.badResponse, backend: TickedifyClient.backend, message: "Tickedify sent a plan that is not a list")
@@ -46,7 +39,7 @@ enum TickedifyNormalisation {
             return TaskItem(
                 id: id, title: fields.string("tekst", "title", "naam") ?? "",
                 list: fields.string("lijst", "list") ?? list, priority: priority,
-                appearsOn: day(fields.string("verschijndatum", "appears_on")),
+                appearsOn: fields.string("verschijndatum", "appears_on").flatMap(LocalDate.init(leadingDayOf:))?.description,
                 durationMinutes: fields.int("duur", "duration_minutes"),
                 projectID: fields.string("projectId", "project_id"), contextID: fields.string("contextId", "context_id"),
                 recurrence: fields.string("herhalingType", "herhaling_type", "recurrence"),

@@ -215,7 +215,8 @@ public struct YAMLDocument: Sendable {
         path.map { key in key.intValue.map { "[\($0)]" } ?? key.stringValue }
     }
 
-    static func join(_ names: [String]) -> String {
+    /// `profiles.default.eightalls.base_url`, `enrollments[0].token`: how errors print a key path.
+    public static func join(_ names: [String]) -> String {
         var text = ""
         for name in names {
             if name.hasPrefix("[") || text.isEmpty {
