@@ -3,7 +3,7 @@
 SWIFT ?= swift
 DEMO_ARGS ?=
 
-.PHONY: all deps build release demo test test-swift test-browser clean
+.PHONY: all deps build release demo test test-swift test-browser test-openapi clean
 
 all: build
 
@@ -20,7 +20,7 @@ demo: build
 	$(SWIFT) build --product daygate --show-bin-path >/dev/null
 	"$$($(SWIFT) build --show-bin-path)/daygate" demo $(DEMO_ARGS)
 
-test: test-swift test-browser
+test: test-swift test-browser test-openapi
 
 test-swift: deps
 	$(SWIFT) test
@@ -31,6 +31,13 @@ test-browser: deps
 	@python3 -c "import playwright" 2>/dev/null || python3 -m pip install --quiet --disable-pip-version-check playwright
 	$(SWIFT) build --product daygate
 	python3 Tests/Browser/dashboard_test.py "$$($(SWIFT) build --show-bin-path)/daygate"
+
+# /openapi.json validated as OpenAPI 3.1 and every documented route called against the demo
+# (openapi-spec-validator and jsonschema from PyPI).
+test-openapi: deps
+	@python3 -c "import openapi_spec_validator" 2>/dev/null || python3 -m pip install --quiet --disable-pip-version-check openapi-spec-validator
+	$(SWIFT) build --product daygate
+	python3 Tests/OpenAPI/openapi_test.py "$$($(SWIFT) build --show-bin-path)/daygate"
 
 clean:
 	rm -rf .build .daygate-demo

@@ -21,6 +21,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
     ],
     targets: [
         .target(
@@ -36,6 +38,7 @@ let package = Package(
                 "Model",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
         ),
         .target(
@@ -46,7 +49,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
         ),
         .target(
@@ -64,6 +69,9 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .target(
@@ -89,7 +97,10 @@ let package = Package(
         ),
         .testTarget(name: "ModelTests", dependencies: ["Model"]),
         .testTarget(name: "CacheTests", dependencies: ["Cache", "Model"]),
-        .testTarget(name: "BackendsTests", dependencies: ["Backends", "Model", "Simulators"]),
+        .testTarget(
+            name: "BackendsTests",
+            dependencies: ["Backends", "Model", "Simulators", .product(name: "Prometheus", package: "swift-prometheus")]
+        ),
         .testTarget(name: "AggregationTests", dependencies: ["Aggregation", "Backends", "Cache", "Model"]),
         .testTarget(
             name: "GatewayTests",
@@ -97,6 +108,7 @@ let package = Package(
                 "Gateway", "Aggregation", "Backends", "Cache", "Model", "Simulators", "daygate",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Yams", package: "Yams"),
             ]
         ),
         .testTarget(

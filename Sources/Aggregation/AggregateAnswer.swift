@@ -1,3 +1,4 @@
+import Cache
 import Foundation
 import Model
 
@@ -6,10 +7,29 @@ public struct AggregateAnswer: Sendable {
     /// 200 when any section has data; 504 when every section timed out; 502 otherwise.
     public var status: Int
     public var body: Data
+    /// The body without what changes from one response to the next for the same data
+    /// (`age_seconds`, each section's `cache` and `duration_ms`): what the ETag is computed
+    /// over, so a client polling unchanged data gets 304s.
+    public var validatorBody: Data
     public var complete: Bool
     public var stale: Bool
     public var ageSeconds: Int
     /// Smallest remaining freshness, when every section is fresh.
     public var maxAge: Int?
     public var sections: [String: SectionReport]
+    /// How the cache answered each section, for `Cache-Status` and `Server-Timing`.
+    public var lookups: [String: SectionLookup]
+    /// Each section's cached body (nil when it has no data), for views derived in Swift.
+    public var sectionBodies: [String: Data]
+}
+
+/// How the cache answered one section.
+public struct SectionLookup: Sendable, Equatable {
+    public var outcome: CacheLookupResult.Outcome
+    /// The request joined a fetch another request had started.
+    public var collapsed: Bool
+    /// Seconds of freshness left (negative once stale); nil without data.
+    public var ttl: Int?
+    public var durationMs: Double
+    public var backend: String
 }

@@ -13,7 +13,8 @@ public final class Aggregator: Sendable {
     public let http: UpstreamHTTP
     public let sessions: SessionRegistry
     private let logger: Logger
-    private let now: @Sendable () -> Date
+    /// The clock every answer is composed with (injectable for tests around midnight and DST).
+    public let now: @Sendable () -> Date
 
     public init(
         config: DaygateConfig, cache: CacheStore, http: UpstreamHTTP, sessions: SessionRegistry,
@@ -63,7 +64,11 @@ public final class Aggregator: Sendable {
         var policy: CachePolicy
     }
 
-    public func run(route: Route, query: [(String, String)], profileName: String, forceRefresh: Bool = false) async throws(ErrorDetail) -> AggregateAnswer {
+    /// - Parameter logger: the request's logger (its request id goes on every line the
+    ///   backends log for this answer); the aggregator's own by default.
+    public func run(
+        route: Route, query: [(String, String)], profileName: String, forceRefresh: Bool = false, logger: Logger? = nil
+    ) async throws(ErrorDetail) -> AggregateAnswer {
         guard let profile = config.profiles[profileName] else {
             throw ErrorDetail(code: "unknown_profile", message: "no profile \(profileName)")
         }
@@ -103,10 +108,11 @@ public final class Aggregator: Sendable {
         }
 
         let context = OperationContext(
-            profileName: profileName, profile: profile, timeZone: config.timeZone, http: http, sessions: sessions, logger: logger
+            profileName: profileName, profile: profile, timeZone: config.timeZone, http: http, sessions: sessions,
+            logger: logger ?? self.logger
         )
         let deadline = route.deadline
-        let results = await withTaskGroup(of: (String, SectionReport, Data?, EntryWindows?).self) { group in
+        let results = await withTaskGroup(of: SectionResult.self) { group in
             for item in prepared {
                 group.addTask { [cache] in
                     let started = ContinuousClock.now
@@ -125,12 +131,29 @@ public final class Aggregator: Sendable {
                     }
                     let elapsed = ContinuousClock.now - started
                     let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-                    return (item.section.name, Self.report(result, backend: operation.backend, now: self.now(), durationMs: milliseconds), result.body, result.windows)
+                    return SectionResult(
+                        name: item.section.name, result: result,
+                        report: Self.report(result, backend: operation.backend, now: self.now(), durationMs: milliseconds)
+                    )
                 }
             }
-            var collected: [(String, SectionReport, Data?, EntryWindows?)] = []
+            var collected: [SectionResult] = []
             for await result in group { collected.append(result) }
             return collected
+        }
+        let log = context.logger
+        for item in results {
+            var metadata: Logger.Metadata = [
+                "section": "\(item.name)", "backend": "\(item.report.backend)", "status": "\(item.report.status.rawValue)",
+                "cache": "\(item.result.outcome.rawValue)", "duration_ms": "\(item.report.durationMs)",
+            ]
+            if let error = item.report.error {
+                metadata["error.code"] = "\(error.code)"
+                metadata["error.message"] = "\(error.message)"
+                log.warning("section degraded", metadata: metadata)
+            } else {
+                log.debug("section", metadata: metadata)
+            }
         }
         return compose(values: values, results: results)
     }
@@ -165,30 +188,47 @@ public final class Aggregator: Sendable {
         }
     }
 
-    func compose(values: [String: ArgumentValue], results: [(String, SectionReport, Data?, EntryWindows?)]) -> AggregateAnswer {
+    /// One section's lookup and its report.
+    struct SectionResult: Sendable {
+        var name: String
+        var result: CacheLookupResult
+        var report: SectionReport
+    }
+
+    func compose(values: [String: ArgumentValue], results: [SectionResult]) -> AggregateAnswer {
         let now = self.now()
         var fields: [String: Data] = [:]
         for (name, value) in values {
             fields[name] = (try? JSONCoding.encode(value.description)) ?? Data("null".utf8)
         }
         var reports: [String: SectionReport] = [:]
+        var lookups: [String: SectionLookup] = [:]
+        var bodies: [String: Data] = [:]
         var complete = true
         var stale = false
         var age = 0
         var maxAge: Int? = nil
-        for (name, report, body, windows) in results {
-            reports[name] = report
-            fields[name] = body ?? Data("null".utf8)
+        for item in results {
+            let report = item.report
+            reports[item.name] = report
+            bodies[item.name] = item.result.body
+            fields[item.name] = item.result.body ?? Data("null".utf8)
             if report.status != .ok { complete = false }
             if report.cache == .stale { stale = true }
             age = max(age, report.ageSeconds ?? 0)
-            if let windows, report.status == .ok || report.status == .partial, report.cache != .stale {
-                let remaining = max(0, Int(windows.freshUntil.timeIntervalSince(now).rounded(.down)))
-                maxAge = min(maxAge ?? remaining, remaining)
+            let ttl = item.result.windows.map { Int($0.freshUntil.timeIntervalSince(now).rounded(.down)) }
+            if let ttl, report.status == .ok || report.status == .partial, report.cache != .stale {
+                maxAge = min(maxAge ?? max(0, ttl), max(0, ttl))
             }
+            lookups[item.name] = SectionLookup(
+                outcome: item.result.outcome, collapsed: item.result.collapsed, ttl: item.result.body == nil ? nil : ttl,
+                durationMs: report.durationMs, backend: report.backend
+            )
         }
         fields["complete"] = Data((complete ? "true" : "false").utf8)
         fields["stale"] = Data((stale ? "true" : "false").utf8)
+        var validatorFields = fields
+        validatorFields["sections"] = (try? JSONCoding.encode(reports.mapValues(\.withoutPerResponseFields))) ?? Data("{}".utf8)
         fields["age_seconds"] = Data(String(age).utf8)
         fields["sections"] = (try? JSONCoding.encode(reports)) ?? Data("{}".utf8)
 
@@ -201,8 +241,9 @@ public final class Aggregator: Sendable {
             status = 502
         }
         return AggregateAnswer(
-            status: status, body: JSONObjectWriter.object(fields), complete: complete, stale: stale,
-            ageSeconds: age, maxAge: complete && !stale ? maxAge : nil, sections: reports
+            status: status, body: JSONObjectWriter.object(fields), validatorBody: JSONObjectWriter.object(validatorFields),
+            complete: complete, stale: stale, ageSeconds: age, maxAge: complete && !stale ? maxAge : nil,
+            sections: reports, lookups: lookups, sectionBodies: bodies
         )
     }
 

@@ -19,7 +19,7 @@ public struct RouteLoader: Sendable {
     /// Paths the gateway serves itself; a route may not take them.
     public var builtinPaths: Set<String>
 
-    public init(registry: OperationRegistry = .standard, builtinPaths: Set<String> = ["/v1/sources", "/v1/stream"]) {
+    public init(registry: OperationRegistry = .standard, builtinPaths: Set<String> = ["/v1/sources", "/v1/stream", "/v1/summary"]) {
         self.registry = registry
         self.builtinPaths = builtinPaths
     }

@@ -25,6 +25,8 @@ public struct BackendError: UpstreamFailure, CustomStringConvertible {
         case reauthBlocked = "reauth_blocked"
         /// The backend has a known bug on this route; the message says what is unavailable.
         case unavailable = "upstream_unavailable"
+        /// Not called: the source failed repeatedly and its circuit is open (`CircuitBreaker`).
+        case circuitOpen = "upstream_circuit_open"
     }
 
     public var kind: Kind

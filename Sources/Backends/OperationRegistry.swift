@@ -9,7 +9,7 @@ public struct OperationRegistry: Sendable {
     /// The operations daygate ships.
     public static let standard = OperationRegistry([
         EightAllsEventsOperation(),
-        TickedifyDailyPlanOperation(), TickedifyListOperation(), TickedifyCountsOperation(),
+        TickedifyDailyPlanOperation(), TickedifyListOperation(), TickedifyCountsOperation(), TickedifyCompletedOperation(),
         KantineKoningDienstenOperation(), KantineKoningLeaderboardOperation(),
         FitIQNutritionOperation(), FitIQFoodLogsOperation(), FitIQWorkoutsOperation(), FitIQSleepOperation(),
         PRSNLTimelineOperation(), PRSNLSearchOperation(), PRSNLTagsOperation(), PRSNLItemOperation(),

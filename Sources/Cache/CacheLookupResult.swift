@@ -50,4 +50,44 @@ public struct CacheCounters: Sendable, Codable, Equatable {
     public var timeouts = 0
 
     public init() {}
+
+    /// One thing the cache did.
+    public enum Event: String, Sendable, CaseIterable {
+        case hits, misses, staleServes, collapsed, fetches, fetchFailures, timeouts
+
+        /// The Prometheus counter it increments.
+        public var metricName: String {
+            switch self {
+            case .hits: "daygate_cache_hits_total"
+            case .misses: "daygate_cache_misses_total"
+            case .staleServes: "daygate_cache_stale_serves_total"
+            case .collapsed: "daygate_cache_collapsed_total"
+            case .fetches: "daygate_cache_fetches_total"
+            case .fetchFailures: "daygate_cache_fetch_failures_total"
+            case .timeouts: "daygate_cache_timeouts_total"
+            }
+        }
+    }
+
+    public mutating func count(_ event: Event) {
+        switch event {
+        case .hits: hits += 1
+        case .misses: misses += 1
+        case .staleServes: staleServes += 1
+        case .collapsed: collapsed += 1
+        case .fetches: fetches += 1
+        case .fetchFailures: fetchFailures += 1
+        case .timeouts: timeouts += 1
+        }
+    }
+
+    public mutating func add(_ other: CacheCounters) {
+        hits += other.hits
+        misses += other.misses
+        staleServes += other.staleServes
+        collapsed += other.collapsed
+        fetches += other.fetches
+        fetchFailures += other.fetchFailures
+        timeouts += other.timeouts
+    }
 }

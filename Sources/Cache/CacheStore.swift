@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 import Logging
 import Model
@@ -17,8 +18,14 @@ public actor CacheStore {
     private var machines: [String: CacheEntryStateMachine] = [:]
     private var waiters: [String: [UInt64: Waiter]] = [:]
     private var nextWaiterID: UInt64 = 0
-    private var counters = CacheCounters()
-    private var countersByOperation: [String: CacheCounters] = [:]
+    private var countersByScope: [CounterScope: CacheCounters] = [:]
+    private var metricCounters: [String: Counter] = [:]
+    private let metrics: any MetricsFactory
+
+    private struct CounterScope: Hashable {
+        var profile: String
+        var operation: String
+    }
 
     private struct Waiter {
         var continuation: CheckedContinuation<CacheLookupResult, Never>
@@ -29,10 +36,11 @@ public actor CacheStore {
     }
 
     public init(
-        database: CacheDatabase, maxBytes: Int, memoryBytes: Int,
+        database: CacheDatabase, maxBytes: Int, memoryBytes: Int, metrics: any MetricsFactory = NOOPMetricsHandler.instance,
         logger: Logger = Logger(label: "daygate.cache"), now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.database = database
+        self.metrics = metrics
         self.maxBytes = maxBytes
         self.memory = MemoryTier(maxBytes: memoryBytes)
         self.logger = logger
@@ -61,7 +69,7 @@ public actor CacheStore {
             guard let item = item(for: storageKey, now: now) else {
                 return await lookupAfterLosingEntry(key, policy: policy, forceRefresh: forceRefresh, deadline: deadline, timeoutError: timeoutError, fetch: fetch)
             }
-            count(key.operation) { $0.hits += 1 }
+            count(key, .hits)
             return CacheLookupResult(outcome: .fresh, value: item.value, windows: item.windows)
 
         case .serveStaleAndRevalidate(let startFetch):
@@ -69,14 +77,14 @@ public actor CacheStore {
             guard let item = item(for: storageKey, now: now) else {
                 return await wait(for: key, forced: false, collapsed: !startFetch, deadline: deadline, timeoutError: timeoutError)
             }
-            count(key.operation) { $0.staleServes += 1 }
+            count(key, .staleServes)
             return CacheLookupResult(outcome: .staleRevalidating, value: item.value, windows: item.windows)
 
         case .waitForFetch(let startFetch):
             if startFetch {
                 start(key, policy: policy, fetch: fetch)
             } else {
-                count(key.operation) { $0.collapsed += 1 }
+                count(key, .collapsed)
             }
             return await wait(for: key, forced: forceRefresh, collapsed: !startFetch, deadline: deadline, timeoutError: timeoutError)
 
@@ -84,11 +92,11 @@ public actor CacheStore {
             guard let item = item(for: storageKey, now: now) else {
                 return CacheLookupResult(outcome: .failed, error: error)
             }
-            count(key.operation) { $0.staleServes += 1 }
+            count(key, .staleServes)
             return CacheLookupResult(outcome: .staleAfterError, value: item.value, windows: item.windows, error: error)
 
         case .fail(let error):
-            count(key.operation) { $0.misses += 1 }
+            count(key, .misses)
             return CacheLookupResult(outcome: .failed, error: error)
         }
     }
@@ -147,9 +155,15 @@ public actor CacheStore {
         ))
     }
 
-    public func counters(operation: String? = nil) -> CacheCounters {
-        guard let operation else { return counters }
-        return countersByOperation[operation] ?? CacheCounters()
+    /// What the cache did, summed over the entries of `profile` (all when nil) whose operation
+    /// is `operation` (all when nil).
+    public func counters(profile: String? = nil, operation: String? = nil) -> CacheCounters {
+        var total = CacheCounters()
+        for (scope, counters) in countersByScope
+        where (profile == nil || scope.profile == profile) && (operation == nil || scope.operation == operation) {
+            total.add(counters)
+        }
+        return total
     }
 
     public var memoryStats: (entries: Int, bytes: Int) {
@@ -183,7 +197,7 @@ public actor CacheStore {
     }
 
     private func start(_ key: CacheKey, policy: CachePolicy, fetch: @escaping @Sendable () async throws -> CacheValue) {
-        count(key.operation) { $0.fetches += 1 }
+        count(key, .fetches)
         let database = self.database
         let maxBytes = self.maxBytes
         let clock = self.now
@@ -218,7 +232,7 @@ public actor CacheStore {
         memory.put(key.storageKey, value: value, windows: stored)
         for (_, waiter) in waiters.removeValue(forKey: key.storageKey) ?? [:] {
             waiter.timer?.cancel()
-            count(key.operation) { $0.misses += 1 }
+            count(key, .misses)
             waiter.continuation.resume(returning: CacheLookupResult(
                 outcome: waiter.forced ? .refreshed : .miss, value: value, windows: stored, collapsed: waiter.collapsed
             ))
@@ -241,7 +255,7 @@ public actor CacheStore {
         var machine = machines[key.storageKey] ?? CacheEntryStateMachine()
         let action = machine.fetchFailed(now: now, error: detail, retryAfter: retryAfter)
         machines[key.storageKey] = machine
-        count(key.operation) { $0.fetchFailures += 1 }
+        count(key, .fetchFailures)
         if machine.consecutiveFailures == 1 {
             changes.publish(CacheChange(kind: .failed, profile: key.profile, operation: key.operation))
         }
@@ -254,12 +268,12 @@ public actor CacheStore {
         for (_, waiter) in waiters.removeValue(forKey: key.storageKey) ?? [:] {
             waiter.timer?.cancel()
             if let item {
-                count(key.operation) { $0.staleServes += 1 }
+                count(key, .staleServes)
                 waiter.continuation.resume(returning: CacheLookupResult(
                     outcome: .staleAfterError, value: item.value, windows: item.windows, error: detail, collapsed: waiter.collapsed
                 ))
             } else {
-                count(key.operation) { $0.misses += 1 }
+                count(key, .misses)
                 waiter.continuation.resume(returning: CacheLookupResult(outcome: .failed, error: detail, collapsed: waiter.collapsed))
             }
         }
@@ -277,23 +291,24 @@ public actor CacheStore {
                 waiter.timer = Task {
                     try? await Task.sleep(for: deadline)
                     guard !Task.isCancelled else { return }
-                    self.deadlineReached(storageKey: storageKey, operation: key.operation, waiterID: id)
+                    self.deadlineReached(key, waiterID: id)
                 }
             }
             waiters[storageKey, default: [:]][id] = waiter
         }
     }
 
-    private func deadlineReached(storageKey: String, operation: String, waiterID: UInt64) {
+    private func deadlineReached(_ key: CacheKey, waiterID: UInt64) {
+        let storageKey = key.storageKey
         guard let waiter = waiters[storageKey]?.removeValue(forKey: waiterID) else { return }
         if waiters[storageKey]?.isEmpty == true { waiters.removeValue(forKey: storageKey) }
         let now = self.now()
         let machine = machines[storageKey] ?? CacheEntryStateMachine()
-        count(operation) { $0.timeouts += 1 }
+        count(key, .timeouts)
         switch machine.deadlineReached(now: now) {
         case .serveStale:
             if let item = item(for: storageKey, now: now) {
-                count(operation) { $0.staleServes += 1 }
+                count(key, .staleServes)
                 waiter.continuation.resume(returning: CacheLookupResult(
                     outcome: .staleAfterTimeout, value: item.value, windows: item.windows, error: waiter.timeoutError, collapsed: waiter.collapsed
                 ))
@@ -305,8 +320,15 @@ public actor CacheStore {
         }
     }
 
-    private func count(_ operation: String, _ change: (inout CacheCounters) -> Void) {
-        change(&counters)
-        change(&countersByOperation[operation, default: CacheCounters()])
+    private func count(_ key: CacheKey, _ event: CacheCounters.Event) {
+        countersByScope[CounterScope(profile: key.profile, operation: key.operation), default: CacheCounters()].count(event)
+        let name = "\(event.metricName)|\(key.operation)"
+        if let counter = metricCounters[name] {
+            counter.increment()
+        } else {
+            let counter = Counter(label: event.metricName, dimensions: [("operation", key.operation)], factory: metrics)
+            metricCounters[name] = counter
+            counter.increment()
+        }
     }
 }

@@ -4,7 +4,8 @@ import HTTPTypes
 import Hummingbird
 import Model
 
-/// Serves one route file's endpoint: query → aggregator → JSON with cache headers.
+/// Serves one route file's endpoint: query → aggregator → JSON with cache headers
+/// (`AggregateAnswer+HTTP`).
 struct AggregateRouteHandler: Sendable {
     let route: Route
     let aggregator: Aggregator
@@ -15,19 +16,13 @@ struct AggregateRouteHandler: Sendable {
         do {
             query = try QueryItems.parse(request.uri.query)
             answer = try await aggregator.run(
-                route: route, query: query, profileName: context.profile, forceRefresh: Self.wantsRefresh(request)
+                route: route, query: query, profileName: context.profile, forceRefresh: Self.wantsRefresh(request),
+                logger: context.logger
             )
         } catch {
             throw GatewayError(.badRequest, error)
         }
-        var headers = HTTPFields()
-        if let maxAge = answer.maxAge {
-            headers[.cacheControl] = "max-age=\(maxAge)"
-        } else {
-            headers[.cacheControl] = "no-cache"
-        }
-        headers[.age] = String(answer.ageSeconds)
-        return JSONResponse.make(status: .init(code: answer.status), body: answer.body, headers: headers)
+        return answer.response(for: request)
     }
 
     /// `Cache-Control: no-cache` (or `max-age=0`, or `Pragma: no-cache`) asks for a refetch.

@@ -4,11 +4,12 @@ import Hummingbird
 import Logging
 import Model
 
-/// Builds the Hummingbird application: middleware, one handler per route file, health
-/// endpoints, and the dashboard from static/.
+/// Builds the Hummingbird application: middleware, one handler per route file, the summary,
+/// sources, metrics and health endpoints, and the dashboard from static/.
 public enum GatewayApplication {
     public static func router(runtime: GatewayRuntime, heartbeat: Duration = .seconds(15)) -> Router<GatewayRequestContext> {
         let router = Router(context: GatewayRequestContext.self)
+        router.add(middleware: RequestMetricsMiddleware(factory: runtime.metrics.factory))
         router.add(middleware: RequestIDMiddleware())
         router.add(middleware: ErrorJSONMiddleware())
         router.add(middleware: ProfileMiddleware(defaultProfile: runtime.config.defaultProfileName))
@@ -27,6 +28,25 @@ public enum GatewayApplication {
                 status: ready ? .ok : .serviceUnavailable,
                 body: JSONCoding.encode(Readiness(status: ready ? "ready" : "not_ready", checks: checks))
             )
+        }
+        let spec = OpenAPIDocument.make(routes: runtime.routes)
+        router.get("/openapi.json") { _, _ in
+            JSONResponse.make(status: .ok, body: spec)
+        }
+        router.get("/metrics") { _, _ in
+            let text = await runtime.metrics.exposition(cache: runtime.cache, monitor: runtime.http.monitor)
+            return Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
+                body: .init(byteBuffer: ByteBuffer(string: text))
+            )
+        }
+        router.get("/v1/sources") { _, context in
+            let report = await SourcesReport.make(profile: context.profile, runtime: runtime)
+            return try JSONResponse.make(status: .ok, body: JSONCoding.encode(report), headers: [.cacheControl: "no-store"])
+        }
+        let summary = SummaryService(aggregator: runtime.aggregator, registry: runtime.registry)
+        router.get(RouterPath(SummaryService.path)) { request, context in
+            try await SummaryHandler(service: summary).handle(request, context: context)
         }
         let stream = ChangeStreamHandler(feed: runtime.cache.changes, heartbeat: heartbeat)
         router.get("/v1/stream") { _, context in

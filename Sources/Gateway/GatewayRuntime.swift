@@ -1,4 +1,5 @@
 import Aggregation
+import AsyncHTTPClient
 import Backends
 import Cache
 import Foundation
@@ -6,32 +7,40 @@ import Logging
 import Model
 
 /// Everything a running gateway holds, built from the config: the SQLite store and its memory
-/// tier, the one shared HTTP client, the loaded routes and the aggregator.
+/// tier, the one shared HTTP client with its per-source monitor, the loaded routes, the
+/// aggregator and the metrics registry.
 public final class GatewayRuntime: Sendable {
     public let config: DaygateConfig
     public let routes: [Route]
+    public let registry: OperationRegistry
     public let database: CacheDatabase
     public let cache: CacheStore
     public let http: UpstreamHTTP
     public let vault: SQLiteCredentialVault
     public let sessions: SessionRegistry
     public let aggregator: Aggregator
+    public let metrics: GatewayMetrics
     public let logger: Logger
 
     /// Opens the cache and loads the routes; throws `RouteLoadError` or a database error.
+    /// - Parameters:
+    ///   - httpClient: an existing client to share (tests); by default the runtime makes its own.
+    ///   - circuit: when a source's circuit opens and for how long.
     public init(
         config: DaygateConfig, registry: OperationRegistry = .standard, logger: Logger = Logger(label: "daygate"),
-        http: UpstreamHTTP? = nil, now: @escaping @Sendable () -> Date = { Date() }
+        httpClient: HTTPClient? = nil, circuit: CircuitBreaker.Policy = .standard, now: @escaping @Sendable () -> Date = { Date() }
     ) throws {
         self.config = config
         self.logger = logger
+        self.metrics = GatewayMetrics()
+        self.registry = registry
         self.routes = try RouteLoader(registry: registry).load(directory: config.routesDir)
         self.database = try CacheDatabase(stateDirectory: config.stateDir)
         self.cache = CacheStore(
             database: database, maxBytes: config.cache.maxSize.bytes, memoryBytes: config.cache.memorySize.bytes,
-            logger: logger, now: now
+            metrics: metrics.factory, logger: logger, now: now
         )
-        self.http = http ?? UpstreamHTTP()
+        self.http = UpstreamHTTP(client: httpClient, monitor: UpstreamMonitor(policy: circuit, metrics: metrics.factory, now: now))
         self.vault = SQLiteCredentialVault(database: database)
         self.sessions = SessionRegistry(vault: vault)
         self.aggregator = Aggregator(config: config, cache: cache, http: self.http, sessions: sessions, logger: logger, now: now)

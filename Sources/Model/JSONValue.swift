@@ -51,6 +51,11 @@ public enum JSONValue: Sendable, Hashable, Codable {
         return nil
     }
 
+    public var numberValue: Double? {
+        if case .number(let value) = self { return value }
+        return nil
+    }
+
     public var arrayValue: [JSONValue]? {
         if case .array(let value) = self { return value }
         return nil

@@ -71,10 +71,13 @@ public struct TaskItem: Sendable, Hashable, Codable {
     public var contextID: String?
     public var recurrence: String?
     public var createdAt: String?
+    /// When it was completed; only tasks from the completed list have it (and only they
+    /// carry the key).
+    public var completedAt: String?
 
     public init(
         id: String, title: String, list: String, priority: Priority?, appearsOn: String?, durationMinutes: Int?,
-        projectID: String?, contextID: String?, recurrence: String?, createdAt: String?
+        projectID: String?, contextID: String?, recurrence: String?, createdAt: String?, completedAt: String? = nil
     ) {
         self.id = id
         self.title = title
@@ -86,6 +89,7 @@ public struct TaskItem: Sendable, Hashable, Codable {
         self.contextID = contextID
         self.recurrence = recurrence
         self.createdAt = createdAt
+        self.completedAt = completedAt
     }
 
     enum CodingKeys: String, CodingKey {
@@ -96,6 +100,7 @@ public struct TaskItem: Sendable, Hashable, Codable {
         case contextID = "context_id"
         case recurrence
         case createdAt = "created_at"
+        case completedAt = "completed_at"
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -110,6 +115,7 @@ public struct TaskItem: Sendable, Hashable, Codable {
         try container.encode(contextID, forKey: .contextID)
         try container.encode(recurrence, forKey: .recurrence)
         try container.encode(createdAt, forKey: .createdAt)
+        try container.encodeIfPresent(completedAt, forKey: .completedAt)
     }
 }
 

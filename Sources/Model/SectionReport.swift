@@ -63,6 +63,16 @@ public struct SectionReport: Sendable, Codable, Equatable {
         self.issues = issues
     }
 
+    /// The report without what differs between two responses for the same data (where the
+    /// data came from this time, how old it is, how long it took).
+    public var withoutPerResponseFields: SectionReport {
+        var copy = self
+        copy.cache = .none
+        copy.ageSeconds = nil
+        copy.durationMs = 0
+        return copy
+    }
+
     enum CodingKeys: String, CodingKey {
         case status, cache
         case ageSeconds = "age_seconds"

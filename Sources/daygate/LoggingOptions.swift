@@ -1,9 +1,13 @@
 import ArgumentParser
+import Gateway
 import Logging
 
 struct LoggingOptions: ParsableArguments {
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: String = "info"
+
+    @Option(name: .customLong("log-format"), help: "text (default) or json: one JSON object per line.")
+    var logFormat: LogFormat = .text
 
     func level() -> Logger.Level {
         Logger.Level(rawValue: logLevel.lowercased()) ?? .info
@@ -11,10 +15,9 @@ struct LoggingOptions: ParsableArguments {
 
     func bootstrap() {
         let level = level()
+        let format = logFormat
         LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
+            format.makeHandler(label: label, level: level)
         }
     }
 
@@ -24,3 +27,7 @@ struct LoggingOptions: ParsableArguments {
         return logger
     }
 }
+
+/// A bad value is refused with the choices, e.g. "The value 'xml' is invalid for
+/// '--log-format <log-format>'. Please provide one of 'text' and 'json'."
+extension LogFormat: ExpressibleByArgument {}

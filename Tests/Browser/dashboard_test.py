@@ -11,58 +11,20 @@ screenshot to a temporary folder. Prints "browser: N passed, N failed".
 import datetime
 import json
 import os
-import re
 import shutil
-import signal
-import subprocess
 import sys
 import tempfile
-import time
-import traceback
 import urllib.request
 import zoneinfo
 
 from playwright.sync_api import sync_playwright
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-BINARY = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, ".build", "debug", "daygate")
-ZONE = "Europe/Amsterdam"
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "Support"))
+from demo_process import ZONE, Checks, Demo  # noqa: E402
+
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-
-
-class Demo:
-    """`daygate demo` as a child process; reads its printed URLs."""
-
-    def __init__(self, state_dir, port=0):
-        self.process = subprocess.Popen(
-            [BINARY, "demo", "--port", str(port), "--sim-port-base", "0", "--state-dir", state_dir,
-             "--timezone", ZONE, "--log-level", "warning"],
-            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-        )
-        self.simulators = {}
-        deadline = time.time() + 60
-        for line in self.process.stdout:
-            match = re.search(r"dashboard\s+(http://\S+)/", line)
-            if match:
-                self.url = match.group(1)
-            match = re.match(r"\s+(tickedify|eightalls|kantinekoning|fitiq|prsnl)\s+(http://\S+)", line)
-            if match:
-                self.simulators[match.group(1)] = match.group(2)
-            if line.startswith("Ctrl-C") or time.time() > deadline:
-                break
-        if not getattr(self, "url", None):
-            self.stop()
-            raise RuntimeError("the demo did not print its URL")
-        self.port = int(self.url.rsplit(":", 1)[1])
-
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGINT)
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+checks = Checks("browser")
+check = checks.check
 
 
 def call(url, method="GET", body=None, headers=None):
@@ -71,20 +33,6 @@ def call(url, method="GET", body=None, headers=None):
     with urllib.request.urlopen(request, timeout=10) as response:
         text = response.read().decode()
         return json.loads(text) if text else None
-
-
-results = []
-
-
-def check(name, function):
-    try:
-        function()
-        results.append((name, None))
-        print(f"  ok   {name}")
-    except Exception as error:  # noqa: BLE001 - report every failure and go on
-        results.append((name, error))
-        print(f"  FAIL {name}: {error}")
-        traceback.print_exc()
 
 
 def main():
@@ -181,9 +129,7 @@ def main():
         demo.stop()
         shutil.rmtree(state_dir, ignore_errors=True)
     print(f"screenshots in {shots}")
-    failed = sum(1 for _, error in results if error)
-    print(f"browser: {len(results) - failed} passed, {failed} failed")
-    return 1 if failed else 0
+    return checks.finish()
 
 
 if __name__ == "__main__":

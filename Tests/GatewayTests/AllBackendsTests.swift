@@ -267,7 +267,10 @@ struct AllBackendsTests {
         try await withDemo { demo in
             let answers = try await demo.test { client in
                 var answers = ""
-                for uri in ["/v1/today", "/v1/tasks?list=inbox", "/v1/tasks/counts", "/v1/diensten", "/v1/leaderboard", "/v1/fitness", "/v1/knowledge/search?q=x"] {
+                for uri in [
+                    "/v1/today", "/v1/tasks?list=inbox", "/v1/tasks/counts", "/v1/diensten", "/v1/leaderboard", "/v1/fitness",
+                    "/v1/knowledge/search?q=x", "/v1/summary", "/v1/sources", "/metrics", "/openapi.json",
+                ] {
                     let response = try await client.execute(uri: uri, method: .get)
                     answers += String(buffer: response.body)
                 }

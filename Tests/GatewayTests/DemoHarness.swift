@@ -27,7 +27,7 @@ final class DemoHarness: Sendable {
         self.stateDir = stateDir
         self.config = config
         self.logs = logs
-        self.runtime = try GatewayRuntime(config: config, logger: logs.logger(), http: UpstreamHTTP(client: .shared))
+        self.runtime = try GatewayRuntime(config: config, logger: logs.logger(), httpClient: .shared)
     }
 
     static func start(adjust: (inout ProfileConfig) -> Void = { _ in }) async throws -> DemoHarness {

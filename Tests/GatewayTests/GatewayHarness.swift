@@ -29,7 +29,7 @@ final class GatewayHarness: Sendable {
         self.simulator = simulator
         self.stateDir = stateDir
         self.config = config
-        self.runtime = try GatewayRuntime(config: config, http: UpstreamHTTP(client: .shared))
+        self.runtime = try GatewayRuntime(config: config, httpClient: .shared)
     }
 
     static func start(dateStyle: EightAllsSimulator.DateStyle = .zulu, timeout: ConfigDuration = .seconds(5)) async throws -> GatewayHarness {

@@ -7,10 +7,12 @@ public struct EightAllsClient: Sendable {
     public static let backend = "eightalls"
     public var endpoint: BackendEndpoint
     public var http: UpstreamHTTP
+    public var source: UpstreamSource
 
-    public init(endpoint: BackendEndpoint, http: UpstreamHTTP) {
+    public init(endpoint: BackendEndpoint, http: UpstreamHTTP, profile: String) {
         self.endpoint = endpoint
         self.http = http
+        self.source = UpstreamSource(profile: profile, backend: Self.backend)
     }
 
     /// The query for events overlapping `[start, end)`: 8alls keeps events with
@@ -27,7 +29,7 @@ public struct EightAllsClient: Sendable {
 
     public func events(start: Date, end: Date, eventType: String?, status: String?) async throws -> [EightAllsEvent] {
         let url = endpoint.baseURL + "/events?" + Self.eventsQuery(start: start, end: end, eventType: eventType, status: status)
-        let response = try await http.send(url: url, timeout: endpoint.timeout.seconds, backend: Self.backend)
+        let response = try await http.send(url: url, timeout: endpoint.timeout.seconds, source: source)
         guard response.isSuccess else {
             throw UpstreamHTTP.error(for: response, backend: Self.backend)
         }

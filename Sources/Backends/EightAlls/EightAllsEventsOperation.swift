@@ -70,7 +70,7 @@ public struct EightAllsEventsOperation: BackendOperation {
             throw ErrorDetail.badParameter("from and to are required")
         }
         let window = DateInterval(start: from.start(in: context.timeZone), end: to.adding(days: 1).start(in: context.timeZone))
-        let client = EightAllsClient(endpoint: endpoint, http: context.http)
+        let client = EightAllsClient(endpoint: endpoint, http: context.http, profile: context.profileName)
         let events = try await client.events(
             start: window.start, end: window.end, eventType: arguments["event_type"]?.string, status: arguments["status"]?.string
         )

@@ -14,6 +14,7 @@ public struct FitIQClient: Sendable {
     public var access: AuthSession
     private let vault: any CredentialVault
     private let profile: String
+    private let source: UpstreamSource
 
     public init(settings: FitIQSettings, context: OperationContext) {
         self.settings = settings
@@ -21,6 +22,7 @@ public struct FitIQClient: Sendable {
         self.access = context.sessions.session(profile: context.profileName, backend: Self.backend, name: "access_token")
         self.vault = context.vault
         self.profile = context.profileName
+        self.source = UpstreamSource(profile: context.profileName, backend: Self.backend)
     }
 
     static func make(_ context: OperationContext) throws -> FitIQClient {
@@ -129,14 +131,14 @@ public struct FitIQClient: Sendable {
     private func postAuth(_ path: String, body: [String: String]) async throws -> UpstreamHTTP.Response {
         try await http.send(
             .POST, url: settings.endpoint.baseURL + path, headers: [("X-API-Key", settings.apiKey)],
-            body: try JSONCoding.encode(body), timeout: settings.endpoint.timeout.seconds, backend: Self.backend
+            body: try JSONCoding.encode(body), timeout: settings.endpoint.timeout.seconds, source: source
         )
     }
 
     private func send(_ method: HTTPMethod, url: String, token: String) async throws -> UpstreamHTTP.Response {
         try await http.send(
             method, url: url, headers: [("X-API-Key", settings.apiKey), ("Authorization", "Bearer \(token)")],
-            timeout: settings.endpoint.timeout.seconds, backend: Self.backend
+            timeout: settings.endpoint.timeout.seconds, source: source
         )
     }
 }

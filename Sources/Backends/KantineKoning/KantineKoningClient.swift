@@ -46,7 +46,7 @@ public struct KantineKoningClient: Sendable {
     func diensten(for enrollment: KantineKoningSettings.Enrollment, pastDays: Int, futureDays: Int) async -> EnrollmentResult {
         let query = QueryString.encode([("tenant", enrollment.tenant), ("past_days", String(pastDays)), ("future_days", String(futureDays))])
         do {
-            let value = try await get("/diensten?" + query, token: enrollment.token)
+            let value = try await get("/diensten?" + query, enrollment: enrollment)
             return .diensten(LenientList.items(in: value, keys: ["diensten", "data"]) ?? [])
         } catch let error as KantineKoningTokenError {
             if error.seasonEnded {
@@ -60,10 +60,12 @@ public struct KantineKoningClient: Sendable {
         }
     }
 
-    func get(_ pathAndQuery: String, token: String) async throws -> JSONValue {
+    /// GET with `enrollment`'s token; its calls are a source of their own (circuit, counters).
+    func get(_ pathAndQuery: String, enrollment: KantineKoningSettings.Enrollment) async throws -> JSONValue {
         let response = try await http.send(
-            url: settings.endpoint.baseURL + Self.prefix + pathAndQuery, headers: [("Authorization", "Bearer \(token)")],
-            timeout: settings.endpoint.timeout.seconds, backend: Self.backend
+            url: settings.endpoint.baseURL + Self.prefix + pathAndQuery, headers: [("Authorization", "Bearer \(enrollment.token)")],
+            timeout: settings.endpoint.timeout.seconds,
+            source: UpstreamSource(profile: profile, backend: Self.backend, scope: enrollment.label)
         )
         if response.status == 401 {
             throw KantineKoningTokenError(body: response.body)

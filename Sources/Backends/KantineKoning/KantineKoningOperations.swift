@@ -183,7 +183,7 @@ public struct KantineKoningLeaderboardOperation: BackendOperation {
         let period = arguments["period"]?.string ?? "season"
         let value: JSONValue
         do {
-            value = try await client.get("/leaderboard?" + QueryString.encode([("tenant", tenant), ("period", period)]), token: enrollment.token)
+            value = try await client.get("/leaderboard?" + QueryString.encode([("tenant", tenant), ("period", period)]), enrollment: enrollment)
         } catch let error as KantineKoningTokenError {
             throw BackendError(.rejected, backend: backend, message: "\(enrollment.label): \(error.message)", status: 401)
         }

@@ -12,6 +12,7 @@ public struct PRSNLClient: Sendable {
     public var access: AuthSession
     private let vault: any CredentialVault
     private let profile: String
+    private let source: UpstreamSource
 
     public init(settings: PRSNLSettings, context: OperationContext) {
         self.settings = settings
@@ -19,6 +20,7 @@ public struct PRSNLClient: Sendable {
         self.access = context.sessions.session(profile: context.profileName, backend: Self.backend, name: "access_token")
         self.vault = context.vault
         self.profile = context.profileName
+        self.source = UpstreamSource(profile: context.profileName, backend: Self.backend)
     }
 
     static func make(_ context: OperationContext) throws -> PRSNLClient {
@@ -96,14 +98,14 @@ public struct PRSNLClient: Sendable {
     private func post(_ path: String, _ body: [String: String]) async throws -> UpstreamHTTP.Response {
         try await http.send(
             .POST, url: settings.endpoint.baseURL + path, body: try JSONCoding.encode(body),
-            timeout: settings.endpoint.timeout.seconds, backend: Self.backend
+            timeout: settings.endpoint.timeout.seconds, source: source
         )
     }
 
     private func send(_ method: HTTPMethod, url: String, body: Data?, token: String?) async throws -> UpstreamHTTP.Response {
         try await http.send(
             method, url: url, headers: token.map { [("Authorization", "Bearer \($0)")] } ?? [], body: body,
-            timeout: settings.endpoint.timeout.seconds, backend: Self.backend
+            timeout: settings.endpoint.timeout.seconds, source: source
         )
     }
 }

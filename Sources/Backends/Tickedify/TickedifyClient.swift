@@ -13,10 +13,12 @@ public struct TickedifyClient: Sendable {
     public var settings: TickedifySettings
     public var http: UpstreamHTTP
     public var session: AuthSession
+    private let source: UpstreamSource
 
     public init(settings: TickedifySettings, context: OperationContext) {
         self.settings = settings
         self.http = context.http
+        self.source = UpstreamSource(profile: context.profileName, backend: Self.backend)
         // Tickedify locks an account after 5 logins in 15 minutes (every attempt counts): the
         // gateway makes at most 4, leaving one for the person's own browser.
         self.session = context.sessions.session(
@@ -70,7 +72,7 @@ public struct TickedifyClient: Sendable {
         let body = try JSONCoding.encode(["email": settings.email, "wachtwoord": settings.password])
         let response = try await http.send(
             .POST, url: settings.endpoint.baseURL + "/api/auth/login", body: body,
-            timeout: settings.endpoint.timeout.seconds, backend: Self.backend
+            timeout: settings.endpoint.timeout.seconds, source: source, gate: false
         )
         switch response.status {
         case 200..<300:
@@ -80,7 +82,7 @@ public struct TickedifyClient: Sendable {
             }
             throw BackendError(.badResponse, backend: Self.backend, message: "Tickedify accepted the login but set no session cookie")
         case 429:
-            let wait = response.headers.first(name: "Retry-After").flatMap(Double.init) ?? 900
+            let wait = response.headers.first(name: "Retry-After").flatMap { RetryAfter.seconds(from: $0) } ?? 900
             throw BackendError(
                 .reauthBlocked, backend: Self.backend,
                 message: "Tickedify allows 5 logins per 15 minutes; the gateway waits \(Int(wait)) s before logging in again",
@@ -101,7 +103,7 @@ public struct TickedifyClient: Sendable {
     private func send(_ method: HTTPMethod, _ path: String, cookie: String) async throws -> UpstreamHTTP.Response {
         try await http.send(
             method, url: settings.endpoint.baseURL + path, headers: [("Cookie", cookie)],
-            timeout: settings.endpoint.timeout.seconds, backend: Self.backend
+            timeout: settings.endpoint.timeout.seconds, source: source
         )
     }
 }

@@ -43,7 +43,8 @@ enum TickedifyNormalisation {
                 durationMinutes: fields.int("duur", "duration_minutes"),
                 projectID: fields.string("projectId", "project_id"), contextID: fields.string("contextId", "context_id"),
                 recurrence: fields.string("herhalingType", "herhaling_type", "recurrence"),
-                createdAt: fields.string("aangemaakt", "created_at").flatMap { LenientDate.parse($0) }.map { LenientDate.format($0, in: zone) }
+                createdAt: fields.string("aangemaakt", "created_at").flatMap { LenientDate.parse($0) }.map { LenientDate.format($0, in: zone) },
+                completedAt: fields.string("afgewerkt", "completed_at").flatMap { LenientDate.parse($0) }.map { LenientDate.format($0, in: zone) }
             )
         }
     }

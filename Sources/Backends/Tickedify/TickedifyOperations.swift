@@ -2,16 +2,11 @@ import Foundation
 import Model
 
 /// `tickedify.daily_plan`: the planned slots of a day (`date`, default today).
-public struct TickedifyDailyPlanOperation: BackendOperation {
+public struct TickedifyDailyPlanOperation: TickedifyOperation {
     public init() {}
     public var name: String { "tickedify.daily_plan" }
-    public var backend: String { TickedifyClient.backend }
     public var defaultTTL: TimeInterval { 60 }
     public var arguments: [OperationArgument] { [OperationArgument("date", .date)] }
-    public func isConfigured(for profile: ProfileConfig) -> Bool { profile.tickedify != nil }
-    public func credentialFingerprint(for profile: ProfileConfig) -> String {
-        profile.tickedify.map(TickedifyClient.fingerprint) ?? CredentialFingerprint.none
-    }
 
     public func normalise(_ arguments: [String: ArgumentValue], timeZone: TimeZone) throws -> [String: ArgumentValue] {
         ["date": arguments["date"] ?? .date(LocalDate.today(in: timeZone))]
@@ -26,17 +21,12 @@ public struct TickedifyDailyPlanOperation: BackendOperation {
 }
 
 /// `tickedify.list`: an open-task list (`list`: inbox, acties, opvolgen).
-public struct TickedifyListOperation: BackendOperation {
+public struct TickedifyListOperation: TickedifyOperation {
     public static let lists = ["inbox", "acties", "opvolgen"]
     public init() {}
     public var name: String { "tickedify.list" }
-    public var backend: String { TickedifyClient.backend }
     public var defaultTTL: TimeInterval { 120 }
     public var arguments: [OperationArgument] { [OperationArgument("list", .string, required: true)] }
-    public func isConfigured(for profile: ProfileConfig) -> Bool { profile.tickedify != nil }
-    public func credentialFingerprint(for profile: ProfileConfig) -> String {
-        profile.tickedify.map(TickedifyClient.fingerprint) ?? CredentialFingerprint.none
-    }
 
     public func normalise(_ arguments: [String: ArgumentValue], timeZone: TimeZone) throws -> [String: ArgumentValue] {
         guard let list = arguments["list"]?.string, Self.lists.contains(list) else {
@@ -54,22 +44,54 @@ public struct TickedifyListOperation: BackendOperation {
     }
 }
 
+/// `tickedify.completed`: the tasks completed on a local day (`date`, default today), newest
+/// first. Tickedify drops completed tasks from the daily plan, so this is how "done today" is
+/// known; it reads the `afgewerkte-taken` list and keeps the day's `afgewerkt` times.
+public struct TickedifyCompletedOperation: TickedifyOperation {
+    public init() {}
+    public var name: String { "tickedify.completed" }
+    public var defaultTTL: TimeInterval { 120 }
+    public var arguments: [OperationArgument] { [OperationArgument("date", .date)] }
+
+    public func normalise(_ arguments: [String: ArgumentValue], timeZone: TimeZone) throws -> [String: ArgumentValue] {
+        ["date": arguments["date"] ?? .date(LocalDate.today(in: timeZone))]
+    }
+
+    public func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
+        let client = try TickedifyClient.make(context)
+        let day = (arguments["date"]?.date ?? LocalDate.today(in: context.timeZone)).interval(in: context.timeZone)
+        let value = try await client.get("/api/lijst/afgewerkte-taken", verifyFirst: true)
+        let done = try TickedifyNormalisation.tasks(value, list: "afgewerkt", zone: context.timeZone).filter { task in
+            guard let completed = task.completedAt.flatMap({ LenientDate.parse($0) }) else { return false }
+            return completed >= day.start && completed < day.end
+        }
+        return try OperationOutput(encoding: done.sorted { ($0.completedAt ?? "") > ($1.completedAt ?? "") })
+    }
+}
+
 /// `tickedify.counts`: the sidebar counts.
-public struct TickedifyCountsOperation: BackendOperation {
+public struct TickedifyCountsOperation: TickedifyOperation {
     public init() {}
     public var name: String { "tickedify.counts" }
-    public var backend: String { TickedifyClient.backend }
     public var defaultTTL: TimeInterval { 120 }
     public var arguments: [OperationArgument] { [] }
-    public func isConfigured(for profile: ProfileConfig) -> Bool { profile.tickedify != nil }
-    public func credentialFingerprint(for profile: ProfileConfig) -> String {
-        profile.tickedify.map(TickedifyClient.fingerprint) ?? CredentialFingerprint.none
-    }
     public func normalise(_ arguments: [String: ArgumentValue], timeZone: TimeZone) throws -> [String: ArgumentValue] { [:] }
 
     public func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
         let client = try TickedifyClient.make(context)
         return try OperationOutput(encoding: TickedifyNormalisation.counts(try await client.get("/api/counts/sidebar", verifyFirst: false)))
+    }
+}
+
+/// What every Tickedify operation shares: the backend, when a profile has it, and the
+/// credential its cache entries are keyed by.
+public protocol TickedifyOperation: BackendOperation {}
+
+extension TickedifyOperation {
+    public var backend: String { TickedifyClient.backend }
+    public func isConfigured(for profile: ProfileConfig) -> Bool { profile.tickedify != nil }
+    public func credentialFingerprint(for profile: ProfileConfig) -> String {
+        profile.tickedify.map(TickedifyClient.fingerprint) ?? CredentialFingerprint.none
     }
 }
 

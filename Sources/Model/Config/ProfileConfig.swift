@@ -19,6 +19,9 @@ public struct ProfileConfig: Sendable, Hashable, Codable {
         self.prsnl = prsnl
     }
 
+    /// Every backend daygate knows, in the order answers list them.
+    public static let backendNames = ["tickedify", "eightalls", "kantinekoning", "fitiq", "prsnl"]
+
     /// Names of the backends this profile has settings for.
     public var configuredBackends: [String] {
         var names: [String] = []

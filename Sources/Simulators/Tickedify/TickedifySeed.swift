@@ -103,6 +103,10 @@ enum TickedifySeed {
             key: "vuilnis", tekst: "Vuilnis buiten zetten", created: (-7, 19, 0), lijst: "acties", verschijn: -1, duur: 5, context: "thuis",
             done: (-1, 19, 50)
         ),
+        TaskSpec(
+            key: "planten", tekst: "Planten water geven", created: (-2, 18, 0), lijst: "acties", verschijn: 0, duur: 5, context: "thuis",
+            done: (0, 7, 5)
+        ),
     ]
 
     private static let plan: [PlanSpec] = [

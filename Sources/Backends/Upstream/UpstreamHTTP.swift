@@ -6,11 +6,13 @@ import NIOCore
 import NIOHTTP1
 
 /// Every upstream call goes through here: the one shared AsyncHTTPClient, a per-call time
-/// limit, a cap on the answer's size, no redirects (base URLs come only from the config), and
-/// errors classified into `BackendError`.
+/// limit, a cap on the answer's size, no redirects (base URLs come only from the config),
+/// errors classified into `BackendError`, and each source's circuit breaker, `Retry-After`
+/// gate and counters (`UpstreamMonitor`).
 public final class UpstreamHTTP: Sendable {
     public let client: HTTPClient
     public let maxResponseBytes: Int
+    public let monitor: UpstreamMonitor
     private let ownsClient: Bool
 
     /// A client tuned for fan-out: many connections per host (the default 8 queues a fan-out
@@ -25,10 +27,11 @@ public final class UpstreamHTTP: Sendable {
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 
-    public init(client: HTTPClient? = nil, maxResponseBytes: Int = 10 * 1_048_576) {
+    public init(client: HTTPClient? = nil, maxResponseBytes: Int = 10 * 1_048_576, monitor: UpstreamMonitor = UpstreamMonitor()) {
         self.client = client ?? Self.makeClient()
         self.ownsClient = client == nil
         self.maxResponseBytes = maxResponseBytes
+        self.monitor = monitor
     }
 
     public func shutdown() async {
@@ -45,11 +48,36 @@ public final class UpstreamHTTP: Sendable {
         public var isSuccess: Bool { (200..<300).contains(status) }
     }
 
-    /// Sends one request and returns whatever status came back; throws only when there is
-    /// no usable HTTP answer (timeout, connection failure, oversized body).
+    /// Sends one request for `source` and returns whatever status came back; throws only when
+    /// there is no usable HTTP answer (timeout, connection failure, oversized body) or when the
+    /// source may not be called now (open circuit, `Retry-After` running). With `gate` false a
+    /// 429's `Retry-After` does not hold back the source's other calls (a login limit is not a
+    /// data limit; `AuthSession` keeps that one).
     public func send(
         _ method: HTTPMethod = .GET, url: String, headers: [(String, String)] = [], body: Data? = nil,
-        timeout: TimeInterval, backend: String
+        timeout: TimeInterval, source: UpstreamSource, gate: Bool = true
+    ) async throws -> Response {
+        try monitor.admit(source)
+        let started = ContinuousClock.now
+        do {
+            let response = try await exchange(method, url: url, headers: headers, body: body, timeout: timeout, backend: source.backend)
+            let error = response.isSuccess ? nil : Self.error(for: response, backend: source.backend)
+            monitor.record(
+                source, .answered(status: response.status, retryAfter: error?.retryAfter, error: error?.detail),
+                duration: ContinuousClock.now - started, gate: gate
+            )
+            return response
+        } catch let error as BackendError {
+            monitor.record(source, .failed(error), duration: ContinuousClock.now - started)
+            throw error
+        } catch {
+            monitor.record(source, .abandoned, duration: ContinuousClock.now - started)
+            throw error
+        }
+    }
+
+    private func exchange(
+        _ method: HTTPMethod, url: String, headers: [(String, String)], body: Data?, timeout: TimeInterval, backend: String
     ) async throws -> Response {
         var request = HTTPClientRequest(url: url)
         request.method = method
@@ -75,13 +103,15 @@ public final class UpstreamHTTP: Sendable {
                 throw BackendError(.unreachable, backend: backend, message: "could not connect to \(backend) in time")
             case .remoteConnectionClosed:
                 throw BackendError(.unreachable, backend: backend, message: "\(backend) closed the connection without answering")
+            case .cancelled:
+                throw CancellationError()
             default:
                 throw BackendError(.unreachable, backend: backend, message: "\(backend) could not be reached (\(Self.reason(for: error)))")
             }
         } catch is NIOTooManyBytesError {
             throw BackendError(.badResponse, backend: backend, message: "\(backend) sent more than \(maxResponseBytes / 1_048_576) MB")
-        } catch let error as BackendError {
-            throw error
+        } catch is CancellationError {
+            throw CancellationError()
         } catch {
             throw BackendError(.unreachable, backend: backend, message: "\(backend) could not be reached (\(Self.reason(for: error)))")
         }
@@ -92,7 +122,7 @@ public final class UpstreamHTTP: Sendable {
     public static func error(for response: Response, backend: String) -> BackendError {
         let upstreamMessage = UpstreamErrorMessage.extract(from: response.body)
         let suffix = upstreamMessage.map { ": \($0)" } ?? ""
-        let retryAfter = response.headers.first(name: "Retry-After").flatMap(Double.init)
+        let retryAfter = response.headers.first(name: "Retry-After").flatMap { RetryAfter.seconds(from: $0) }
         switch response.status {
         case 429:
             return BackendError(.rateLimited, backend: backend, message: "\(backend) is rate limiting (429)\(suffix)", status: 429, retryAfter: retryAfter)

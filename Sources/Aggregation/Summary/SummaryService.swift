@@ -1,0 +1,59 @@
+import Backends
+import Foundation
+import Logging
+import Model
+
+/// Runs `/v1/summary` for a profile: a built-in route (today's plan and completed tasks, the
+/// coming week of events, upcoming diensten, today's nutrition) through the aggregator and
+/// its cache, then `Summary` over the sections. Always an answer: with every backend down it
+/// is 200 with nulls, `complete: false` and each section's error.
+public struct SummaryService: Sendable {
+    public static let path = "/v1/summary"
+    /// How far ahead `next_event_*` looks.
+    public static let eventDays = 7
+    public static let dienstDays = 60
+
+    public let aggregator: Aggregator
+    public let route: Route
+
+    public init(aggregator: Aggregator, registry: OperationRegistry = .standard) {
+        self.aggregator = aggregator
+        self.route = Self.route(registry: registry)
+    }
+
+    static func route(registry: OperationRegistry) -> Route {
+        func section(_ name: String, _ operation: String, _ arguments: [String: RouteSection.Binding]) -> RouteSection? {
+            registry[operation].map { RouteSection(name: name, operation: $0, arguments: arguments, ttl: nil) }
+        }
+        return Route(
+            path: path, file: "(built in)", description: "The day as flat values for home automation.", deadline: Route.defaultDeadline,
+            parameters: [
+                RouteParameter(name: "date", kind: .date, defaultValue: .today(offset: 0)),
+                RouteParameter(name: "until", kind: .date, defaultValue: .today(offset: eventDays - 1)),
+            ],
+            sections: [
+                section("plan", "tickedify.daily_plan", ["date": .parameter("date")]),
+                section("completed", "tickedify.completed", ["date": .parameter("date")]),
+                section("events", "eightalls.events", ["from": .parameter("date"), "to": .parameter("until")]),
+                section("diensten", "kantinekoning.diensten", ["past_days": .literal(.int(0)), "future_days": .literal(.int(dienstDays))]),
+                section("nutrition", "fitiq.nutrition", ["date": .parameter("date")]),
+            ].compactMap { $0 }
+        )
+    }
+
+    /// The summary as an answer: its body is the `Summary` JSON (status always 200).
+    public func run(profileName: String, forceRefresh: Bool, logger: Logger? = nil) async throws(ErrorDetail) -> AggregateAnswer {
+        let zone = aggregator.config.timeZone
+        let now = aggregator.now()
+        let date = LocalDate.today(in: zone, now: now)
+        var answer = try await aggregator.run(route: route, query: [], profileName: profileName, forceRefresh: forceRefresh, logger: logger)
+        let summary = Summary(answer: answer, date: date, zone: zone, now: now)
+        var stable = summary
+        stable.ageSeconds = 0
+        stable.sections = summary.sections.mapValues(\.withoutPerResponseFields)
+        answer.status = 200
+        answer.body = (try? JSONCoding.encode(summary)) ?? Data("{}".utf8)
+        answer.validatorBody = (try? JSONCoding.encode(stable)) ?? answer.body
+        return answer
+    }
+}

@@ -1,0 +1,116 @@
+import Aggregation
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Model
+
+/// How an aggregated answer goes out over HTTP: a strong `ETag`, 304 on a matching
+/// `If-None-Match`, `Cache-Control` (`max-age` only when the answer is complete and fresh),
+/// `Age`, `Cache-Status` (RFC 9211) and `Server-Timing` with each section's time.
+extension AggregateAnswer {
+    /// The answer for `request`: 304 without a body when the client's copy is current.
+    func response(for request: Request) -> Response {
+        let tag = etag
+        var headers = HTTPFields()
+        headers[.eTag] = tag
+        headers[.cacheControl] = maxAge.map { "private, max-age=\($0)" } ?? "private, no-cache"
+        headers[.age] = String(ageSeconds)
+        headers[.cacheStatus] = cacheStatus
+        headers[.serverTiming] = serverTiming
+        if status == 200, request.method == .get || request.method == .head,
+           let condition = request.headers[values: .ifNoneMatch].joined(separator: ",").nilIfEmpty,
+           Self.matches(condition, etag: tag) {
+            return Response(status: .notModified, headers: headers)
+        }
+        return JSONResponse.make(status: .init(code: status), body: body, headers: headers)
+    }
+
+    /// A strong validator over `validatorBody`: equal data (whatever its age) gives an equal
+    /// tag; any change in a section's data, status or error gives a new one.
+    var etag: String {
+        let digest = SHA256.hash(data: validatorBody)
+        let text = Data(digest).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+        return "\"\(text.prefix(27))\""
+    }
+
+    /// `If-None-Match` uses the weak comparison (RFC 9110 §13.1.2): `W/` is ignored; `*`
+    /// matches any current representation.
+    static func matches(_ condition: String, etag: String) -> Bool {
+        let candidates = condition.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        return candidates.contains { candidate in
+            candidate == "*" || (candidate.hasPrefix("W/") ? String(candidate.dropFirst(2)) : candidate) == etag
+        }
+    }
+
+    /// RFC 9211: one member for the gateway's cache. `hit` when every section came from the
+    /// cache; otherwise `fwd=` the strongest reason a backend was asked (`miss` when a section
+    /// had nothing usable, `request` for a client's `no-cache`, `stale` when stale data was
+    /// served because the backend failed), `stored` when a fetched answer was cached, `ttl` =
+    /// the smallest remaining freshness (negative when stale), `collapsed` when the request
+    /// joined another's fetch, and `detail` listing every section.
+    var cacheStatus: String {
+        var forwarded: Set<String> = []
+        var stored = false
+        var parts: [String] = []
+        for (name, lookup) in lookups.sorted(by: { $0.key < $1.key }) {
+            switch lookup.outcome {
+            case .fresh, .staleRevalidating: break
+            case .miss: forwarded.insert("miss"); stored = true
+            case .refreshed: forwarded.insert("request"); stored = true
+            case .staleAfterError, .staleAfterTimeout: forwarded.insert("stale")
+            case .failed, .timedOut: forwarded.insert("miss")
+            }
+            parts.append("\(Self.token(name))=\(lookup.word)")
+        }
+        var member = ["daygate"]
+        if let reason = ["miss", "request", "stale"].first(where: forwarded.contains) {
+            member.append("fwd=\(reason)")
+            if stored { member.append("stored") }
+        } else {
+            member.append("hit")
+        }
+        if let ttl = lookups.values.compactMap(\.ttl).min() { member.append("ttl=\(ttl)") }
+        if lookups.values.contains(where: \.collapsed) { member.append("collapsed") }
+        member.append("detail=\"\(parts.joined(separator: " "))\"")
+        return member.joined(separator: "; ")
+    }
+
+    /// `Server-Timing`: each section's time with its backend and cache outcome.
+    var serverTiming: String {
+        lookups.sorted(by: { $0.key < $1.key }).map { name, lookup in
+            "\(Self.token(name));dur=\(String(format: "%.1f", lookup.durationMs));desc=\"\(lookup.backend) \(lookup.word)\""
+        }.joined(separator: ", ")
+    }
+
+    /// A section name as an HTTP token (route files allow little else, but be safe).
+    static func token(_ name: String) -> String {
+        String(name.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") ? $0 : "_" })
+    }
+}
+
+extension SectionLookup {
+    /// The section's outcome in `Cache-Status` detail and `Server-Timing`: hit, hit-stale
+    /// (served while revalidating), miss, refreshed (`no-cache`), stale (backend failed or
+    /// too slow), none (no data).
+    var word: String {
+        switch outcome {
+        case .fresh: "hit"
+        case .staleRevalidating: "hit-stale"
+        case .miss: "miss"
+        case .refreshed: "refreshed"
+        case .staleAfterError, .staleAfterTimeout: "stale"
+        case .failed, .timedOut: "none"
+        }
+    }
+}
+
+extension HTTPField.Name {
+    static let cacheStatus = HTTPField.Name("Cache-Status")!
+    static let serverTiming = HTTPField.Name("Server-Timing")!
+}
+
+extension String {
+    var nilIfEmpty: String? { isEmpty ? nil : self }
+}

@@ -1,0 +1,237 @@
+import Foundation
+import Gateway
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Model
+import Simulators
+import Testing
+import Yams
+
+/// /v1/summary (and the Home Assistant page that uses it), /v1/sources, /metrics and the
+/// request id on log lines, against the five demo simulators.
+@Suite("Summary, sources, metrics and logs in the demo")
+struct ObservabilityTests {
+    static var repositoryRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    @Test func summaryHasEveryScalarFromTheSeededDay() async throws {
+        try await withDemo { demo in
+            try await demo.test { client in
+                let response = try await client.execute(uri: "/v1/summary", method: .get)
+                #expect(response.status == .ok)
+                #expect(response.headers[.eTag] != nil)
+                let body = try response.json
+                #expect(body["date"] == .string(LocalDate.today(in: DemoHarness.zone).description))
+                #expect(body["complete"] == .bool(true))
+                #expect(body["stale"] == .bool(false))
+                #expect(body["kcal_today"] == .number(1060))
+                #expect(body["kcal_remaining"] == .number(1140))
+                #expect(body["tasks_done"] == .number(1), "the seed completes one task today")
+                let planned = try #require(body["tasks_planned"]?.numberValue)
+                let plan = try await client.execute(uri: "/v1/plan", method: .get).json
+                let taskSlots = plan["plan"]?.arrayValue?.filter { $0["kind"] == .string("task") }.count
+                #expect(Int(planned) == taskSlots)
+                #expect(body["next_dienst_club"]?.stringValue != nil)
+                let nextDienst = try #require(body["next_dienst_start"]?.stringValue.flatMap { LenientDate.parse($0) })
+                #expect(nextDienst > Date())
+                let nextEvent = try #require(body["next_event_start"]?.stringValue.flatMap { LenientDate.parse($0) })
+                #expect(nextEvent >= Date().addingTimeInterval(-5))
+                #expect(body["next_event_title"]?.stringValue?.isEmpty == false)
+
+                let unknown = try await client.execute(uri: "/v1/summary?date=2026-11-22", method: .get)
+                #expect(unknown.status == .badRequest)
+                #expect(try unknown.json["error"]?["code"] == .string("bad_parameter"))
+                let busted = try await client.execute(uri: "/v1/summary?_=123", method: .get)
+                #expect(busted.status == .ok)
+            }
+        }
+    }
+
+    @Test func summaryIsJSONWithEveryKeyWhenEveryBackendIsDown() async throws {
+        try await withDemo { demo in
+            for kind in SimulatorKind.allCases {
+                _ = try await demo.call(kind, .POST, "/_sim/faults", json: #"{"down":"reset"}"#)
+            }
+            try await demo.test { client in
+                let response = try await client.execute(uri: "/v1/summary", method: .get)
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "application/json; charset=utf-8")
+                let body = try response.json
+                #expect(body["complete"] == .bool(false))
+                for key in ["tasks_planned", "tasks_done", "next_event_title", "next_event_start", "next_dienst_start", "next_dienst_club", "kcal_today", "kcal_remaining"] {
+                    #expect(body[key] == .null, "\(key)")
+                }
+                for section in ["plan", "completed", "events", "diensten", "nutrition"] {
+                    #expect(body["sections"]?[section]?["status"]?.stringValue == "error", "\(section)")
+                }
+                try Self.checkHomeAssistantConfig(against: body)
+            }
+        }
+    }
+
+    /// docs/home-assistant.md: the YAML parses, points at /v1/summary, and every
+    /// `value_template` and `json_attributes_path` it uses finds its value in a real answer.
+    @Test func homeAssistantConfigurationMatchesTheSummary() async throws {
+        try await withDemo { demo in
+            let body = try await demo.test { client in try await client.execute(uri: "/v1/summary", method: .get).json }
+            let checked = try Self.checkHomeAssistantConfig(against: body, requireValues: true)
+            #expect(checked >= 10)
+        }
+    }
+
+    /// Returns how many sensors it checked.
+    @discardableResult
+    static func checkHomeAssistantConfig(against summary: JSONValue, requireValues: Bool = false) throws -> Int {
+        let page = try String(contentsOf: repositoryRoot.appendingPathComponent("docs/home-assistant.md"), encoding: .utf8)
+        let block = try #require(page.components(separatedBy: "```yaml\n").dropFirst().first?.components(separatedBy: "```").first)
+        let yaml = try #require(try Yams.load(yaml: block) as? [String: Any])
+        let rest = try #require(yaml["rest"] as? [[String: Any]])
+        var checked = 0
+        for entry in rest {
+            let resource = try #require(entry["resource"] as? String)
+            #expect(resource.hasSuffix("/v1/summary"))
+            let sensors = (entry["sensor"] as? [[String: Any]] ?? []) + (entry["binary_sensor"] as? [[String: Any]] ?? [])
+            for sensor in sensors {
+                let name = sensor["name"] as? String ?? "?"
+                let template = try #require(sensor["value_template"] as? String, "\(name) has a value_template")
+                let path = try #require(Self.valuePath(template), "\(name): a template this test can check, got \(template)")
+                let value = try #require(Self.resolve(path, in: summary), "\(name): \(path) is not in /v1/summary")
+                switch value {
+                case .object, .array: Issue.record("\(name): \(path) is not a scalar")
+                case .null: if requireValues { Issue.record("\(name): \(path) is null in the demo") }
+                default: break
+                }
+                if let attributesPath = sensor["json_attributes_path"] as? String {
+                    #expect(attributesPath.hasPrefix("$."))
+                    let object = try #require(Self.resolve(String(attributesPath.dropFirst(2)), in: summary), "\(name): \(attributesPath)")
+                    guard case .object(let fields) = object else {
+                        Issue.record("\(name): \(attributesPath) is not an object")
+                        continue
+                    }
+                    for attribute in sensor["json_attributes"] as? [String] ?? [] {
+                        #expect(fields[attribute] != nil, "\(name): \(attributesPath).\(attribute) is missing")
+                    }
+                }
+                checked += 1
+            }
+        }
+        return checked
+    }
+
+    /// `{{ value_json.a.b }}` → `a.b`; nil for anything else.
+    static func valuePath(_ template: String) -> String? {
+        let trimmed = template.trimmingCharacters(in: .whitespaces)
+        guard trimmed.hasPrefix("{{"), trimmed.hasSuffix("}}") else { return nil }
+        let inner = trimmed.dropFirst(2).dropLast(2).trimmingCharacters(in: .whitespaces)
+        guard inner.hasPrefix("value_json."), inner.dropFirst(11).allSatisfy({ $0.isLowercase || $0 == "_" || $0 == "." || $0.isNumber }) else {
+            return nil
+        }
+        return String(inner.dropFirst(11))
+    }
+
+    static func resolve(_ path: String, in value: JSONValue) -> JSONValue? {
+        var current: JSONValue? = value
+        for key in path.split(separator: ".") {
+            guard case .object(let fields)? = current else { return nil }
+            current = fields[String(key)]
+        }
+        return current
+    }
+
+    @Test func sourcesShowEachBackendAndEnrollmentWithoutSecrets() async throws {
+        try await withDemo { demo in
+            try await demo.test { client in
+                _ = try await client.execute(uri: "/v1/today", method: .get)
+                _ = try await client.execute(uri: "/v1/today", method: .get)
+                _ = try await demo.call(.eightalls, .POST, "/_sim/faults", json: #"{"error_status":503}"#)
+                _ = try await client.execute(uri: "/v1/events", method: .get, headers: [.cacheControl: "no-cache"])
+
+                let response = try await client.execute(uri: "/v1/sources", method: .get)
+                #expect(response.status == .ok)
+                #expect(response.headers[.cacheControl] == "no-store")
+                let body = try response.json
+                #expect(body["profile"] == .string("default"))
+                let sources = try #require(body["sources"]?.objectValue)
+                #expect(Set(sources.keys) == ["tickedify", "eightalls", "kantinekoning", "fitiq", "prsnl"])
+                for (name, source) in sources {
+                    #expect(source["configured"] == .bool(true), "\(name)")
+                    #expect(source["circuit"] == .string("closed"), "\(name)")
+                    #expect((source["calls"]?.numberValue ?? 0) >= 1, "\(name) was called")
+                    #expect(source["last_success"]?.stringValue != nil, "\(name)")
+                }
+                let events = try #require(sources["eightalls"])
+                #expect(events["errors"] == .number(1))
+                #expect(events["last_error"]?["code"] == .string("upstream_error"))
+                #expect(events["last_error"]?["message"]?.stringValue?.contains("503") == true)
+                #expect(events["last_error"]?["at"]?.stringValue != nil)
+                #expect(events["cache"]?["hits"] == .number(1), "the second /v1/today")
+                #expect(events["cache"]?["stale_serves"] == .number(1), "the no-cache refetch failed: stale served")
+
+                let club = try #require(sources["kantinekoning"])
+                let enrollments = try #require(club["enrollments"]?.arrayValue)
+                #expect(enrollments.count == demo.config.profiles["default"]!.kantinekoning!.enrollments.count)
+                for enrollment in enrollments {
+                    #expect(enrollment["calls"] == .number(1))
+                    #expect(enrollment["season_ended"] == .bool(false))
+                    #expect(enrollment["circuit"] == .string("closed"))
+                }
+                #expect(club["calls"] == .number(Double(enrollments.count)))
+
+                let text = String(buffer: response.body)
+                for token in demo.config.profiles["default"]!.kantinekoning!.enrollments.map(\.token) {
+                    #expect(!text.contains(token))
+                }
+                #expect(!text.contains(TickedifySimulator.demoPassword))
+                #expect(!text.contains(FitIQSimulator.demoAPIKey))
+            }
+        }
+    }
+
+    @Test func metricsCoverRequestsUpstreamsCacheAndCircuits() async throws {
+        try await withDemo { demo in
+            try await demo.test { client in
+                _ = try await client.execute(uri: "/v1/today", method: .get)
+                _ = try await client.execute(uri: "/v1/today", method: .get)
+                _ = try await client.execute(uri: "/v1/events?date=nope", method: .get)
+                let response = try await client.execute(uri: "/metrics", method: .get)
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType]?.hasPrefix("text/plain; version=0.0.4") == true)
+                let text = String(buffer: response.body)
+                for line in [
+                    #"daygate_http_requests_total{route="/v1/today",method="GET",status="200"} 2"#,
+                    #"daygate_http_requests_total{route="/v1/events",method="GET",status="400"} 1"#,
+                    #"daygate_http_request_duration_seconds_count{route="/v1/today",method="GET",status="200"} 2"#,
+                    #"daygate_upstream_requests_total{backend="eightalls",result="2xx"} 1"#,
+                    #"daygate_upstream_request_duration_seconds_count{backend="eightalls"} 1"#,
+                    #"daygate_cache_hits_total{operation="eightalls.events"} 1"#,
+                    #"daygate_cache_misses_total{operation="eightalls.events"} 1"#,
+                    #"daygate_cache_entries{tier="memory"} 5.0"#,
+                    #"daygate_upstream_circuit_state{profile="default",backend="eightalls",scope=""} 0.0"#,
+                ] {
+                    #expect(text.contains(line), "missing: \(line)")
+                }
+                #expect(text.contains("daygate_http_request_duration_seconds_bucket{"))
+                #expect(text.contains(#"daygate_cache_bytes{tier="sqlite"}"#))
+            }
+        }
+    }
+
+    @Test func everyLogLineOfARequestCarriesItsID() async throws {
+        try await withDemo { demo in
+            _ = try await demo.call(.fitiq, .POST, "/_sim/faults", json: #"{"error_status":500}"#)
+            let id = try await demo.test { client in
+                let response = try await client.execute(uri: "/v1/today", method: .get, headers: [HTTPField.Name("X-Request-Id")!: "trace-me-42"])
+                return response.headers[HTTPField.Name("X-Request-Id")!]
+            }
+            #expect(id == "trace-me-42")
+            let lines = demo.logs.text.split(separator: "\n").filter { $0.contains("section") || $0.contains("GET /v1/today") }
+            #expect(lines.count >= 6, "one line per section and the access line")
+            for line in lines {
+                #expect(line.contains("trace-me-42"), "no request id: \(line)")
+            }
+            #expect(lines.contains { $0.contains("section degraded") && $0.contains("fitiq") })
+        }
+    }
+}
