@@ -99,7 +99,11 @@ let package = Package(
         .testTarget(name: "CacheTests", dependencies: ["Cache", "Model"]),
         .testTarget(
             name: "BackendsTests",
-            dependencies: ["Backends", "Model", "Simulators", .product(name: "Prometheus", package: "swift-prometheus")]
+            dependencies: [
+                "Backends", "Model", "Simulators",
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
         ),
         .testTarget(name: "AggregationTests", dependencies: ["Aggregation", "Backends", "Cache", "Model"]),
         .testTarget(

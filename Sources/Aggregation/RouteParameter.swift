@@ -83,7 +83,9 @@ public struct RouteParameter: Sendable, Hashable {
 
     /// Echoes client input in messages safely: short, no control characters.
     public static func shown(_ raw: String, limit: Int = 40) -> String {
-        let cleaned = String(raw.unicodeScalars.filter { $0.properties.generalCategory != .control }.map(Character.init))
+        let cleaned = String(raw.unicodeScalars.filter {
+            $0.properties.generalCategory != .control && $0.properties.generalCategory != .format
+        }.map(Character.init))
         return cleaned.count > limit ? String(cleaned.prefix(limit)) + "…" : cleaned
     }
 }

@@ -11,8 +11,11 @@ public enum GatewayApplication {
         let router = Router(context: GatewayRequestContext.self)
         router.add(middleware: RequestMetricsMiddleware(factory: runtime.metrics.factory))
         router.add(middleware: RequestIDMiddleware())
+        router.add(middleware: DaygateCORSMiddleware(origins: Set(runtime.config.cors.origins)))
         router.add(middleware: ErrorJSONMiddleware())
-        router.add(middleware: ProfileMiddleware(defaultProfile: runtime.config.defaultProfileName))
+        router.add(middleware: RequestLimitsMiddleware())
+        router.add(middleware: AccessMiddleware(config: runtime.config))
+        router.add(middleware: StaticFileGuard())
         if FileManager.default.fileExists(atPath: runtime.config.staticDir) {
             router.add(middleware: FileMiddleware(runtime.config.staticDir, searchForIndexHtml: true, logger: runtime.logger))
         }
@@ -74,19 +77,6 @@ public enum GatewayApplication {
             },
             logger: runtime.logger
         )
-    }
-}
-
-/// The profile a request is served for. Until client keys exist, every request gets the
-/// default profile (the gateway then listens on loopback only).
-struct ProfileMiddleware: RouterMiddleware {
-    typealias Context = GatewayRequestContext
-    let defaultProfile: String
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        var context = context
-        context.profile = defaultProfile
-        return try await next(request, context)
     }
 }
 

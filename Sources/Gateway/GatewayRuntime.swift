@@ -40,7 +40,10 @@ public final class GatewayRuntime: Sendable {
             database: database, maxBytes: config.cache.maxSize.bytes, memoryBytes: config.cache.memorySize.bytes,
             metrics: metrics.factory, logger: logger, now: now
         )
-        self.http = UpstreamHTTP(client: httpClient, monitor: UpstreamMonitor(policy: circuit, metrics: metrics.factory, now: now))
+        self.http = UpstreamHTTP(
+            client: httpClient, monitor: UpstreamMonitor(policy: circuit, metrics: metrics.factory, now: now),
+            redactor: SecretRedactor(secrets: config.secrets)
+        )
         self.vault = SQLiteCredentialVault(database: database)
         self.sessions = SessionRegistry(vault: vault)
         self.aggregator = Aggregator(config: config, cache: cache, http: self.http, sessions: sessions, logger: logger, now: now)

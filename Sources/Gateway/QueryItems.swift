@@ -1,3 +1,4 @@
+import Aggregation
 import Foundation
 import Model
 
@@ -17,7 +18,7 @@ enum QueryItems {
             }
             let rawValue = pieces.count > 1 ? pieces[1] : ""
             guard let value = decode(rawValue) else {
-                throw .badParameter("\(name) has a malformed percent-escape")
+                throw .badParameter("\(RouteParameter.shown(name)) has a malformed percent-escape")
             }
             items.append((name, value))
         }

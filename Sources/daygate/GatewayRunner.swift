@@ -14,10 +14,10 @@ struct GatewayRunner {
     var extraServices: [any Service] = []
 
     func run(onListening: @escaping @Sendable (Int) async -> Void) async throws {
-        guard config.listen.isLoopback else {
+        guard config.listen.isLoopback || !config.clients.isEmpty else {
             throw FailureMessage(text: """
-            refusing to listen on \(config.listen): without client keys the gateway serves loopback only \
-            (use 127.0.0.1 or ::1)
+            refusing to listen on \(config.listen): without client keys anyone on that network could read the \
+            household's data. Listen on 127.0.0.1 (or ::1), or add keys under `clients:` in the config.
             """)
         }
         let runtime: GatewayRuntime

@@ -32,8 +32,12 @@ struct ServeCommand: AsyncParsableCommand {
         if let stateDir {
             loaded.stateDir = ConfigLoader.resolve(stateDir, against: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
         }
+        let logger = logging.logger()
+        for warning in ConfigFile.permissionWarnings(config) {
+            logger.warning("\(warning)")
+        }
         let host = loaded.listen.host
-        try await GatewayRunner(config: loaded, logger: logging.logger()).run { port in
+        try await GatewayRunner(config: loaded, logger: logger).run { port in
             Console.line("daygate listening on http://\(host):\(port)/")
         }
     }
@@ -47,6 +51,17 @@ enum ConfigFile {
         } catch let error as YAMLSourceError {
             throw FailureMessage(text: "config error: \(error)")
         }
+    }
+}
+
+extension ConfigFile {
+    /// The config holds (or points at) every secret of the household: it should be readable by
+    /// its owner only.
+    static func permissionWarnings(_ path: String) -> [String] {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+              let mode = (attributes[.posixPermissions] as? NSNumber)?.intValue, mode & 0o077 != 0
+        else { return [] }
+        return ["\(path) can be read by other users (mode \(String(mode & 0o777, radix: 8))) and holds secrets: chmod 600 \(path)"]
     }
 }
 

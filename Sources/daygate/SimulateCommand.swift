@@ -39,7 +39,11 @@ struct SimulateCommand: AsyncParsableCommand {
                 routesDir: ResourceLocator.directory(named: "routes"), staticDir: ResourceLocator.directory(named: "static")
             )
             do {
-                try yaml.write(toFile: writeConfig, atomically: true, encoding: .utf8)
+                // It holds the simulators' credentials: owner-only, like every file with secrets.
+                guard FileManager.default.createFile(atPath: writeConfig, contents: Data(yaml.utf8), attributes: [.posixPermissions: 0o600]) else {
+                    throw CocoaError(.fileWriteUnknown)
+                }
+                try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: writeConfig)
             } catch {
                 await simulators.stop()
                 throw FailureMessage(text: "cannot write \(writeConfig): \(error.localizedDescription)")

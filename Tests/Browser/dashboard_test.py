@@ -14,6 +14,7 @@ import os
 import shutil
 import sys
 import tempfile
+import time
 import urllib.request
 import zoneinfo
 
@@ -35,6 +36,16 @@ def call(url, method="GET", body=None, headers=None):
         return json.loads(text) if text else None
 
 
+def wait_until(condition, timeout=10):
+    """Polls from Python: the page's Content-Security-Policy forbids the eval that
+    Playwright's wait_for_function uses."""
+    deadline = time.time() + timeout
+    while not condition():
+        if time.time() > deadline:
+            raise AssertionError("timed out waiting")
+        time.sleep(0.1)
+
+
 def main():
     if not CHROMIUM:
         print("chromium is not installed (make test-browser installs it)")
@@ -42,10 +53,14 @@ def main():
     state_dir = tempfile.mkdtemp(prefix="daygate-browser-")
     shots = tempfile.mkdtemp(prefix="daygate-screenshots-")
     demo = Demo(state_dir)
+    keyed_state = tempfile.mkdtemp(prefix="daygate-browser-keyed-")
+    keyed = None
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
             page = browser.new_page(viewport={"width": 1280, "height": 1400})
+            console_errors = []
+            page.on("console", lambda message: console_errors.append(message.text) if message.type == "error" else None)
             page.goto(demo.url + "/")
             page.wait_for_selector("#timeline li .title", timeout=20000)
             page.wait_for_selector("#live[data-state=live]", timeout=20000)
@@ -60,7 +75,9 @@ def main():
                 assert page.locator("#diensten .club").count() == 2
                 assert page.locator("#knowledge li").count() >= 3
                 assert page.locator("#banner").is_hidden()
-            check("every section is rendered and fresh", sections_present)
+                blocked = [text for text in console_errors if "Content Security Policy" in text]
+                assert not blocked, f"the page's own Content-Security-Policy blocks it: {blocked}"
+            check("every section is rendered and fresh, nothing blocked by the CSP", sections_present)
 
             def seeded_event():
                 page.get_by_text("Design review").wait_for(timeout=5000)
@@ -100,10 +117,10 @@ def main():
             def date_navigation():
                 today = page.input_value("#date-input")
                 page.click("#next-day")
-                page.wait_for_function(f"document.getElementById('date-input').value !== '{today}'", timeout=10000)
+                wait_until(lambda: page.input_value("#date-input") != today)
                 assert "date=" in page.url
                 page.click("#today")
-                page.wait_for_function(f"document.getElementById('date-input').value === '{today}'", timeout=10000)
+                wait_until(lambda: page.input_value("#date-input") == today)
             check("date navigation puts the day in the URL", date_navigation)
 
             def reconnects():
@@ -124,10 +141,34 @@ def main():
                 width = mobile.evaluate("document.documentElement.scrollWidth")
                 assert width <= 390, f"the page is {width}px wide at 390px"
             check("usable at phone width (no horizontal scroll)", phone_width)
+
+            def asks_for_the_key_once():
+                nonlocal keyed
+                key = "browser-test-key-0123456789"
+                keyed = Demo(keyed_state, extra_args=["--client-key", key])
+                guarded = browser.new_page(viewport={"width": 1280, "height": 900})
+                guarded.goto(keyed.url + "/")
+                guarded.wait_for_selector("#key-dialog[open]", timeout=20000)
+                guarded.fill("#key-input", "wrong-key-but-long-enough")
+                guarded.press("#key-input", "Enter")
+                guarded.wait_for_selector("#key-dialog[open]", timeout=20000)
+                guarded.fill("#key-input", key)
+                guarded.press("#key-input", "Enter")
+                guarded.wait_for_selector("#timeline li .title", timeout=20000)
+                guarded.wait_for_selector("#live[data-state=live]", timeout=20000)
+                guarded.reload()
+                guarded.wait_for_selector("#timeline li .title", timeout=20000)
+                assert guarded.locator("#key-dialog[open]").count() == 0, "asked again after a reload"
+                stored = guarded.evaluate("Object.values(localStorage)")
+                assert key in stored, "the key is kept in this browser"
+            check("with a client key the page asks once, keeps it and sends it", asks_for_the_key_once)
             browser.close()
     finally:
         demo.stop()
+        if keyed:
+            keyed.stop()
         shutil.rmtree(state_dir, ignore_errors=True)
+        shutil.rmtree(keyed_state, ignore_errors=True)
     print(f"screenshots in {shots}")
     return checks.finish()
 

@@ -30,14 +30,14 @@ final class DemoHarness: Sendable {
         self.runtime = try GatewayRuntime(config: config, logger: logs.logger(), httpClient: .shared)
     }
 
-    static func start(adjust: (inout ProfileConfig) -> Void = { _ in }) async throws -> DemoHarness {
+    static func start(clients: [ClientConfig] = [], adjust: (inout ProfileConfig) -> Void = { _ in }) async throws -> DemoHarness {
         let simulators = try await DemoSimulators.start(timeZone: zone, portBase: nil)
         var profile = simulators.profile
         adjust(&profile)
         let stateDir = FileManager.default.temporaryDirectory.appendingPathComponent("daygate-demo-\(UUID().uuidString)").path
         let config = DaygateConfig(
             stateDir: stateDir, timezone: zone.identifier, routesDir: GatewayHarness.routesDir, staticDir: "/nonexistent",
-            profiles: ["default": profile]
+            profiles: ["default": profile], clients: clients
         )
         do {
             return try DemoHarness(simulators: simulators, stateDir: stateDir, config: config, logs: LogCapture())
@@ -84,9 +84,9 @@ final class DemoHarness: Sendable {
 }
 
 func withDemo<Value: Sendable>(
-    adjust: (inout ProfileConfig) -> Void = { _ in }, _ body: (DemoHarness) async throws -> Value
+    clients: [ClientConfig] = [], adjust: (inout ProfileConfig) -> Void = { _ in }, _ body: (DemoHarness) async throws -> Value
 ) async throws -> Value {
-    let harness = try await DemoHarness.start(adjust: adjust)
+    let harness = try await DemoHarness.start(clients: clients, adjust: adjust)
     do {
         let value = try await body(harness)
         await harness.close()

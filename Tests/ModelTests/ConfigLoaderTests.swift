@@ -102,6 +102,43 @@ struct ConfigLoaderTests {
         #expect(error.description.contains("daygate.yaml:6: profiles.default.eightalls.timout: unknown key"))
     }
 
+    @Test func clientsMapKeysToProfiles() throws {
+        let config = try load(minimal + """
+
+          ben:
+            eightalls:
+              base_url: http://127.0.0.1:9111/api
+        clients:
+          - name: kitchen
+            key: ${KITCHEN_KEY}
+          - name: ben-phone
+            key: ben-0123456789abcdef
+            profile: ben
+        cors:
+          origins: [https://ha.example.org:8123]
+        allowed_hosts: [daygate.lan]
+        """, environment: ["KITCHEN_KEY": "kitchen-0123456789abcdef"])
+        #expect(config.clients.map(\.profile) == ["default", "ben"])
+        #expect(config.clients[0].key == "kitchen-0123456789abcdef")
+        #expect(config.cors.origins == ["https://ha.example.org:8123"])
+        #expect(config.allowedHosts == ["daygate.lan"])
+        #expect(config.secrets.isSuperset(of: ["kitchen-0123456789abcdef", "ben-0123456789abcdef"]))
+    }
+
+    @Test func badClientsAreNamedWithTheirLine() throws {
+        let short = try #require(problem(minimal + "\nclients:\n  - name: a\n    key: short\n"))
+        #expect(short.keyPath == "clients[0].key")
+        #expect(short.line == 7)
+        #expect(short.reason.contains("at least 16"))
+        let unknown = try #require(problem(minimal + "\nclients:\n  - name: a\n    key: 0123456789abcdef0\n    profile: nobody\n"))
+        #expect(unknown.keyPath == "clients[0].profile")
+        #expect(unknown.reason.contains("no profile \"nobody\""))
+        let twice = try #require(problem(minimal + "\nclients:\n  - name: a\n    key: 0123456789abcdef0\n  - name: b\n    key: 0123456789abcdef0\n"))
+        #expect(twice.keyPath == "clients[1].key")
+        let origin = try #require(problem(minimal + "\ncors:\n  origins: [https://ha.example.org/]\n"))
+        #expect(origin.keyPath == "cors.origins")
+    }
+
     @Test func unknownTopLevelKey() throws {
         let error = try #require(problem("colour: blue\n" + minimal))
         #expect(error.keyPath == "colour")

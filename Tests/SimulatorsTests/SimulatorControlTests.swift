@@ -167,7 +167,7 @@ struct SimulatorControlTests {
         try await waitUntil { sim.control.calls("GET /health") == 1 }
         let start = ContinuousClock.now
         await sim.stop()
-        #expect(ContinuousClock.now - start < .seconds(2))
+        #expect(ContinuousClock.now - start < .seconds(5), "far less than the 60 s latency (wide margin: 2 busy cores)")
         let outcome = await slow.result
         try await client.shutdown()
         let response = try outcome.get()

@@ -16,10 +16,10 @@ ZONE = "Europe/Amsterdam"
 class Demo:
     """`daygate demo` as a child process; reads its printed URLs. `stop()` sends SIGINT."""
 
-    def __init__(self, state_dir, port=0):
+    def __init__(self, state_dir, port=0, extra_args=()):
         self.process = subprocess.Popen(
             [BINARY, "demo", "--port", str(port), "--sim-port-base", "0", "--state-dir", state_dir,
-             "--timezone", ZONE, "--log-level", "warning"],
+             "--timezone", ZONE, "--log-level", "warning", *extra_args],
             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
         )
         self.simulators = {}

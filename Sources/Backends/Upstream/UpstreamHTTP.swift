@@ -13,6 +13,8 @@ public final class UpstreamHTTP: Sendable {
     public let client: HTTPClient
     public let maxResponseBytes: Int
     public let monitor: UpstreamMonitor
+    /// Replaces the config's secrets in every non-2xx body before anyone reads it.
+    public let redactor: SecretRedactor
     private let ownsClient: Bool
 
     /// A client tuned for fan-out: many connections per host (the default 8 queues a fan-out
@@ -27,11 +29,15 @@ public final class UpstreamHTTP: Sendable {
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 
-    public init(client: HTTPClient? = nil, maxResponseBytes: Int = 10 * 1_048_576, monitor: UpstreamMonitor = UpstreamMonitor()) {
+    public init(
+        client: HTTPClient? = nil, maxResponseBytes: Int = 10 * 1_048_576, monitor: UpstreamMonitor = UpstreamMonitor(),
+        redactor: SecretRedactor = SecretRedactor()
+    ) {
         self.client = client ?? Self.makeClient()
         self.ownsClient = client == nil
         self.maxResponseBytes = maxResponseBytes
         self.monitor = monitor
+        self.redactor = redactor
     }
 
     public func shutdown() async {
@@ -60,7 +66,8 @@ public final class UpstreamHTTP: Sendable {
         try monitor.admit(source)
         let started = ContinuousClock.now
         do {
-            let response = try await exchange(method, url: url, headers: headers, body: body, timeout: timeout, backend: source.backend)
+            var response = try await exchange(method, url: url, headers: headers, body: body, timeout: timeout, backend: source.backend)
+            if !response.isSuccess { response.body = redactor.redact(response.body) }
             let error = response.isSuccess ? nil : Self.error(for: response, backend: source.backend)
             monitor.record(
                 source, .answered(status: response.status, retryAfter: error?.retryAfter, error: error?.detail),

@@ -49,11 +49,15 @@ public struct CacheSettings: Sendable, Hashable, Codable {
     }
 }
 
-/// A coding key built from a runtime string (dictionary keys in error paths).
+/// A coding key built at run time (dictionary keys and list indexes in error paths).
 struct AnyKey: CodingKey {
     var stringValue: String
-    var intValue: Int? { nil }
+    var intValue: Int?
     init(_ string: String) { self.stringValue = string }
+    init(_ index: Int) {
+        self.stringValue = String(index)
+        self.intValue = index
+    }
     init?(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { return nil }
+    init?(intValue: Int) { self.init(intValue) }
 }

@@ -12,11 +12,18 @@ public struct DaygateConfig: Sendable, Hashable, Codable {
     public var staticDir: String
     public var cache: CacheSettings
     public var profiles: [String: ProfileConfig]
+    /// API keys and the profile each is served; empty = loopback-only, default profile.
+    public var clients: [ClientConfig]
+    public var cors: CORSSettings
+    /// Host names (besides localhost and the loopback addresses) that loopback mode accepts
+    /// in the `Host` header; anything else is refused (DNS rebinding).
+    public var allowedHosts: [String]
 
     public init(
         listen: ListenAddress = .defaultAddress, stateDir: String = "state",
         timezone: String = TimeZone.current.identifier, routesDir: String = "routes", staticDir: String = "static",
-        cache: CacheSettings = CacheSettings(), profiles: [String: ProfileConfig]
+        cache: CacheSettings = CacheSettings(), profiles: [String: ProfileConfig], clients: [ClientConfig] = [],
+        cors: CORSSettings = CORSSettings(), allowedHosts: [String] = []
     ) {
         self.listen = listen
         self.stateDir = stateDir
@@ -25,6 +32,9 @@ public struct DaygateConfig: Sendable, Hashable, Codable {
         self.staticDir = staticDir
         self.cache = cache
         self.profiles = profiles
+        self.clients = clients
+        self.cors = cors
+        self.allowedHosts = allowedHosts
     }
 
     enum CodingKeys: String, CodingKey {
@@ -35,6 +45,9 @@ public struct DaygateConfig: Sendable, Hashable, Codable {
         case staticDir = "static_dir"
         case cache
         case profiles
+        case clients
+        case cors
+        case allowedHosts = "allowed_hosts"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -66,6 +79,24 @@ public struct DaygateConfig: Sendable, Hashable, Codable {
                 debugDescription: "with several profiles, one must be named \"default\" (the one loopback clients get)"
             )
         }
+        self.clients = try container.decodeIfPresent([ClientConfig].self, forKey: .clients) ?? []
+        for (index, client) in clients.enumerated() {
+            let path = container.codingPath + [CodingKeys.clients, AnyKey(index)]
+            guard profiles[client.profile] != nil else {
+                throw DecodingError.dataCorrupted(.init(
+                    codingPath: path + [ClientConfig.CodingKeys.profile],
+                    debugDescription: "no profile \"\(client.profile)\" (profiles: \(profiles.keys.sorted().joined(separator: ", ")))"
+                ))
+            }
+            if clients[..<index].contains(where: { $0.key == client.key }) {
+                throw DecodingError.dataCorrupted(.init(codingPath: path + [ClientConfig.CodingKeys.key], debugDescription: "this key is already given to another client"))
+            }
+            if clients[..<index].contains(where: { $0.name == client.name }) {
+                throw DecodingError.dataCorrupted(.init(codingPath: path + [ClientConfig.CodingKeys.name], debugDescription: "another client has this name"))
+            }
+        }
+        self.cors = try container.decodeIfPresent(CORSSettings.self, forKey: .cors) ?? CORSSettings()
+        self.allowedHosts = try container.decodeIfPresent([String].self, forKey: .allowedHosts) ?? []
     }
 
     static func isValidProfileName(_ name: String) -> Bool {
@@ -73,6 +104,22 @@ public struct DaygateConfig: Sendable, Hashable, Codable {
     }
 
     public var timeZone: TimeZone { TimeZone(identifier: timezone) ?? .current }
+
+    /// Every secret the config holds (backend passwords, tokens, API keys, client keys): what
+    /// must never reach a log, an error or an answer.
+    public var secrets: Set<String> {
+        var all = Set(clients.map(\.key))
+        for profile in profiles.values {
+            if let settings = profile.tickedify { all.insert(settings.password) }
+            if let settings = profile.kantinekoning { all.formUnion(settings.enrollments.map(\.token)) }
+            if let settings = profile.fitiq {
+                all.insert(settings.apiKey)
+                all.formUnion([settings.password, settings.refreshToken].compactMap { $0 })
+            }
+            if let settings = profile.prsnl { all.formUnion([settings.password, settings.token].compactMap { $0 }) }
+        }
+        return all.filter { $0.count >= 4 }
+    }
 
     /// The profile loopback clients without a key are served.
     public var defaultProfileName: String {

@@ -1,0 +1,63 @@
+import Foundation
+
+/// One API client (`clients:` in daygate.yaml): a name for logs, the key it sends as
+/// `Authorization: Bearer <key>`, and the profile that key is served. Keys come from
+/// `${ENV}` or `${file:}` like every secret.
+public struct ClientConfig: Sendable, Hashable, Codable {
+    /// Shortest key accepted: a key is a password to the whole household's data.
+    public static let minimumKeyLength = 16
+
+    public var name: String
+    public var key: String
+    public var profile: String
+
+    public init(name: String, key: String, profile: String) {
+        self.name = name
+        self.key = key
+        self.profile = profile
+    }
+
+    enum CodingKeys: String, CodingKey { case name, key, profile }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.name = try container.decode(String.self, forKey: .name)
+        self.key = try container.decode(String.self, forKey: .key)
+        self.profile = try container.decodeIfPresent(String.self, forKey: .profile) ?? "default"
+        guard DaygateConfig.isValidProfileName(name) else {
+            throw DecodingError.dataCorruptedError(forKey: .name, in: container, debugDescription: "a client name uses letters, digits, - and _ only")
+        }
+        guard key.count >= Self.minimumKeyLength, key.allSatisfy({ $0.isASCII && !$0.isWhitespace && !$0.isNewline && $0 != "\0" }) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .key, in: container,
+                debugDescription: "a key is at least \(Self.minimumKeyLength) visible ASCII characters (e.g. `openssl rand -hex 24`)"
+            )
+        }
+    }
+}
+
+/// Cross-origin access (`cors:`): off unless origins are listed.
+public struct CORSSettings: Sendable, Hashable, Codable {
+    /// Exact origins (`scheme://host[:port]`) whose pages may call the API.
+    public var origins: [String]
+
+    public init(origins: [String] = []) {
+        self.origins = origins
+    }
+
+    enum CodingKeys: String, CodingKey { case origins }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.origins = try container.decodeIfPresent([String].self, forKey: .origins) ?? []
+        for origin in origins {
+            guard let url = URL(string: origin), let scheme = url.scheme, scheme == "http" || scheme == "https", url.host != nil,
+                  url.path.isEmpty, url.query == nil, !origin.hasSuffix("/")
+            else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .origins, in: container, debugDescription: "\"\(origin)\" is not an origin like https://ha.example.org:8123"
+                )
+            }
+        }
+    }
+}
