@@ -71,6 +71,17 @@ public final class CacheDatabase: Sendable {
                 table.primaryKey(["profile", "backend", "name"])
             }
         }
+        migrator.registerMigration("v3-idempotency") { db in
+            try db.create(table: "idempotent_answer") { table in
+                table.column("profile", .text).notNull()
+                table.column("key", .text).notNull()
+                table.column("request_hash", .text).notNull()
+                table.column("status", .integer).notNull()
+                table.column("body", .blob).notNull()
+                table.column("created_at", .double).notNull()
+                table.primaryKey(["profile", "key"])
+            }
+        }
         return migrator
     }
 
@@ -160,6 +171,64 @@ public final class CacheDatabase: Sendable {
     public func delete(storageKeyPrefix prefix: String) throws {
         try pool.write { db in
             try db.execute(sql: "DELETE FROM cache_entry WHERE substr(key, 1, ?) = ?", arguments: [prefix.unicodeScalars.count, prefix])
+        }
+    }
+
+    /// The storage keys that start with `prefix`.
+    public func keys(storageKeyPrefix prefix: String) throws -> [String] {
+        try pool.read { db in
+            try String.fetchAll(db, sql: "SELECT key FROM cache_entry WHERE substr(key, 1, ?) = ?", arguments: [prefix.unicodeScalars.count, prefix])
+        }
+    }
+
+    public func delete(keys: [String]) throws {
+        guard !keys.isEmpty else { return }
+        try pool.write { db in
+            for key in keys {
+                try db.execute(sql: "DELETE FROM cache_entry WHERE key = ?", arguments: [key])
+            }
+        }
+    }
+
+    // MARK: - idempotency keys
+
+    /// The answer a write with `Idempotency-Key` got, kept so a retried call is answered the
+    /// same instead of writing twice.
+    public struct IdempotentAnswer: Sendable, Equatable {
+        public var requestHash: String
+        public var status: Int
+        public var body: Data
+        public var createdAt: Date
+
+        public init(requestHash: String, status: Int, body: Data, createdAt: Date) {
+            self.requestHash = requestHash
+            self.status = status
+            self.body = body
+            self.createdAt = createdAt
+        }
+    }
+
+    /// The kept answer for `key`, if one is younger than `maximumAge`; older ones are deleted.
+    public func idempotentAnswer(profile: String, key: String, maximumAge: TimeInterval, now: Date = Date()) throws -> IdempotentAnswer? {
+        try pool.write { db in
+            try db.execute(sql: "DELETE FROM idempotent_answer WHERE created_at < ?", arguments: [now.timeIntervalSince1970 - maximumAge])
+            guard let row = try Row.fetchOne(
+                db, sql: "SELECT request_hash, status, body, created_at FROM idempotent_answer WHERE profile = ? AND key = ?",
+                arguments: [profile, key]
+            ) else { return nil }
+            return IdempotentAnswer(
+                requestHash: row["request_hash"], status: row["status"], body: row["body"],
+                createdAt: Date(timeIntervalSince1970: row["created_at"])
+            )
+        }
+    }
+
+    public func storeIdempotentAnswer(_ answer: IdempotentAnswer, profile: String, key: String) throws {
+        try pool.write { db in
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO idempotent_answer (profile, key, request_hash, status, body, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [profile, key, answer.requestHash, answer.status, answer.body, answer.createdAt.timeIntervalSince1970]
+            )
         }
     }
 

@@ -28,6 +28,19 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
         escape(profile) + "|" + escape(operation) + "|"
     }
 
+    /// The arguments a storage key was made from (nil when it is not one of ours).
+    public static func arguments(ofStorageKey key: String) -> [String: String]? {
+        let parts = key.split(separator: "|", omittingEmptySubsequences: false)
+        guard parts.count == 4, let query = parts[2].removingPercentEncoding else { return nil }
+        var arguments: [String: String] = [:]
+        for pair in query.split(separator: "&") {
+            let halves = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard halves.count == 2, let value = halves[1].removingPercentEncoding else { return nil }
+            arguments[String(halves[0])] = value
+        }
+        return arguments
+    }
+
     public static func == (lhs: CacheKey, rhs: CacheKey) -> Bool { lhs.storageKey == rhs.storageKey }
     public func hash(into hasher: inout Hasher) { hasher.combine(storageKey) }
 

@@ -145,6 +145,35 @@ public actor CacheStore {
         if !dropped.isEmpty { publishInvalidated(prefix: prefix) }
     }
 
+    /// After a write: drops the entries of `operation` for `profile` whose arguments `matches`
+    /// (all by default) from both tiers, and always tells live clients (`invalidated`), since
+    /// the data behind them changed. Returns how many entries were dropped.
+    @discardableResult
+    public func invalidate(
+        profile: String, operation: String, where matches: @Sendable ([String: String]) -> Bool = { _ in true }
+    ) async -> Int {
+        let prefix = CacheKey.prefix(profile: profile, operation: operation)
+        var candidates = Set(memory.items.keys.filter { $0.hasPrefix(prefix) }).union(machines.keys.filter { $0.hasPrefix(prefix) })
+        do {
+            candidates.formUnion(try database.keys(storageKeyPrefix: prefix))
+        } catch {
+            logger.error("cache invalidation could not list entries", metadata: ["error": "\(error)"])
+        }
+        let doomed = candidates.filter { key in CacheKey.arguments(ofStorageKey: key).map(matches) ?? true }
+        for key in doomed {
+            memory.remove(key)
+            // A fetch already on its way keeps its state (its waiters are answered by it).
+            if machines[key]?.fetchInFlight != true { machines.removeValue(forKey: key) }
+        }
+        do {
+            try database.delete(keys: Array(doomed))
+        } catch {
+            logger.error("cache invalidation failed", metadata: ["error": "\(error)"])
+        }
+        changes.publish(CacheChange(kind: .invalidated, profile: profile, operation: operation))
+        return doomed.count
+    }
+
     /// Tells live clients that the entries under `prefix` (`profile|operation|…`) changed.
     private func publishInvalidated(prefix: String) {
         let parts = prefix.split(separator: "|", omittingEmptySubsequences: false)

@@ -8,7 +8,7 @@ import Model
 /// sources, metrics and health endpoints, and the dashboard from static/.
 public enum GatewayApplication {
     public static func router(runtime: GatewayRuntime, heartbeat: Duration = .seconds(15)) -> Router<GatewayRequestContext> {
-        let router = Router(context: GatewayRequestContext.self)
+        let router = Router(context: GatewayRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: RequestMetricsMiddleware(factory: runtime.metrics.factory))
         router.add(middleware: RequestIDMiddleware())
         router.add(middleware: DaygateCORSMiddleware(origins: Set(runtime.config.cors.origins)))
@@ -55,6 +55,7 @@ public enum GatewayApplication {
         router.get("/v1/stream") { _, context in
             stream.response(profile: context.profile)
         }
+        WriteRoutes(runtime: runtime).register(on: router)
         for route in runtime.routes {
             let handler = AggregateRouteHandler(route: route, aggregator: runtime.aggregator)
             router.get(RouterPath(route.path)) { request, context in

@@ -4,6 +4,15 @@ import Foundation
 /// `2026-11-23T09:00:00` (taken in `naiveZone`, UTC unless said otherwise), with 0 to 9
 /// fractional digits, `T` or space between date and time, seconds optional.
 public enum LenientDate {
+    /// A client's time: ISO-8601 that says its offset (`Z` or `±hh:mm`); a naive time is
+    /// ambiguous and refused.
+    public static func parseWithOffset(_ text: String) -> Date? {
+        guard let t = text.firstIndex(of: "T") else { return nil }
+        let clock = text[text.index(after: t)...]
+        guard clock.hasSuffix("Z") || clock.hasSuffix("z") || clock.contains("+") || clock.contains("-") else { return nil }
+        return parse(text)
+    }
+
     public static func parse(_ text: String, naiveZone: TimeZone = .gmt) -> Date? {
         let bytes = Array(text.utf8)
         var index = 0

@@ -121,7 +121,9 @@ struct HTTPFuzzTests {
         #expect(outcome.requests >= (Self.onlyCase == nil ? count : 1))
         let violations = outcome.violations.count
         #expect(violations == 0, "\(outcome.describe())")
-        #expect(elapsed < .seconds(60), "the in-process fuzz took \(elapsed); keep it well under 60 s")
+        if count <= 3000 {  // the time budget holds for the default size (DAYGATE_FUZZ_COUNT can ask for more)
+            #expect(elapsed < .seconds(60), "the in-process fuzz took \(elapsed); keep it well under 60 s")
+        }
     }
 
     /// Two requests while every simulator answers 2.6 s late: the routes' 2 s deadline gives the
@@ -673,7 +675,8 @@ enum FuzzInvariants {
 
         if status >= 500 {
             if status == 502 || status == 504 {
-                if (json as? [String: Any])?["sections"] == nil {
+                // A HEAD answer has no body (the router generates HEAD from GET and drops it).
+                if request.method != .head, (json as? [String: Any])?["sections"] == nil {
                     problems.append(("b: \(status) without the aggregate envelope", "no \"sections\" object in the body"))
                 }
             } else if !(status == 503 && routePath == "/readyz" && (json as? [String: Any])?["status"] as? String == "not_ready") {

@@ -58,6 +58,24 @@ public struct TickedifyClient: Sendable {
         return value
     }
 
+    /// POST `path` with a session checked just before (`/api/auth/me`, logging in after its
+    /// 401). The POST itself is sent once: a write is never retried.
+    public func post(_ path: String, body: Data) async throws -> JSONValue {
+        var cookie = try await currentOrLogin()
+        let me = try await send(.GET, "/api/auth/me", cookie: cookie)
+        if me.status == 401 {
+            cookie = try await relogin(replacing: cookie)
+        } else if !me.isSuccess {
+            throw UpstreamHTTP.error(for: me, backend: Self.backend)
+        }
+        let response = try await http.send(
+            .POST, url: settings.endpoint.baseURL + path, headers: [("Cookie", cookie)], body: body,
+            timeout: settings.endpoint.timeout.seconds, source: source
+        )
+        guard response.isSuccess else { throw UpstreamHTTP.error(for: response, backend: Self.backend) }
+        return (try? JSONCoding.decoder.decode(JSONValue.self, from: response.body)) ?? .null
+    }
+
     private func currentOrLogin() async throws -> String {
         if let cookie = await session.current() { return cookie }
         return try await relogin(replacing: nil)

@@ -1,0 +1,32 @@
+import Foundation
+import Hummingbird
+import Model
+
+/// The JSON body of a write: at most 64 KB (also when it arrives without a Content-Length),
+/// a JSON object, else a 400/413 that says so.
+enum WriteBody {
+    static func object(of request: Request) async throws -> (value: JSONValue, bytes: Data) {
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: RequestLimitsMiddleware.maximumBodyBytes)
+        } catch {
+            throw GatewayError(.contentTooLarge, code: "body_too_large", message: "a request body is at most \(RequestLimitsMiddleware.maximumBodyBytes / 1024) KB")
+        }
+        let data = Data(buffer.readableBytesView)
+        guard let value = try? JSONCoding.decoder.decode(JSONValue.self, from: data), case .object = value else {
+            throw GatewayError(.badRequest, code: "bad_request", message: "the body must be a JSON object")
+        }
+        return (value, data)
+    }
+
+    /// The only fields `value` may have; a typo is a 400, not silently ignored.
+    static func check(_ value: JSONValue, allowed: Set<String>) throws {
+        guard case .object(let object) = value else { return }
+        if let unknown = object.keys.sorted().first(where: { !allowed.contains($0) }) {
+            throw GatewayError(
+                .badRequest, code: "bad_request",
+                message: "unknown field \"\(String(unknown.prefix(40)))\" (fields: \(allowed.sorted().joined(separator: ", ")))"
+            )
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import Backends
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Model
+
+/// How a failed write answers the client: the gateway's own refusals with their status; an
+/// upstream refusal as `upstream_rejected` (scrubbed upstream message) with the status that
+/// fits; a rate limit as 429 with `Retry-After`; an unreachable or failing backend as 502/504.
+enum WriteError {
+    static func gatewayError(for error: any Error) -> GatewayError {
+        switch error {
+        case let refusal as WriteRefusal:
+            return GatewayError(.init(code: refusal.status), refusal.detail)
+        case let detail as ErrorDetail:
+            return GatewayError(.badRequest, detail)
+        case let failure as BackendError:
+            var headers = HTTPFields()
+            if let wait = failure.retryAfter, failure.kind == .rateLimited || failure.kind == .circuitOpen || failure.kind == .reauthBlocked {
+                headers[.retryAfter] = String(Int(wait.rounded(.up)))
+            }
+            return GatewayError(status(for: failure), code: failure.kind.rawValue, message: failure.message, headers: headers)
+        default:
+            return GatewayError(.badGateway, code: "upstream_error", message: "the write failed; it was not retried")
+        }
+    }
+
+    static func status(for failure: BackendError) -> HTTPResponse.Status {
+        switch failure.kind {
+        case .rejected:
+            switch failure.status {
+            case 403?: return .forbidden
+            case 404?: return .notFound
+            case 409?: return .conflict
+            case 410?: return .gone
+            default: return .unprocessableContent
+            }
+        case .rateLimited: return .tooManyRequests
+        case .timeout: return .gatewayTimeout
+        case .notConfigured: return .notFound
+        case .circuitOpen, .unavailable, .reauthBlocked: return .serviceUnavailable
+        case .unreachable, .status, .badResponse, .reauthRequired: return .badGateway
+        }
+    }
+}
