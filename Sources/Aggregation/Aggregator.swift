@@ -86,6 +86,7 @@ public final class Aggregator: Sendable {
             let normalised: [String: ArgumentValue]
             do {
                 normalised = try section.operation.normalise(arguments, timeZone: config.timeZone)
+                try section.operation.validate(normalised, for: profile)
             } catch let error as ErrorDetail {
                 throw error
             } catch {

@@ -63,8 +63,17 @@ public protocol BackendOperation: Sendable {
     /// Throws `ErrorDetail` with code `bad_parameter` for the client.
     func normalise(_ arguments: [String: ArgumentValue], timeZone: TimeZone) throws -> [String: ArgumentValue]
 
+    /// Checks normalised arguments against the profile's settings (e.g. a tenant the profile
+    /// has no enrollment at), so a client's mistake is a 400, not a failed section.
+    /// Throws `ErrorDetail` with code `bad_parameter`.
+    func validate(_ arguments: [String: ArgumentValue], for profile: ProfileConfig) throws
+
     /// Calls the backend; returns the unified JSON body to cache.
     func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput
+}
+
+extension BackendOperation {
+    public func validate(_ arguments: [String: ArgumentValue], for profile: ProfileConfig) throws {}
 }
 
 extension ErrorDetail {

@@ -32,6 +32,7 @@ struct HostileInputTests {
                 ("/v1/events?date=2026-11-22&date=2026-11-23", "more than once"),
                 ("/v1/events?%zz=1", "malformed"),
                 ("/v1/events?nonsense=1", "unknown parameter"),
+                ("/v1/leaderboard?tenant=nope", "no enrollment at tenant nope; known: agovv, vvwilhelmus"),
             ]
             let before = demo.simulators.running.reduce(0) { $0 + $1.control.callCounts.values.reduce(0, +) }
             try await demo.test { client in

@@ -172,6 +172,15 @@ public struct KantineKoningLeaderboardOperation: BackendOperation {
         return result
     }
 
+    public func validate(_ arguments: [String: ArgumentValue], for profile: ProfileConfig) throws {
+        guard let tenant = arguments["tenant"]?.string, let enrollments = profile.kantinekoning?.enrollments else { return }
+        guard enrollments.contains(where: { $0.tenant == tenant }) else {
+            throw ErrorDetail.badParameter(
+                "no enrollment at tenant \(tenant.prefix(40)); known: \(Set(enrollments.map(\.tenant)).sorted().joined(separator: ", "))"
+            )
+        }
+    }
+
     public func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
         let client = try KantineKoningClient.make(context)
         let enrollments = client.settings.enrollments
