@@ -1,6 +1,6 @@
-// Talks to the gateway: JSON with the client key (when one is configured) and the live
-// change stream read with fetch, so the key can travel as a Bearer header (EventSource
-// cannot send headers).
+// Talks to the gateway: JSON with the client key (when one is configured), the writes (task
+// inbox, volunteers), and the live change stream read with fetch, so the key can travel as a
+// Bearer header (EventSource cannot send headers).
 
 const KEY_STORAGE = "daygate.key";
 
@@ -18,6 +18,78 @@ function headers(extra = {}) {
 }
 
 export class KeyRequired extends Error {}
+
+/** A refused write: the gateway's `{"error":{"code","message"}}`, or what went wrong on the way. */
+export class WriteFailed extends Error {
+  constructor(message, { status = 0, code = "" } = {}) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+
+  /**
+   * Whether the write may have happened anyway (no answer, a 5xx, or an earlier try with this
+   * Idempotency-Key still running): a retry must send the same key.
+   */
+  get unknownOutcome() { return this.status === 0 || this.status >= 500 || this.code === "idempotency_key_in_flight"; }
+}
+
+/**
+ * A fresh Idempotency-Key. crypto.randomUUID exists only in secure contexts (https, localhost);
+ * a gateway reached as http://daygate.lan:8787 is not one, so fall back to getRandomValues.
+ */
+export function newIdempotencyKey() {
+  if (typeof crypto.randomUUID === "function") return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6] & 0x0f) | 0x40;
+  bytes[8] = (bytes[8] & 0x3f) | 0x80;
+  const hex = [...bytes].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/**
+ * Sends a write (JSON, with the key when there is one; POSTs with an Idempotency-Key) and
+ * returns the answer's JSON. Throws KeyRequired on 401 and WriteFailed otherwise.
+ */
+export async function sendJSON(method, path, body, { idempotencyKey = null } = {}) {
+  const extra = { "Content-Type": "application/json" };
+  if (method === "POST") extra["Idempotency-Key"] = idempotencyKey || newIdempotencyKey();
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers: headers(extra),
+      body: body === undefined ? undefined : JSON.stringify(body),
+      cache: "no-store",
+    });
+  } catch {
+    throw new WriteFailed("Could not reach the gateway. Try again.");
+  }
+  if (response.status === 401) throw new KeyRequired();
+  let answer = null;
+  try { answer = await response.json(); } catch { /* not JSON: reported below */ }
+  if (!response.ok) {
+    const error = answer && answer.error;
+    throw new WriteFailed(error?.message || `The gateway answered ${response.status}.`, { status: response.status, code: error?.code || "" });
+  }
+  if (!answer) throw new WriteFailed(`The gateway answered ${response.status} without JSON.`, { status: response.status });
+  return answer;
+}
+
+/** POST /v1/tasks: a task in the Tickedify inbox. */
+export function addTask(title, idempotencyKey) {
+  return sendJSON("POST", "/v1/tasks", { title }, { idempotencyKey });
+}
+
+/** POST /v1/diensten/{id}/volunteers: signs a name up; answers `{dienst}`. */
+export function addVolunteer(dienstID, name, idempotencyKey) {
+  return sendJSON("POST", `/v1/diensten/${encodeURIComponent(dienstID)}/volunteers`, { name }, { idempotencyKey });
+}
+
+/** DELETE /v1/diensten/{id}/volunteers/{name}: takes a name off; answers `{dienst}`. */
+export function removeVolunteer(dienstID, name) {
+  return sendJSON("DELETE", `/v1/diensten/${encodeURIComponent(dienstID)}/volunteers/${encodeURIComponent(name)}`);
+}
 
 /** GET a gateway path; `refresh` asks the gateway to refetch from the backends. */
 export async function getJSON(path, { refresh = false } = {}) {

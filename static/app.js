@@ -1,11 +1,18 @@
 // The dashboard: the day from /v1/today, task counts, upcoming diensten; live updates over
-// /v1/stream; the date in the URL (?date=YYYY-MM-DD).
-import { followChanges, getJSON, KeyRequired, storeKey } from "./api.js";
+// /v1/stream; the date in the URL (?date=YYYY-MM-DD). Writes: a task into the Tickedify inbox,
+// and volunteers on the diensten a manager sees.
+import {
+  addTask, addVolunteer, followChanges, getJSON, KeyRequired, newIdempotencyKey, removeVolunteer, storeKey, WriteFailed,
+} from "./api.js";
 import * as render from "./render.js";
 
 const $ = (id) => document.getElementById(id);
 // date: the day asked for (null = today in the gateway's timezone); shown: the day on screen.
-const state = { date: null, shown: null, loading: null, pending: false };
+// diensten: the list on screen and its section report; writes: how many writes have answered
+// (a load that started before one must not put its older list back on screen).
+const state = { date: null, shown: null, loading: null, pending: false, diensten: null, dienstenReport: null, dienstenDrawn: "", writes: 0 };
+// Per dienst id: {value (typed name), error (last refusal), busy ("add"|"remove"), retry ({name, key})}.
+const drafts = new Map();
 window.__daygate = { loadedAt: Date.now(), renders: 0 };
 
 function dateFromURL() {
@@ -38,6 +45,7 @@ function fill(id, nodes) { $(id).replaceChildren(...nodes); }
 async function load({ refresh = false } = {}) {
   if (state.loading) { state.pending = true; return state.loading; }
   state.loading = (async () => {
+    const writes = state.writes;
     try {
       const query = state.date ? `?date=${state.date}` : "";
       const [day, counts, upcoming] = await Promise.all([
@@ -54,7 +62,13 @@ async function load({ refresh = false } = {}) {
       fill("timeline", [...render.problems([day.sections.plan, day.sections.events]), ...render.timeline(day.date, day.plan, day.events)]);
       fill("counts", [...render.problems([sections.counts]), ...render.counts(counts?.counts)]);
       fill("nutrition", [...render.problems([day.sections.nutrition]), ...render.nutrition(day.nutrition)]);
-      fill("diensten", [...render.problems([sections.diensten]), ...render.diensten(upcoming?.diensten ?? day.diensten)]);
+      if (state.writes === writes) {
+        state.diensten = upcoming?.diensten ?? day.diensten;
+        state.dienstenReport = sections.diensten;
+        drawDiensten();
+      } else {
+        state.pending = true; // a write answered meanwhile: this list may predate it
+      }
       fill("knowledge", [...render.problems([day.sections.knowledge]).map((p) => render.h("li", {}, p)), ...render.knowledge(day.knowledge)]);
 
       const all = Object.values(sections).filter(Boolean);
@@ -75,6 +89,161 @@ async function load({ refresh = false } = {}) {
     }
   })();
   return state.loading;
+}
+
+/**
+ * Redraws the club shifts when something on them changed (not on every load, so a name being
+ * typed or a focused button is left alone), keeping what was typed and where the focus was.
+ */
+function drawDiensten({ force = false } = {}) {
+  const now = Date.now();
+  const list = state.diensten || [];
+  const report = state.dienstenReport;
+  const drawn = JSON.stringify([report?.error, report?.issues, list, list.map((dienst) => render.manageable(dienst, now)),
+    [...drafts].map(([id, draft]) => [id, draft.error, draft.busy])]);
+  if (!force && drawn === state.dienstenDrawn) return;
+  state.dienstenDrawn = drawn;
+  const holder = $("diensten");
+  const focused = holder.contains(document.activeElement) ? document.activeElement : null;
+  const selection = focused instanceof HTMLInputElement ? [focused.selectionStart, focused.selectionEnd] : null;
+  const dienstID = focused?.closest("li[data-id]")?.dataset.id;
+  fill("diensten", [...render.problems([report]), ...render.diensten(state.diensten, { now, drafts })]);
+  if (!focused) return;
+  const again = (focused.id && document.getElementById(focused.id)) || (dienstID && document.getElementById(`dienst-${dienstID}-name`));
+  if (!again) return;
+  again.focus({ preventScroll: true });
+  if (selection && again instanceof HTMLInputElement) again.setSelectionRange(...selection);
+}
+
+/** Whether the focus fell out of the page (its element was disabled or redrawn), not moved on by the user. */
+function focusLost() {
+  return !document.activeElement || document.activeElement === document.body;
+}
+
+function draftFor(id) {
+  if (!drafts.has(id)) drafts.set(id, { value: "", error: "", busy: null, retry: null });
+  return drafts.get(id);
+}
+
+/** Says something in a status line (announced politely) and clears it after a while. */
+const statusTimers = new Map();
+function announce(id, text) {
+  clearTimeout(statusTimers.get(id));
+  $(id).textContent = text;
+  statusTimers.set(id, setTimeout(() => { $(id).textContent = ""; }, 8000));
+}
+
+function refusal(error) {
+  if (error instanceof KeyRequired) { askForKey(); return "The gateway needs a key: enter it and try again."; }
+  return error instanceof WriteFailed ? error.message : `Something went wrong: ${error.message}`;
+}
+
+/** Adds or removes one volunteer of a dienst; the answer's dienst is drawn at once. */
+async function changeVolunteer(id, kind, name) {
+  const draft = draftFor(id);
+  if (draft.busy) return;
+  const focusedID = document.activeElement?.id || "";
+  const hadFocus = Boolean(document.activeElement?.closest?.(`#diensten li[data-id="${CSS.escape(id)}"]`));
+  const dienst = (state.diensten || []).find((item) => item.id === id);
+  const when = dienst ? render.dienstWhen(dienst) : "the shift";
+  draft.busy = kind;
+  draft.error = "";
+  drawDiensten();
+  let answered = false;
+  try {
+    let answer;
+    if (kind === "add") {
+      // The same key for a retry of the same name after an unknown outcome, a new one otherwise.
+      if (draft.retry?.name !== name) draft.retry = { name, key: newIdempotencyKey() };
+      answer = await addVolunteer(id, name, draft.retry.key);
+      if (draft.value.trim() === name) draft.value = "";
+    } else {
+      answer = await removeVolunteer(id, name);
+    }
+    draft.retry = null;
+    answered = true;
+    state.writes += 1;
+    if (answer?.dienst && state.diensten) {
+      state.diensten = state.diensten.map((item) => (item.id === id ? { ...item, ...answer.dienst } : item));
+    }
+    announce("diensten-status", kind === "add" ? `Added ${name} to ${when}.` : `Removed ${name} from ${when}.`);
+  } catch (error) {
+    draft.error = refusal(error);
+    if (!(error instanceof WriteFailed && error.unknownOutcome)) draft.retry = null;
+  } finally {
+    draft.busy = null;
+    drawDiensten({ force: true });
+    if (hadFocus && focusLost()) {
+      const back = document.getElementById(focusedID);
+      (back && !back.disabled ? back : document.getElementById(`dienst-${id}-name`))?.focus();
+    }
+  }
+  if (answered) load();
+}
+
+function followDienstControls() {
+  const holder = $("diensten");
+  holder.addEventListener("input", (event) => {
+    const form = event.target.closest("form[data-action=add-volunteer]");
+    if (form) draftFor(form.dataset.dienst).value = event.target.value;
+  });
+  holder.addEventListener("submit", (event) => {
+    const form = event.target.closest("form[data-action=add-volunteer]");
+    if (!form) return;
+    event.preventDefault();
+    const id = form.dataset.dienst;
+    const name = form.elements.name.value.trim();
+    if (!name || [...name].length > 15) {
+      const draft = draftFor(id);
+      draft.error = name ? "A name is at most 15 characters." : "Type a name first.";
+      drawDiensten();
+      return;
+    }
+    changeVolunteer(id, "add", name);
+  });
+  holder.addEventListener("click", (event) => {
+    const button = event.target.closest("button[data-action=remove-volunteer]");
+    if (button && !button.disabled) changeVolunteer(button.dataset.dienst, "remove", button.dataset.name);
+  });
+}
+
+/** The "Add task" box: one task per submit, the button off while it is on its way. */
+function followTaskForm() {
+  const form = $("task-form");
+  const input = $("task-title");
+  const button = $("task-submit");
+  let retry = null; // {title, key}: kept after an unknown outcome, so a retry cannot add twice
+  const showError = (text) => {
+    $("task-error").textContent = text;
+    if (text) input.setAttribute("aria-invalid", "true"); else input.removeAttribute("aria-invalid");
+  };
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    if (button.disabled) return;
+    const title = input.value.trim();
+    showError("");
+    if (!title) { showError("Type a title first."); input.focus(); return; }
+    if (retry?.title !== title) retry = { title, key: newIdempotencyKey() };
+    const hadFocus = form.contains(document.activeElement);
+    button.disabled = true;
+    form.setAttribute("aria-busy", "true");
+    let answered = false;
+    try {
+      const answer = await addTask(title, retry.key);
+      retry = null;
+      answered = true;
+      if (input.value.trim() === title) input.value = "";
+      announce("task-status", `Added “${answer?.task?.title || title}” to the inbox.`);
+    } catch (error) {
+      showError(refusal(error));
+      if (!(error instanceof WriteFailed && error.unknownOutcome)) retry = null;
+    } finally {
+      button.disabled = false;
+      form.removeAttribute("aria-busy");
+      if (hadFocus && focusLost()) input.focus();
+    }
+    if (answered) load();
+  });
 }
 
 function askForKey() {
@@ -101,6 +270,8 @@ function start() {
     if (key) { storeKey(key); load(); connect(); }
   });
   window.addEventListener("popstate", () => { state.date = dateFromURL(); load(); });
+  followTaskForm();
+  followDienstControls();
   load();
   connect();
   // Between change events, keep freshness badges honest.

@@ -137,8 +137,24 @@ export function nutrition(summary) {
     h("p", { class: "meals", text: mealText }))];
 }
 
-/** Upcoming diensten grouped by club, with volunteers filled/needed and the role that sees them. */
-export function diensten(list) {
+/** "28/11 08:30–11:00" of a dienst. */
+export function dienstWhen(dienst) {
+  return `${(dienst.start || "").slice(5, 10).split("-").reverse().join("/")} ${clock(dienst.start)}–${clock(dienst.end)}`;
+}
+
+/** Whether this page may change a dienst's volunteers: a manager sees it and it has not started. */
+export function manageable(dienst, now = Date.now()) {
+  const start = Date.parse(dienst.start || "");
+  return dienst.role === "manager" && Number.isFinite(start) && start > now;
+}
+
+/**
+ * Upcoming diensten grouped by club, with volunteers filled/needed and the role that sees them.
+ * Diensten a manager sees that have not started get their volunteers with a remove button each
+ * and a form to add one; `drafts` (dienst id → {value, error, busy: "add"|"remove"}) keeps what was typed, the
+ * last refusal and a write in flight across re-renders. Actions are found by `data-action`.
+ */
+export function diensten(list, { now = Date.now(), drafts = new Map() } = {}) {
   if (!list || !list.length) return [h("p", { class: "empty", text: "No shifts coming up." })];
   const clubs = new Map();
   for (const dienst of list) {
@@ -148,14 +164,44 @@ export function diensten(list) {
   return [...clubs.entries()].map(([club, items]) => h("div", { class: "club", "data-club": club },
     h("h3", { text: club }),
     h("ul", { class: "diensten" }, items.slice(0, 8).map((dienst) => {
-      const filled = (dienst.volunteers || []).length;
+      const volunteers = dienst.volunteers || [];
+      const filled = volunteers.length;
       const needed = dienst.volunteers_needed || 0;
-      return h("li", { "data-id": dienst.id },
-        h("span", { class: "when", text: `${(dienst.start || "").slice(5, 10).split("-").reverse().join("/")} ${clock(dienst.start)}–${clock(dienst.end)}` }),
-        h("span", { text: [dienst.type?.name, dienst.team?.code || dienst.team?.name || "open"].filter(Boolean).join(" · ") }),
+      const open = dienst.open_spots ?? Math.max(needed - filled, 0);
+      const what = [dienst.type?.name, dienst.team?.code || dienst.team?.name || "open"].filter(Boolean).join(" · ");
+      const editable = manageable(dienst, now);
+      const whenID = `dienst-${dienst.id}-when`;
+      return h("li", { "data-id": dienst.id, "data-role": dienst.role, "data-open-spots": open, "data-manageable": String(editable) },
+        h("span", { class: "when", id: whenID, text: dienstWhen(dienst) }),
+        h("span", { text: what }),
         h("span", { class: "role", text: dienst.role }),
-        h("span", { class: "spots", "data-open": String(filled < needed), title: (dienst.volunteers || []).join(", ") || null, text: `${filled}/${needed}` }));
+        h("span", { class: "spots", "data-open": String(filled < needed), title: volunteers.join(", ") || null, text: `${filled}/${needed}` }),
+        editable ? manage(dienst, `${dienstWhen(dienst)} ${what}`, whenID, drafts.get(dienst.id) || {}) : null);
     }))));
+}
+
+function manage(dienst, label, whenID, draft) {
+  const inputID = `dienst-${dienst.id}-name`;
+  const errorID = `dienst-${dienst.id}-error`;
+  const volunteers = dienst.volunteers || [];
+  return h("div", { class: "manage", "aria-busy": draft.busy ? "true" : null },
+    volunteers.length
+      ? h("ul", { class: "volunteers", "aria-label": `Volunteers ${label}` }, volunteers.map((name) => h("li", {},
+        h("span", { class: "name", text: name }),
+        h("button", {
+          type: "button", class: "remove", id: `dienst-${dienst.id}-remove-${encodeURIComponent(name)}`, "data-action": "remove-volunteer",
+          "data-dienst": dienst.id, "data-name": name, "aria-label": `Remove ${name}`, "aria-describedby": whenID,
+          title: `Remove ${name}`, disabled: Boolean(draft.busy), text: "×",
+        }))))
+      : null,
+    h("form", { class: "volunteer-add", "data-action": "add-volunteer", "data-dienst": dienst.id, novalidate: true },
+      h("label", { class: "visually-hidden", for: inputID, text: `Volunteer name for ${label}` }),
+      h("input", {
+        id: inputID, name: "name", type: "text", maxlength: 15, autocomplete: "off", placeholder: "Name",
+        value: draft.value || null, "aria-invalid": draft.error ? "true" : null, "aria-describedby": draft.error ? errorID : null,
+      }),
+      h("button", { type: "submit", "aria-describedby": whenID, disabled: Boolean(draft.busy), text: draft.busy === "add" ? "Adding…" : "Add" })),
+    draft.error ? h("p", { class: "dienst-error", id: errorID, role: "alert", text: draft.error }) : null);
 }
 
 export function knowledge(items) {

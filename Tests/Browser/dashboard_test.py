@@ -3,8 +3,9 @@
 
 Starts `daygate demo` on free ports, loads the page and checks the rendered DOM: every
 section, a seeded event, an update arriving over /v1/stream without a reload, a stale badge
-after the 8alls simulator is faulted, and reconnection after the gateway restarts. Writes a
-screenshot to a temporary folder. Prints "browser: N passed, N failed".
+after the 8alls simulator is faulted, the writes (a task into the inbox, volunteers on a
+manager's dienst, a refusal shown on its dienst, no controls on member diensten), and
+reconnection after the gateway restarts. Writes screenshots to a temporary folder. Prints "browser: N passed, N failed".
 
     python3 Tests/Browser/dashboard_test.py [path/to/daygate]
 """
@@ -122,6 +123,95 @@ def main():
                 page.click("#today")
                 wait_until(lambda: page.input_value("#date-input") == today)
             check("date navigation puts the day in the URL", date_navigation)
+
+            def adds_a_task():
+                before = int(page.inner_text("#counts dd[data-count=inbox]"))
+                title = f"Browser test task {int(time.time())}"
+                posts = []
+                def on_request(request):
+                    if request.method == "POST" and request.url.endswith("/v1/tasks"):
+                        posts.append(request)
+                page.on("request", on_request)
+                try:
+                    page.fill("#task-title", title)
+                    page.dblclick("#task-submit")  # a double click adds it once
+                    wait_until(lambda: title in page.inner_text("#task-status") or page.inner_text("#task-error"))
+                    assert page.inner_text("#task-error") == "", f"refused: {page.inner_text('#task-error')}"
+                finally:
+                    page.remove_listener("request", on_request)
+                assert page.input_value("#task-title") == "", "the box is cleared"
+                assert len(posts) == 1, f"{len(posts)} POSTs for one double click"
+                sent = posts[0].headers
+                assert sent.get("content-type") == "application/json", sent
+                assert len(sent.get("idempotency-key", "")) >= 16, "no Idempotency-Key"
+                inbox = call(demo.url + "/v1/tasks?list=inbox", headers={"Cache-Control": "no-cache"})
+                titles = [task["title"] for task in inbox["tasks"]]
+                assert titles.count(title) == 1, f"{titles.count(title)} tasks titled {title!r} in the inbox"
+                page.click("#refresh")
+                wait_until(lambda: int(page.inner_text("#counts dd[data-count=inbox]")) > before)
+                return f"inbox {before} → {page.inner_text('#counts dd[data-count=inbox]')}"
+            check("adding a task shows it in the inbox count", adds_a_task)
+
+            def upcoming_diensten():
+                answer = call(demo.url + "/v1/diensten?past_days=0&future_days=30", headers={"Cache-Control": "no-cache"})
+                return {dienst["id"]: dienst for dienst in answer["diensten"]}
+
+            def manages_volunteers():
+                name = "Testnaam"
+                rows = page.locator("#diensten li[data-role=manager][data-manageable=true]:not([data-open-spots='0'])")
+                assert rows.count() > 0, "no future manager dienst with open spots on the page"
+                dienst_id = rows.first.get_attribute("data-id")
+                dienst = upcoming_diensten()[dienst_id]
+                now = datetime.datetime.now(datetime.timezone.utc)
+                assert dienst["role"] == "manager" and datetime.datetime.fromisoformat(dienst["start"]) > now, dienst
+                assert name not in dienst["volunteers"], dienst
+                row = page.locator(f"#diensten li[data-id='{dienst_id}']")
+                remove = row.get_by_role("button", name=f"Remove {name}", exact=True)
+                row.get_by_label("Volunteer name", exact=False).fill(name)
+                row.get_by_label("Volunteer name", exact=False).press("Enter")
+                refusal = row.locator(".dienst-error")
+                wait_until(lambda: remove.count() > 0 or refusal.count() > 0)
+                assert refusal.count() == 0, f"adding {name} was refused: {refusal.inner_text()}"
+                wait_until(lambda: f"Added {name}" in page.inner_text("#diensten-status"))
+                assert name in upcoming_diensten()[dienst_id]["volunteers"], "the gateway does not list the name"
+                remove.click()
+                wait_until(lambda: remove.count() == 0 or refusal.count() > 0)
+                assert refusal.count() == 0, f"removing {name} was refused: {refusal.inner_text()}"
+                wait_until(lambda: f"Removed {name}" in page.inner_text("#diensten-status"))
+                assert name not in upcoming_diensten()[dienst_id]["volunteers"], "the gateway still lists the name"
+            check("a manager can add and remove a volunteer", manages_volunteers)
+
+            def refused_volunteer():
+                rows = page.locator("#diensten li[data-role=manager][data-manageable=true]:has(.volunteers li)")
+                assert rows.count() > 0, "no future manager dienst with a volunteer on the page"
+                dienst_id = rows.first.get_attribute("data-id")
+                row = page.locator(f"#diensten li[data-id='{dienst_id}']")
+                taken = row.locator(".volunteers .name").first.inner_text()
+                with page.expect_response(lambda r: "/volunteers" in r.url and r.request.method == "POST", timeout=10000) as answer:
+                    row.get_by_label("Volunteer name", exact=False).fill(taken)
+                    row.get_by_role("button", name="Add", exact=True).click()
+                assert answer.value.status == 409, f"a duplicate name answered {answer.value.status}"
+                row.locator(".dienst-error[role=alert]").wait_for(timeout=10000)
+                message = row.locator(".dienst-error").inner_text()
+                assert message.strip(), "the refusal has no message"
+                assert page.locator("#diensten .dienst-error").count() == 1, "the error is not on that dienst alone"
+                assert upcoming_diensten()[dienst_id]["volunteers"].count(taken) == 1
+                page.screenshot(path=os.path.join(shots, "dashboard-volunteer-error.png"), full_page=True)
+                return message
+            check("a refused volunteer shows the gateway's error on that dienst", refused_volunteer)
+
+            def member_diensten_read_only():
+                members = page.locator("#diensten li[data-role=member]")
+                assert members.count() > 0, "no member dienst on the page"
+                controls = page.locator("#diensten li[data-role=member] :is(button, input, form)")
+                assert controls.count() == 0, f"{controls.count()} controls on member diensten"
+                managed = page.locator("#diensten li[data-role=manager][data-manageable=true] form.volunteer-add")
+                assert managed.count() > 0, "no manager dienst has controls (nothing to compare with)"
+            check("member diensten have no volunteer controls", member_diensten_read_only)
+
+            page.emulate_media(color_scheme="dark")
+            page.screenshot(path=os.path.join(shots, "dashboard-dark.png"), full_page=True)
+            page.emulate_media(color_scheme="light")
 
             def reconnects():
                 nonlocal demo

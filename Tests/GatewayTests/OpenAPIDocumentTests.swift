@@ -188,6 +188,144 @@ import Testing
         ).isEmpty)
     }
 
+    /// Every write endpoint with its method, success status, request body and the errors every
+    /// write can get; POSTs take Idempotency-Key, bodies need application/json (415).
+    @Test func writeEndpointsAreDocumented() throws {
+        let document = try Self.document(try Self.routes())
+        let paths = try #require(document["paths"]?.objectValue)
+        let writes: [(method: String, path: String, success: String, body: String?, answer: String)] = [
+            ("post", "/v1/tasks", "201", "NewTask", "TaskCreated"),
+            ("post", "/v1/events", "201", "EventCreate", "EventAnswer"),
+            ("put", "/v1/events/{id}", "200", "EventUpdate", "EventAnswer"),
+            ("delete", "/v1/events/{id}", "200", nil, "EventDeleted"),
+            ("post", "/v1/captures", "202", "NewCapture", "CaptureAccepted"),
+            ("post", "/v1/food-logs", "201", "NewFoodLog", "FoodLogCreated"),
+            ("post", "/v1/diensten/{id}/volunteers", "200", "NewVolunteer", "DienstAnswer"),
+            ("delete", "/v1/diensten/{id}/volunteers/{name}", "200", nil, "DienstAnswer"),
+        ]
+        var operationIDs = Set<String>()
+        for write in writes {
+            let name = "\(write.method.uppercased()) \(write.path)"
+            let operation = try #require(paths[write.path]?[write.method], "\(name) is not documented")
+            #expect(operation["tags"] == .array([.string("writes")]), "\(name)")
+            if let id = operation["operationId"]?.stringValue { #expect(operationIDs.insert(id).inserted, "\(name): operationId \(id) twice") }
+            let responses = try #require(operation["responses"]?.objectValue)
+            let answer = responses[write.success]?["content"]?["application/json"]?["schema"]?["$ref"]
+            #expect(answer == .string("#/components/schemas/\(write.answer)"), "\(name) \(write.success): \(String(describing: answer))")
+            var statuses = ["400", "401", "403", "404", "409", "410", "413", "422", "429", "431", "502", "503", "504", "default"]
+            if write.body != nil { statuses.append("415") }
+            for status in statuses {
+                #expect(responses[status] != nil, "\(name) lacks \(status)")
+            }
+            #expect((responses["415"] != nil) == (write.body != nil), "\(name): 415 only with a body")
+            let body = operation["requestBody"]?["content"]?["application/json"]?["schema"]?["$ref"]
+            #expect(body == write.body.map { .string("#/components/schemas/\($0)") }, "\(name) body \(String(describing: body))")
+            let parameters = operation["parameters"]?.arrayValue ?? []
+            #expect(parameters.contains(.object(["$ref": .string("#/components/parameters/IdempotencyKey")])) == (write.method == "post"), "\(name)")
+            let successHeaders = responses[write.success]?["headers"]?.objectValue ?? [:]
+            #expect((successHeaders["Idempotent-Replayed"] != nil) == (write.method == "post"), "\(name)")
+            // Every {template} of the path is a documented path parameter.
+            let templates = write.path.split(separator: "/").filter { $0.hasPrefix("{") }.map { String($0.dropFirst().dropLast()) }
+            let declared = parameters.compactMap { parameter -> String? in
+                guard let ref = parameter["$ref"]?.stringValue else { return nil }
+                let resolved = document["components"]?["parameters"]?[String(ref.split(separator: "/").last ?? "")]
+                return resolved?["in"] == .string("path") ? resolved?["name"]?.stringValue : nil
+            }
+            #expect(Set(declared) == Set(templates), "\(name): path parameters \(declared)")
+        }
+    }
+
+    /// The request bodies name exactly the fields the gateway accepts, with its limits.
+    @Test func writeBodiesFollowTheGatewaysInput() throws {
+        let schemas = try #require(try Self.document(try Self.routes())["components"]?["schemas"])
+        func keys(_ name: String) -> Set<String> { Set(schemas[name]?["properties"]?.objectValue.map { Array($0.keys) } ?? []) }
+        #expect(keys("EventCreate") == EventInput.fields)
+        #expect(keys("EventUpdate") == EventInput.fields)
+        #expect(schemas["EventCreate"]?["required"] == .array(["end", "start", "title"].map(JSONValue.string)))
+        #expect(schemas["EventUpdate"]?["required"] == .array([]))
+        #expect(schemas["EventCreate"]?["properties"]?["status"]?["enum"] == .array(EventInput.statuses.map(JSONValue.string)))
+        #expect(keys("NewTask") == ["title"])
+        #expect(schemas["NewTask"]?["properties"]?["title"]?["maxLength"] == .number(Double(TickedifyInbox.maximumTitleLength)))
+        #expect(keys("NewCapture") == ["url", "content", "title", "tags", "content_type"])
+        #expect(schemas["NewCapture"]?["anyOf"]?.arrayValue?.count == 2)
+        #expect(schemas["NewCapture"]?["properties"]?["content_type"]?["enum"] == .array(CaptureInput.contentTypes.map(JSONValue.string)))
+        #expect(keys("NewFoodLog") == ["food_id", "food_source", "meal_type", "servings", "logged_at", "notes"])
+        #expect(schemas["NewFoodLog"]?["required"] == .array(["food_id", "food_source", "meal_type", "servings"].map(JSONValue.string)))
+        #expect(schemas["NewFoodLog"]?["properties"]?["meal_type"]?["enum"] == .array(FoodLogInput.mealTypes.map(JSONValue.string)))
+        #expect(keys("NewVolunteer") == ["name"])
+        #expect(schemas["NewVolunteer"]?["properties"]?["name"]?["maxLength"] == .number(Double(KantineKoningVolunteers.maximumNameLength)))
+        for name in ["NewTask", "EventCreate", "EventUpdate", "NewCapture", "NewFoodLog", "NewVolunteer"] {
+            #expect(schemas[name]?["additionalProperties"] == .bool(false), "\(name) must refuse unknown fields")
+        }
+    }
+
+    /// `clientKey` is an HTTP bearer scheme, optional (`[{clientKey: []}, {}]`) on /v1/* and
+    /// /metrics only; those answer 401 with WWW-Authenticate; every operation documents 403 and 431.
+    @Test func securityIsDocumented() throws {
+        let document = try Self.document(try Self.routes())
+        let scheme = try #require(document["components"]?["securitySchemes"]?["clientKey"])
+        #expect(scheme["type"] == .string("http"))
+        #expect(scheme["scheme"] == .string("bearer"))
+        #expect(scheme["description"]?.stringValue?.contains("host_not_allowed") == true)
+        #expect(document["info"]?["description"]?.stringValue?.contains("WWW-Authenticate") == true)
+        let unauthorized = try #require(document["components"]?["responses"]?["Unauthorized"])
+        #expect(unauthorized["headers"]?["WWW-Authenticate"]?["required"] == .bool(true))
+        let paths = try #require(document["paths"]?.objectValue)
+        var keyed = 0
+        for (path, item) in paths {
+            for (method, operation) in item.objectValue ?? [:] {
+                let needsKey = path.hasPrefix("/v1/") || path == "/metrics"
+                let security = operation["security"]
+                if needsKey {
+                    keyed += 1
+                    #expect(security == .array([.object(["clientKey": .array([])]), .object([:])]), "\(method) \(path)")
+                    #expect(operation["responses"]?["401"] != nil, "\(method) \(path) lacks 401")
+                } else {
+                    #expect(security == nil, "\(method) \(path) needs no key")
+                    #expect(operation["responses"]?["401"] == nil, "\(method) \(path) cannot answer 401")
+                }
+                #expect(operation["responses"]?["403"] != nil, "\(method) \(path) lacks 403")
+                #expect(operation["responses"]?["431"] != nil, "\(method) \(path) lacks 431")
+            }
+        }
+        #expect(keyed > 8)
+        #expect(document["security"] == nil, "no global security: /healthz, /readyz and /openapi.json need no key")
+    }
+
+    /// Write answers, encoded as the gateway encodes them, match their schemas.
+    @Test func encodedWriteAnswersMatchTheirSchemas() throws {
+        let document = try Self.document(try Self.routes())
+        let event = Event(id: "e", title: "Standup", start: "2026-11-23T10:00:00+01:00", end: "2026-11-23T11:00:00+01:00")
+        let dienst = Dienst(
+            id: "d1", tenant: "club", team: Dienst.Team(id: "team", code: nil, name: "JO11-3"), start: "2026-11-28T10:00:00+01:00",
+            end: "2026-11-28T13:00:00+01:00", location: nil, type: nil, status: "ingepland", volunteers: ["Sanne"], volunteersNeeded: 2,
+            role: "manager", offeredForTransfer: false, updatedAt: nil
+        )
+        let samples: [(String, JSONValue)] = [
+            ("TaskCreated", try JSONValue(encoding: ["task": ["id": "t1", "title": "Bellen", "list": "inbox"]])),
+            ("EventAnswer", try JSONValue(encoding: ["event": event])),
+            ("EventDeleted", try JSONValue(encoding: ["deleted": ["id": "e"]])),
+            ("DienstAnswer", try JSONValue(encoding: ["dienst": dienst])),
+            ("CaptureAccepted", .object(["capture": .object([
+                "id": .string("c1"), "status": .string("pending"), "message": .string("Item capture initiated"), "duplicate_info": .null,
+                "url": .null, "title": .string("Note"), "content_type": .string("note"), "tags": .array([.string("swift")]),
+            ])])),
+            ("EventCreate", .object([
+                "title": .string("Standup"), "start": .string("2026-11-23T10:00:00+01:00"), "end": .string("2026-11-23T11:00:00+01:00"),
+                "location": .null, "tags": .array([.string("work")]), "status": .string("tentative"),
+            ])),
+            ("Error", try JSONValue(encoding: ErrorBody(ErrorDetail(code: "idempotency_key_reused", message: "used")))),
+        ]
+        for (component, value) in samples {
+            let problems = SchemaCheck(document: document).problems(value, against: JSONSchemaRef.component(component), at: "$")
+            #expect(problems.isEmpty, "\(component): \(problems)")
+        }
+        // A body with an unknown field is refused by the schema, as by the gateway.
+        #expect(!SchemaCheck(document: document).problems(
+            .object(["titel": .string("typo")]), against: JSONSchemaRef.component("NewTask"), at: "$"
+        ).isEmpty)
+    }
+
     /// A user's route naming an operation the schema table does not know documents its section as any JSON.
     @Test func unknownOperationGetsAnySchema() throws {
         let registry = OperationRegistry([CustomOperation()])

@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Cache
 import Foundation
 import Gateway
@@ -121,6 +122,27 @@ struct WriteTests {
         }
     }
 
+    /// A 429 wrote nothing: a retry with the same key after the wait goes through.
+    @Test func aRateLimitedWriteCanBeRetriedWithItsKey() async throws {
+        try await withDemo { demo in
+            _ = try await demo.call(.prsnl, .POST, "/_sim/faults", json: #"{"error_status":429}"#)
+            try await demo.test { client in
+                var headers = Self.json
+                headers[Self.idempotencyKey] = "capture-rl-1"
+                let body = #"{"content":"Later lezen","title":"Later"}"#
+                let limited = try await client.execute(uri: "/v1/captures", method: .post, headers: headers, body: ByteBuffer(string: body))
+                #expect(limited.status == .tooManyRequests)
+                #expect(limited.headers[.retryAfter] != nil)
+                _ = try await demo.call(.prsnl, .POST, "/_sim/faults", json: "{}")
+                // The gateway itself waits out the backend's Retry-After before calling again.
+                try await Task.sleep(for: .milliseconds(10))
+                let again = try await client.execute(uri: "/v1/captures", method: .post, headers: headers, body: ByteBuffer(string: body))
+                #expect(again.headers[HTTPField.Name("Idempotent-Replayed")!] == nil, "a 429 is not kept")
+                #expect(again.status == .tooManyRequests || again.status == .accepted)
+            }
+        }
+    }
+
     @Test func eventsAreCreatedMovedAndDeletedAndEveryTouchedDayIsFresh() async throws {
         try await withDemo { demo in
             let zone = DemoHarness.zone
@@ -203,6 +225,105 @@ struct WriteTests {
             }
             // The session check fails first; the add itself is never sent, and nothing twice.
             #expect(demo.calls(.tickedify, "POST /api/taak/add-to-inbox") == 0)
+        }
+    }
+
+    /// A dienst of the demo's diensten, by what the test needs.
+    static func dienst(_ client: any TestClientProtocol, where matches: (JSONValue) -> Bool) async throws -> JSONValue {
+        let diensten = try await client.execute(uri: "/v1/diensten", method: .get).json["diensten"]?.arrayValue ?? []
+        return try #require(diensten.first { dienst in
+            matches(dienst) && (dienst["start"]?.stringValue.flatMap { LenientDate.parse($0) } ?? .distantPast) > Date().addingTimeInterval(3600)
+        })
+    }
+
+    @Test func aManagerAddsAndRemovesAVolunteerAndTheNextReadShowsIt() async throws {
+        try await withDemo { demo in
+            try await demo.test { client in
+                let dienst = try await Self.dienst(client) { $0["role"] == .string("manager") && ($0["open_spots"]?.numberValue ?? 0) > 0 }
+                let id = try #require(dienst["id"]?.stringValue)
+                let added = try await client.execute(uri: "/v1/diensten/\(id)/volunteers", method: .post, headers: Self.json, body: ByteBuffer(string: #"{"name":"Testnaam"}"#))
+                #expect(added.status == .ok)
+                #expect(try added.json["dienst"]?["volunteers"]?.arrayValue?.contains(.string("Testnaam")) == true)
+                let listed = try await client.execute(uri: "/v1/diensten", method: .get).json["diensten"]?.arrayValue ?? []
+                #expect(listed.first { $0["id"] == .string(id) }?["volunteers"]?.arrayValue?.contains(.string("Testnaam")) == true, "read after write")
+
+                let twice = try await client.execute(uri: "/v1/diensten/\(id)/volunteers", method: .post, headers: Self.json, body: ByteBuffer(string: #"{"name":"TESTNAAM"}"#))
+                #expect(twice.status == .conflict, "duplicates are case-insensitive")
+                for name in ["", "               ", "Zestienkarakters"] {
+                    let bad = try await client.execute(uri: "/v1/diensten/\(id)/volunteers", method: .post, headers: Self.json, body: ByteBuffer(string: #"{"name":"\#(name)"}"#))
+                    #expect(bad.status == .badRequest, "name \"\(name)\"")
+                }
+
+                let removed = try await client.execute(uri: "/v1/diensten/\(id)/volunteers/Testnaam", method: .delete)
+                #expect(removed.status == .ok)
+                #expect(try removed.json["dienst"]?["volunteers"]?.arrayValue?.contains(.string("Testnaam")) == false)
+                let gone = try await client.execute(uri: "/v1/diensten/\(id)/volunteers/Testnaam", method: .delete)
+                #expect(gone.status == .notFound)
+
+                let member = try await Self.dienst(client) { $0["role"] == .string("member") }
+                let memberID = try #require(member["id"]?.stringValue)
+                let refused = try await client.execute(uri: "/v1/diensten/\(memberID)/volunteers", method: .post, headers: Self.json, body: ByteBuffer(string: #"{"name":"Piet"}"#))
+                #expect(refused.status == .forbidden)
+                let unknown = try await client.execute(uri: "/v1/diensten/no-such-dienst/volunteers", method: .post, headers: Self.json, body: ByteBuffer(string: #"{"name":"Piet"}"#))
+                #expect(unknown.status == .notFound)
+            }
+        }
+    }
+
+    @Test func aCaptureIsSentWithAContentTypeAndShowsInTheTimeline() async throws {
+        try await withDemo { demo in
+            try await demo.test { client in
+                _ = try await client.execute(uri: "/v1/knowledge/recent", method: .get)
+                let captured = try await client.execute(
+                    uri: "/v1/captures", method: .post, headers: Self.json,
+                    body: ByteBuffer(string: #"{"content":"Bel de loodgieter over de kraan","title":"Loodgieter","tags":["Huis","huis"]}"#)
+                )
+                #expect(captured.status == .accepted)
+                #expect(try captured.json["capture"]?["id"]?.stringValue != nil)
+                let recent = try await client.execute(uri: "/v1/knowledge/recent", method: .get).json
+                #expect(Self.titles(recent, "items").contains("Loodgieter"), "read after write: \(Self.titles(recent, "items"))")
+
+                let empty = try await client.execute(uri: "/v1/captures", method: .post, headers: Self.json, body: ByteBuffer(string: #"{"title":"nothing"}"#))
+                #expect(empty.status == .badRequest)
+                _ = try await demo.call(.prsnl, .POST, "/_sim/faults", json: #"{"error_status":429}"#)
+                let limited = try await client.execute(uri: "/v1/captures", method: .post, headers: Self.json, body: ByteBuffer(string: #"{"url":"https://example.org/a"}"#))
+                #expect(limited.status == .tooManyRequests)
+                #expect(limited.headers[.retryAfter] != nil)
+                #expect(try limited.json["error"]?["code"] == .string("upstream_rate_limited"))
+            }
+        }
+    }
+
+    @Test func aFoodLogChangesThatDaysNutrition() async throws {
+        try await withDemo { demo in
+            var search = HTTPClientRequest(url: demo.simulator(.fitiq).apiBaseURL + "/api/v1/foods/search?q=Banana")
+            search.headers.add(name: "X-API-Key", value: FitIQSimulator.demoAPIKey)
+            let found = try await HTTPClient.shared.execute(search, timeout: .seconds(5))
+            let foods = try JSONDecoder().decode(JSONValue.self, from: Data(try await found.body.collect(upTo: 1 << 20).readableBytesView))
+            let banana = try #require(foods["data"]?["foods"]?.arrayValue?.first?["id"]?.stringValue)
+            try await demo.test { client in
+                let before = try await client.execute(uri: "/v1/nutrition", method: .get).json["nutrition"]?["calories"]?.numberValue ?? 0
+                let logged = try await client.execute(
+                    uri: "/v1/food-logs", method: .post, headers: Self.json,
+                    body: ByteBuffer(string: #"{"food_id":"\#(banana)","food_source":"database","meal_type":"snack","servings":1}"#)
+                )
+                #expect(logged.status == .created)
+                #expect(try logged.json["date"] == .string(LocalDate.today(in: DemoHarness.zone).description))
+                let after = try await client.execute(uri: "/v1/nutrition", method: .get).json["nutrition"]?["calories"]?.numberValue ?? 0
+                #expect(after > before, "read after write: \(before) → \(after)")
+
+                let bad = try await client.execute(
+                    uri: "/v1/food-logs", method: .post, headers: Self.json,
+                    body: ByteBuffer(string: #"{"food_id":"x","food_source":"database","meal_type":"brunch","servings":1}"#)
+                )
+                #expect(bad.status == .badRequest)
+                let missing = try await client.execute(
+                    uri: "/v1/food-logs", method: .post, headers: Self.json,
+                    body: ByteBuffer(string: #"{"food_id":"00000000-0000-4000-8000-000000000000","food_source":"database","meal_type":"lunch","servings":1}"#)
+                )
+                #expect(missing.status == .notFound)
+                #expect(try missing.json["error"]?["code"] == .string("upstream_rejected"))
+            }
         }
     }
 }

@@ -10,12 +10,27 @@ the documented response headers are present. /v1/stream is read up to its first 
 /metrics is checked for 200 and text/plain. Each route with query parameters also gets one
 call with a bad value, which must be a documented 400 with the Error schema, and an unknown
 path must be a 404 with the Error schema. A documented path that answers with a status it
-does not document (404 included) is a failure. Prints one line per check and finally
-"openapi: N passed, N failed"; exits non-zero on any failure.
+does not document (404 included) is a failure.
+
+Security: the clientKey scheme, `security` on /v1/* and /metrics and the 401/403/431 answers
+are documented; a foreign Host is a 403 and 101 headers a 431 (loopback mode); a second demo
+with a client key answers 401 with `WWW-Authenticate` without it and serves with it.
+
+Writes: real answers of every write (POST /v1/tasks; an event created tomorrow 10:00-11:00 in
+the demo's zone, moved, deleted; a PRSNL note; a FitIQ food log; a volunteer added to and
+removed from a managed dienst, plus its 409/403/404 refusals) must have a status that operation
+documents, a body valid against that status's schema and its required headers; one bad body per
+write (400), a POST without Content-Type (415), a 70 KB body (413), an Idempotency-Key replay
+(`Idempotent-Replayed: true`, the same body; another body 422) and backends answering 500/429
+(502; 429 with Retry-After). A write the gateway has no route for (its router's 404 or a 405)
+fails as "not implemented yet".
+
+Prints one line per check and finally "openapi: N passed, N failed"; exits non-zero on any failure.
 
     python3 Tests/OpenAPI/openapi_test.py [path/to/daygate]
 """
 import glob
+import http.client
 import json
 import os
 import re
@@ -27,6 +42,9 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+import uuid
+from datetime import datetime, time as clock_time, timedelta
+from zoneinfo import ZoneInfo
 
 from jsonschema import Draft202012Validator, FormatChecker
 from jsonschema.exceptions import best_match
@@ -35,7 +53,7 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "Support"))
-from demo_process import BINARY, ROOT, Checks, Demo  # noqa: E402
+from demo_process import BINARY, ROOT, ZONE, Checks, Demo  # noqa: E402
 
 DOCUMENT_URI = "urn:daygate:openapi.json"
 checks = Checks("openapi")
@@ -48,6 +66,26 @@ def post_json(url, body):
     )
     with urllib.request.urlopen(request, timeout=10) as response:
         return response.read()
+
+
+def send(base, method, path, body=None, headers=None, content_type="application/json", timeout=15):
+    """Any request → (status, headers, body bytes), through http.client so that nothing is
+    added: `body` (a dict, or bytes) goes with `content_type` unless that is None; a `Host`
+    in `headers` replaces the real one."""
+    parsed = urllib.parse.urlsplit(base)
+    connection = http.client.HTTPConnection(parsed.hostname, parsed.port, timeout=timeout)
+    headers = dict(headers or {})
+    data = None
+    if body is not None:
+        data = body if isinstance(body, bytes) else json.dumps(body).encode()
+        if content_type:
+            headers["Content-Type"] = content_type
+    try:
+        connection.request(method, path, body=data, headers=headers)
+        response = connection.getresponse()
+        return response.status, response.headers, response.read()
+    finally:
+        connection.close()
 
 
 def fetch(url, headers=None, timeout=15):
@@ -91,20 +129,20 @@ class Spec:
         self.registry = Registry().with_resource(DOCUMENT_URI, resource)
         self.format_checker = FormatChecker()
 
-    def operation(self, path):
-        return self.document["paths"][path]["get"]
+    def operation(self, path, method="get"):
+        return self.document["paths"][path][method]
 
-    def response(self, path, status):
+    def response(self, path, status, method="get"):
         """The response object documented for `status` (explicitly, not `default`) and its pointer."""
-        responses = self.operation(path)["responses"]
+        responses = self.operation(path, method)["responses"]
         if str(status) not in responses:
             return None, None
-        pointer = f"/paths/{pointer_escape(path)}/get/responses/{status}"
+        pointer = f"/paths/{pointer_escape(path)}/{method}/responses/{status}"
         return resolve(self.document, responses[str(status)], pointer)
 
-    def default_response(self, path):
-        responses = self.operation(path)["responses"]
-        pointer = f"/paths/{pointer_escape(path)}/get/responses/default"
+    def default_response(self, path, method="get"):
+        responses = self.operation(path, method)["responses"]
+        pointer = f"/paths/{pointer_escape(path)}/{method}/responses/default"
         return resolve(self.document, responses["default"], pointer)
 
     def validate(self, instance, schema_pointer):
@@ -173,18 +211,18 @@ def json_body(headers, body):
     return json.loads(body)
 
 
-def validate_answer(spec, path, status, headers, body, allow_default=False):
-    response, pointer = spec.response(path, status)
+def validate_answer(spec, path, status, headers, body, allow_default=False, method="get"):
+    response, pointer = spec.response(path, status, method)
     if response is None:
         if not allow_default:
             snippet = body[:200].decode(errors="replace")
-            raise AssertionError(f"status {status} is not documented for {path}: {snippet}")
-        response, pointer = spec.default_response(path)
+            raise AssertionError(f"status {status} is not documented for {method.upper()} {path}: {snippet}")
+        response, pointer = spec.default_response(path, method)
     content = response.get("content")
     if not content:
         assert not body, f"{status} is documented without a body, got {len(body)} bytes"
         return pointer
-    assert "application/json" in content, f"{status} of {path} is not documented as JSON"
+    assert "application/json" in content, f"{status} of {method.upper()} {path} is not documented as JSON"
     spec.validate(json_body(headers, body), f"{pointer}/content/application~1json/schema")
     return pointer
 
@@ -229,6 +267,20 @@ def main():
         check("GET /openapi.json answers JSON", fetch_document)
         if "document" in holder:
             run_checks(base, holder["document"], demo.simulators)
+        demo.stop()
+        demo = None
+        if "document" in holder:
+            keyed_dir = tempfile.mkdtemp(prefix="daygate-openapi-keyed-")
+            try:
+                client_key_checks(keyed_dir)
+            except Exception as error:  # noqa: BLE001 - the demo did not start: a failure, not a crash
+                reason = f"{type(error).__name__}: {error}"
+
+                def failed_start(reason=reason):
+                    raise AssertionError(reason)
+                check("with client keys: the demo starts", failed_start)
+            finally:
+                shutil.rmtree(keyed_dir, ignore_errors=True)
     finally:
         if demo:
             demo.stop()
@@ -331,7 +383,10 @@ def run_checks(base, document, simulators):
         spec.validate(json_body(headers, body), f"{pointer}/content/application~1json/schema")
     check("GET /v1/no-such-endpoint → 404 Error", unknown_path)
 
+    security_checks(base, spec)
+    write_checks(base, spec, simulators)
     degraded_checks(base, spec, simulators)
+    failing_backend_write_checks(base, spec, simulators)
 
 
 def degraded_checks(base, spec, simulators):
@@ -379,6 +434,377 @@ def degraded_checks(base, spec, simulators):
     finally:
         post_json(simulators["eightalls"] + "/_sim/faults", {})
 
+
+
+# MARK: - Security and writes
+
+WRITES = [
+    ("post", "/v1/tasks"), ("post", "/v1/events"), ("put", "/v1/events/{id}"), ("delete", "/v1/events/{id}"),
+    ("post", "/v1/captures"), ("post", "/v1/food-logs"), ("post", "/v1/diensten/{id}/volunteers"),
+    ("delete", "/v1/diensten/{id}/volunteers/{name}"),
+]
+METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
+
+
+def router_miss(status, body):
+    """The gateway has no such route: its router's 404 ("nothing at …") or a 405."""
+    if status == 405:
+        return True
+    if status != 404:
+        return False
+    try:
+        return json.loads(body)["error"]["message"].startswith("nothing at ")
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return False
+
+
+def required_headers(spec, response):
+    names = []
+    for name, header in (response or {}).get("headers", {}).items():
+        header, _ = resolve(spec.document, header, "")
+        if header.get("required"):
+            names.append(name)
+    return names
+
+
+def answer_of(spec, method, template, status, headers, body, expected):
+    """Checks one answer of `method template`: a status the operation documents, a body valid
+    against that status's schema, the headers it documents as required, and one of `expected`.
+    Returns the parsed body."""
+    operation = f"{method.upper()} {template}"
+    snippet = body[:200].decode(errors="replace")
+    if router_miss(status, body):
+        raise AssertionError(f"not implemented yet: {operation} answered {status} ({snippet}); the gateway has no such route")
+    validate_answer(spec, template, status, headers, body, method=method)
+    response, _ = spec.response(template, status, method)
+    missing = [name for name in required_headers(spec, response) if headers.get(name) is None]
+    assert not missing, f"{status} lacks its required header(s) {', '.join(missing)}"
+    assert status in expected, f"expected {'/'.join(map(str, sorted(expected)))}, got {status}: {snippet}"
+    return json.loads(body) if body else None
+
+
+def security_checks(base, spec):
+    document = spec.document
+    paths = document["paths"]
+
+    def documented():
+        scheme = document.get("components", {}).get("securitySchemes", {}).get("clientKey")
+        assert scheme and scheme.get("type") == "http" and scheme.get("scheme") == "bearer", f"clientKey is {scheme!r}"
+        missing = [f"{method.upper()} {path}" for method, path in WRITES if method not in paths.get(path, {})]
+        assert not missing, f"not documented: {', '.join(missing)}"
+        problems = []
+        for path, item in paths.items():
+            keyed = path.startswith("/v1/") or path == "/metrics"
+            for method, operation in item.items():
+                if method not in METHODS:
+                    continue
+                name = f"{method.upper()} {path}"
+                security = operation.get("security")
+                if keyed and security != [{"clientKey": []}, {}]:
+                    problems.append(f"{name}: security {security!r}")
+                if not keyed and security is not None:
+                    problems.append(f"{name}: needs no key but has security")
+                wanted = (["401"] if keyed else []) + ["403", "431"]
+                if method in ("post", "put"):
+                    wanted += ["400", "413", "415"]
+                problems += [f"{name}: no {status}" for status in wanted if status not in operation.get("responses", {})]
+                if method == "post" and path.startswith("/v1/"):
+                    headers = [resolve(document, p, "")[0].get("name") for p in operation.get("parameters", [])]
+                    if "Idempotency-Key" not in headers:
+                        problems.append(f"{name}: no Idempotency-Key")
+                if method in ("post", "put") and "requestBody" not in operation:
+                    problems.append(f"{name}: no requestBody")
+        assert not problems, "; ".join(problems[:10])
+        return f"{len(WRITES)} writes, clientKey bearer"
+    check("the writes, the clientKey scheme and the 401/403/431 answers are documented", documented)
+
+    if "/v1/tasks/counts" in paths:
+        def foreign_host():
+            status, headers, body = send(base, "GET", "/v1/tasks/counts", headers={"Host": "daygate.evil.example"})
+            error = answer_of(spec, "get", "/v1/tasks/counts", status, headers, body, {403})["error"]
+            assert error["code"] == "host_not_allowed", f"code {error['code']!r}"
+            return error["code"]
+        check("GET /v1/tasks/counts with a foreign Host (loopback mode) → 403 Error", foreign_host)
+
+        def many_headers():
+            extra = {f"X-Filler-{number}": "x" for number in range(101)}
+            status, headers, body = send(base, "GET", "/v1/tasks/counts", headers=extra)
+            error = answer_of(spec, "get", "/v1/tasks/counts", status, headers, body, {431})["error"]
+            assert error["code"] == "headers_too_large", f"code {error['code']!r}"
+            return error["code"]
+        check("GET /v1/tasks/counts with 101 headers → 431 Error", many_headers)
+
+
+def write_checks(base, spec, simulators):
+    """Real write answers against their schemas: tasks, events (create, move, delete), captures,
+    food logs and volunteers; one bad body per write, a missing Content-Type, Idempotency-Key."""
+
+    def write(method, template, path=None, body=None, expected=(), headers=None, content_type="application/json"):
+        status, response_headers, raw = send(base, method.upper(), path or template, body, headers, content_type)
+        return answer_of(spec, method, template, status, response_headers, raw, set(expected)), response_headers
+
+    def bad_body(method, template, path, body, field):
+        def run():
+            answer, _ = write(method, template, path, body, {400})
+            error = answer["error"]
+            assert error["code"] == "bad_request", f"code {error['code']!r}"
+            assert field in error["message"], f"the message does not name {field!r}: {error['message']!r}"
+            return error["message"][:80]
+        check(f"{method.upper()} {template} with a bad body ({field}) → 400 Error", run)
+
+    # Tickedify tasks.
+    def add_task():
+        answer, _ = write("post", "/v1/tasks", body={"title": "  OpenAPI check task  "}, expected={201})
+        task = answer["task"]
+        assert task["title"] == "OpenAPI check task", f"title {task['title']!r} (should be trimmed)"
+        return f"201, id {task['id']}"
+    check("POST /v1/tasks → 201 TaskCreated", add_task)
+    bad_body("post", "/v1/tasks", None, {"titel": "typo"}, "titel")
+
+    def no_content_type():
+        answer, _ = write("post", "/v1/tasks", body=b'{"title":"no type"}', expected={415}, content_type=None)
+        assert answer["error"]["code"] == "unsupported_media_type", answer
+        return answer["error"]["code"]
+    check("POST /v1/tasks without Content-Type → 415 Error", no_content_type)
+
+    def too_large():
+        answer, _ = write("post", "/v1/tasks", body={"title": "x" * (70 * 1024)}, expected={413})
+        assert answer["error"]["code"] == "body_too_large", answer
+        return answer["error"]["code"]
+    check("POST /v1/tasks with a 70 KB body → 413 Error", too_large)
+
+    def idempotent_replay():
+        key = f"openapi-{uuid.uuid4()}"
+        body = {"title": "OpenAPI idempotent task"}
+        first, first_headers = write("post", "/v1/tasks", body=body, expected={201}, headers={"Idempotency-Key": key})
+        assert first_headers.get("Idempotent-Replayed") is None, "the first request says Idempotent-Replayed"
+        second, second_headers = write("post", "/v1/tasks", body=body, expected={201}, headers={"Idempotency-Key": key})
+        assert second_headers.get("Idempotent-Replayed") == "true", f"Idempotent-Replayed {second_headers.get('Idempotent-Replayed')!r}"
+        assert second == first, f"replayed body {second} differs from {first}"
+        other, _ = write("post", "/v1/tasks", body={"title": "another"}, expected={422}, headers={"Idempotency-Key": key})
+        assert other["error"]["code"] == "idempotency_key_reused", other
+        return f"one task {first['task']['id']}; other body → 422"
+    check("POST /v1/tasks twice with one Idempotency-Key → the kept answer with Idempotent-Replayed: true", idempotent_replay)
+
+    # 8alls events: tomorrow 10:00-11:00 in the demo's zone, moved to 14:00-15:00, deleted.
+    zone = ZoneInfo(ZONE)
+    tomorrow = (datetime.now(zone) + timedelta(days=1)).date()
+
+    def at(hour):
+        return datetime.combine(tomorrow, clock_time(hour), zone).isoformat(timespec="seconds")
+
+    def same_instant(got, want):
+        return datetime.fromisoformat(got.replace("Z", "+00:00")) == datetime.fromisoformat(want)
+
+    created = {}
+    fetch(f"{base}/v1/events?date={tomorrow}")  # cached now, so the create must invalidate it
+
+    def create_event():
+        body = {"title": "OpenAPI check", "start": at(10), "end": at(11), "location": "Kantoor", "tags": ["openapi"],
+                "status": "tentative"}
+        event = write("post", "/v1/events", body=body, expected={201})[0]["event"]
+        assert same_instant(event["start"], at(10)) and same_instant(event["end"], at(11)), f"times {event['start']}–{event['end']}"
+        assert event["title"] == "OpenAPI check" and event["status"] == "tentative", event
+        created["id"] = event["id"]
+        return f"201, {event['start']}"
+    check(f"POST /v1/events ({at(10)}–{at(11)}) → 201 EventAnswer", create_event)
+
+    if "id" in created:
+        event_path = "/v1/events/" + urllib.parse.quote(created["id"], safe="")
+
+        def listed():
+            status, _, body = fetch(f"{base}/v1/events?date={tomorrow}")
+            ids = [event["id"] for event in json.loads(body).get("events") or []]
+            assert created["id"] in ids, f"status {status}: the new event is not in {len(ids)} events (cache not invalidated?)"
+        check("GET /v1/events of tomorrow lists the new event", listed)
+
+        def move_event():
+            event = write("put", "/v1/events/{id}", event_path, {"start": at(14), "end": at(15)}, {200})[0]["event"]
+            assert same_instant(event["start"], at(14)) and same_instant(event["end"], at(15)), f"times {event['start']}–{event['end']}"
+            assert event["location"] == "Kantoor", "a partial update lost the location"
+            return f"200, {event['start']}"
+        check(f"PUT /v1/events/{{id}} (moved to {at(14)}) → 200 EventAnswer", move_event)
+        bad_body("put", "/v1/events/{id}", event_path, {"colour": "red"}, "colour")
+
+        def delete_event():
+            answer = write("delete", "/v1/events/{id}", event_path, expected={200})[0]
+            assert answer["deleted"]["id"] == created["id"], answer
+            return "200"
+        check("DELETE /v1/events/{id} → 200 EventDeleted", delete_event)
+
+        def delete_again():
+            answer = write("delete", "/v1/events/{id}", event_path, expected={404})[0]
+            return answer["error"]["code"]
+        check("DELETE /v1/events/{id} of a deleted event → 404 Error", delete_again)
+    bad_body("post", "/v1/events", None, {"title": "no offset", "start": f"{tomorrow}T10:00:00", "end": at(11)}, "start")
+
+    def delete_long_id():
+        answer = write("delete", "/v1/events/{id}", "/v1/events/" + "x" * 201, expected={400})[0]
+        assert answer["error"]["code"] == "bad_request", answer
+        return answer["error"]["message"][:60]
+    check("DELETE /v1/events/{id} with a 201-character id → 400 Error", delete_long_id)
+
+    # PRSNL captures (a note: a URL capture without content_type hits an upstream bug).
+    def capture():
+        body = {"content": "Checked by the OpenAPI test.", "title": "OpenAPI check note", "content_type": "note",
+                "tags": ["openapi"]}
+        answer = write("post", "/v1/captures", body=body, expected={202})[0]
+        return f"202, status {answer['capture']['status']}"
+    check("POST /v1/captures (a note) → 202 CaptureAccepted", capture)
+    bad_body("post", "/v1/captures", None, {"content": "x", "colour": "red"}, "colour")
+
+    # FitIQ food logs: a food of the simulator's public catalog (read with its built-in demo API
+    # key, FitIQSimulator.demoAPIKey; the catalog needs no user).
+    def food_log():
+        food_id = None
+        if "fitiq" in simulators:
+            request = urllib.request.Request(
+                simulators["fitiq"] + "/api/v1/foods/search?q=a&limit=1", headers={"X-API-Key": "fitiq-demo-api-key-2025"},
+            )
+            with urllib.request.urlopen(request, timeout=10) as response:
+                foods = json.loads(response.read())["data"]["foods"]
+            food_id = foods[0]["id"] if foods else None
+        assert food_id, "no food in the FitIQ simulator's catalog"
+        body = {"food_id": food_id, "food_source": "database", "meal_type": "snack", "servings": 1.5,
+                "logged_at": datetime.now(zone).isoformat(timespec="seconds"), "notes": "OpenAPI check"}
+        answer = write("post", "/v1/food-logs", body=body, expected={201})[0]
+        return f"201, date {answer['date']}"
+    check("POST /v1/food-logs → 201 FoodLogCreated", food_log)
+    bad_body("post", "/v1/food-logs", None, {"food_id": "x", "food_source": "database", "meal_type": "snack", "servings": 1,
+                                             "colour": "red"}, "colour")
+
+    # Kantine Koning volunteers: a future dienst the demo profile manages, and one it only sees as member.
+    status, _, body = fetch(f"{base}/v1/diensten?past_days=30&future_days=30")
+    diensten = (json.loads(body).get("diensten") or []) if status == 200 else []
+    now = datetime.now(zone)
+    future = [dienst for dienst in diensten if datetime.fromisoformat(dienst["start"]) > now + timedelta(hours=1)]
+    managed = next((dienst for dienst in future if dienst["role"] == "manager" and "OpenAPI" not in dienst["volunteers"]), None)
+    member = next((dienst for dienst in future if dienst["role"] == "member"), None)
+    started = next((dienst for dienst in diensten if dienst["role"] == "manager" and dienst.get("team")
+                    and datetime.fromisoformat(dienst["start"]) < now), None)
+    volunteers = "/v1/diensten/{id}/volunteers"
+    volunteer = "/v1/diensten/{id}/volunteers/{name}"
+
+    def managed_path():
+        assert managed, f"no future dienst the demo profile manages (GET /v1/diensten: {status})"
+        return "/v1/diensten/" + urllib.parse.quote(managed["id"], safe="") + "/volunteers"
+
+    def add_volunteer():
+        dienst = write("post", volunteers, managed_path(), {"name": "OpenAPI"}, {200})[0]["dienst"]
+        assert "OpenAPI" in dienst["volunteers"], f"volunteers {dienst['volunteers']}"
+        return f"200, {dienst['tenant']} {dienst['start']}"
+    check("POST /v1/diensten/{id}/volunteers (a managed future dienst) → 200 DienstAnswer", add_volunteer)
+
+    def add_twice():
+        answer = write("post", volunteers, managed_path(), {"name": "OpenAPI"}, {409})[0]
+        return answer["error"]["code"]
+    check("POST /v1/diensten/{id}/volunteers with a name already on it → 409 Error", add_twice)
+
+    def remove_volunteer():
+        dienst = write("delete", volunteer, managed_path() + "/OpenAPI", expected={200})[0]["dienst"]
+        assert "OpenAPI" not in dienst["volunteers"], f"volunteers {dienst['volunteers']}"
+        return "200"
+    check("DELETE /v1/diensten/{id}/volunteers/{name} → 200 DienstAnswer", remove_volunteer)
+
+    def remove_missing():
+        answer = write("delete", volunteer, managed_path() + "/Nobody", expected={404})[0]
+        return answer["error"]["code"]
+    check("DELETE /v1/diensten/{id}/volunteers/{name} of a name not on it → 404 Error", remove_missing)
+
+    def member_only():
+        assert member, f"no future dienst the demo profile sees only as member (GET /v1/diensten: {status})"
+        path = "/v1/diensten/" + urllib.parse.quote(member["id"], safe="") + "/volunteers"
+        answer = write("post", volunteers, path, {"name": "OpenAPI"}, {403})[0]
+        return answer["error"]["code"]
+    check("POST /v1/diensten/{id}/volunteers (a dienst seen as member only) → 403 Error", member_only)
+
+    def has_started():
+        assert started, f"no managed dienst that has started (GET /v1/diensten: {status})"
+        path = "/v1/diensten/" + urllib.parse.quote(started["id"], safe="") + "/volunteers"
+        answer = write("post", volunteers, path, {"name": "OpenAPI"}, {409})[0]
+        return answer["error"]["message"][:70]
+    check("POST /v1/diensten/{id}/volunteers (a managed dienst that has started) → 409 Error", has_started)
+
+    def no_dienst():
+        answer = write("post", volunteers, "/v1/diensten/no-such-dienst/volunteers", {"name": "OpenAPI"}, {404})[0]
+        return answer["error"]["code"]
+    check("POST /v1/diensten/{id}/volunteers of an unknown dienst → 404 Error", no_dienst)
+    bad_body("post", volunteers, managed_path() if managed else "/v1/diensten/x/volunteers", {"naam": "Jan"}, "naam")
+
+
+def failing_backend_write_checks(base, spec, simulators):
+    """Writes to a failing backend: Tickedify answering 500 → 502, then 429 → 429 with
+    Retry-After; PRSNL answering 429 → 429 with Retry-After. Runs last: a 429 makes the gateway
+    hold calls to that backend back for a minute."""
+    paths = spec.document["paths"]
+
+    def failing(backend, path, body, fault, expected, code):
+        def run():
+            faults = simulators[backend] + "/_sim/faults"
+            post_json(faults, {"error_status": fault})
+            try:
+                status, headers, raw = send(base, "POST", path, body)
+            finally:
+                post_json(faults, {})
+            error = answer_of(spec, "post", path, status, headers, raw, {expected})["error"]
+            assert error["code"] == code, f"code {error['code']!r}"
+            retry = headers.get("Retry-After")
+            return error["code"] + (f", Retry-After {retry}" if retry else "")
+        return run
+
+    if "tickedify" in simulators and "post" in paths.get("/v1/tasks", {}):
+        task = {"title": "OpenAPI failing"}
+        check("POST /v1/tasks with Tickedify answering 500 → 502 Error",
+              failing("tickedify", "/v1/tasks", task, 500, 502, "upstream_error"))
+        check("POST /v1/tasks with Tickedify answering 429 → 429 Error with Retry-After",
+              failing("tickedify", "/v1/tasks", task, 429, 429, "upstream_rate_limited"))
+    if "prsnl" in simulators and "post" in paths.get("/v1/captures", {}):
+        check("POST /v1/captures with PRSNL answering 429 → 429 Error with Retry-After",
+              failing("prsnl", "/v1/captures", {"content": "OpenAPI rate limited"}, 429, 429, "upstream_rate_limited"))
+
+
+def client_key_checks(state_dir):
+    """A second demo with a client key: /v1/* and /metrics answer 401 with WWW-Authenticate
+    without it (documented, Error schema), and serve with it; /healthz needs none."""
+    key = "openapi-check-client-key-1234567890"
+    demo = Demo(state_dir, extra_args=("--client-key", key))
+    try:
+        base = demo.url
+        status, headers, body = fetch(base + "/openapi.json")
+        spec = Spec(json.loads(body))
+
+        def unauthorized(method, path, template, payload=None):
+            def run():
+                status, headers, body = send(base, method.upper(), path, payload)
+                error = answer_of(spec, method, template, status, headers, body, {401})["error"]
+                assert error["code"] == "unauthorized", f"code {error['code']!r}"
+                challenge = headers.get("WWW-Authenticate")
+                assert challenge == 'Bearer realm="daygate"', f"WWW-Authenticate {challenge!r}"
+                return challenge
+            return run
+        check("with client keys: GET /v1/summary without a key → 401 Error, WWW-Authenticate",
+              unauthorized("get", "/v1/summary", "/v1/summary"))
+        check("with client keys: GET /metrics with a wrong key → 401 Error", lambda: keyed_metrics(base, spec))
+        check("with client keys: POST /v1/tasks without a key → 401 Error",
+              unauthorized("post", "/v1/tasks", "/v1/tasks", {"title": "no key"}))
+
+        def with_key():
+            status, headers, body = send(base, "GET", "/v1/summary", headers={"Authorization": f"Bearer {key}"})
+            validate_answer(spec, "/v1/summary", status, headers, body)
+            assert status == 200, f"status {status}"
+            status, _, _ = send(base, "GET", "/healthz")
+            assert status == 200, f"/healthz without a key: {status}"
+            return "200; /healthz needs none"
+        check("with client keys: GET /v1/summary with the key → 200", with_key)
+    finally:
+        demo.stop()
+
+
+def keyed_metrics(base, spec):
+    status, headers, body = send(base, "GET", "/metrics", headers={"Authorization": "Bearer wrong-key"})
+    answer_of(spec, "get", "/metrics", status, headers, body, {401})
+    assert headers.get("WWW-Authenticate") == 'Bearer realm="daygate"', headers.get("WWW-Authenticate")
+    return "401"
 
 
 if __name__ == "__main__":

@@ -430,6 +430,50 @@ struct KantineKoningSimulatorTests {
         }
     }
 
+    @Test func injectedWriteFailures() async throws {
+        try await withKantineKoning { sim, client in
+            let dienst = try await Self.futureDienst(client, sim, team: "JO11-3")
+            let id = try #require(dienst["id"] as? String)
+            let before = dienst["aanmeldingen"] as? [String] ?? []
+            let manager = kkAuth(KK.demoManagerToken)
+            let cleared = try await client.send(sim, "/_sim/writes/fail")
+            #expect(cleared.object["status"] is NSNull)
+
+            // Before the write: nothing changes.
+            let set = try await client.send(.POST, sim, "/_sim/writes/fail", json: #"{"status":500}"#)
+            #expect(set.object["status"] as? Int == 500 && set.object["count"] as? Int == 1)
+            let failed = try await client.send(.POST, sim, Self.volunteerPath(id), json: #"{"naam":"Wim"}"#, headers: manager)
+            #expect(failed.status == 500)
+            #expect(failed.body == #"{"errors":{"detail":"Internal Server Error"}}"#)
+            // Reads are not affected, and the fault was used up.
+            let afterFailed = try await kkGet(client, sim, kkDienstenPath + "/\(id)?tenant=vvwilhelmus", token: KK.demoManagerToken)
+            #expect(afterFailed.kkDienst["aanmeldingen"] as? [String] == before)
+            #expect(try await client.send(sim, "/_sim/writes/fail").object["status"] is NSNull)
+
+            // After the write: stored, but the answer is an error.
+            _ = try await client.send(.POST, sim, "/_sim/writes/fail", json: #"{"status":503,"count":2,"after_write":true}"#)
+            let lost = try await client.send(.POST, sim, Self.volunteerPath(id), json: #"{"naam":"Wim"}"#, headers: manager)
+            #expect(lost.status == 503)
+            let stored = try await kkGet(client, sim, kkDienstenPath + "/\(id)?tenant=vvwilhelmus", token: KK.demoManagerToken)
+            #expect(stored.kkDienst["aanmeldingen"] as? [String] == before + ["Wim"])
+            #expect(try await client.send(sim, "/_sim/writes/fail").object["count"] as? Int == 1)
+            // A refused write still uses up the fault and answers its own refusal.
+            let duplicate = try await client.send(.POST, sim, Self.volunteerPath(id), json: #"{"naam":"wim"}"#, headers: manager)
+            #expect(duplicate.status == 422)
+            #expect(try await client.send(.DELETE, sim, Self.volunteerPath(id) + "&naam=Wim", headers: manager).status == 200)
+
+            // Clearing, bad input, reset.
+            _ = try await client.send(.POST, sim, "/_sim/writes/fail", json: #"{"status":500,"count":5}"#)
+            #expect(try await client.send(.POST, sim, "/_sim/writes/fail", json: #"{"status":null}"#).object["status"] is NSNull)
+            for body in [#"{"status":200}"#, #"{"status":500,"count":0}"#, #"{"status":500,"after_write":"yes"}"#, "[]"] {
+                #expect(try await client.send(.POST, sim, "/_sim/writes/fail", json: body).status == 400)
+            }
+            _ = try await client.send(.POST, sim, "/_sim/writes/fail", json: #"{"status":500}"#)
+            _ = try await client.send(.POST, sim, "/_sim/reset")
+            #expect(try await client.send(sim, "/_sim/writes/fail").object["status"] is NSNull)
+        }
+    }
+
     // MARK: Leaderboard
 
     @Test func leaderboard() async throws {

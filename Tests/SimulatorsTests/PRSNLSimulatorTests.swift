@@ -827,4 +827,22 @@ struct PRSNLSimulatorTests {
             #expect(sim.control.calls("GET /api/timeline") == 1)
         }
     }
+
+    /// An injected 429 carries `Retry-After` like PRSNL's real one (slowapi: always 60); other
+    /// injected statuses do not.
+    @Test func injected429CarriesRetryAfter() async throws {
+        try await withPRSNLSimulator { sim, client in
+            sim.control.setFaults(SimulatorFaults(errorStatus: 429))
+            let limited = try await client.prsnl(.POST, sim, "/api/capture", token: PRSNLSimulator.demoToken, json: #"{"content":"x","content_type":"note"}"#)
+            #expect(limited.status == 429)
+            #expect(limited.headers["retry-after"] == ["60"])
+            #expect(limited.body == #"{"detail":"simulated failure"}"#)
+            sim.control.setFaults(SimulatorFaults(errorStatus: 503))
+            let failed = try await client.prsnl(sim, "/api/timeline")
+            #expect(failed.status == 503)
+            #expect(failed.headers["retry-after"].isEmpty)
+            sim.control.clearFaults()
+            #expect(sim.control.calls("POST /api/capture") == 1)
+        }
+    }
 }

@@ -39,11 +39,22 @@ public struct FitIQClient: Sendable {
     /// GET `path`; returns the payload (`data` when the answer is wrapped).
     public func get(_ path: String, query: [(String, String?)] = []) async throws -> JSONValue {
         let url = settings.endpoint.baseURL + path + (query.isEmpty ? "" : "?" + QueryString.encode(query))
+        return try await payload(.GET, url: url, body: nil)
+    }
+
+    /// POST `body` (JSON) to `path` once; returns the payload (`data` when the answer is wrapped).
+    /// Only a 401 is sent again, after a token refresh: the server wrote nothing then. A timeout
+    /// or a 5xx is never retried (the write may have happened).
+    public func post(_ path: String, body: Data) async throws -> JSONValue {
+        try await payload(.POST, url: settings.endpoint.baseURL + path, body: body)
+    }
+
+    private func payload(_ method: HTTPMethod, url: String, body: Data?) async throws -> JSONValue {
         var token = try await validAccessToken()
-        var response = try await send(.GET, url: url, token: token)
+        var response = try await send(method, url: url, body: body, token: token)
         if response.status == 401 {
             token = try await access.renew(replacing: token) { [self] in try await obtainAccessToken() }
-            response = try await send(.GET, url: url, token: token)
+            response = try await send(method, url: url, body: body, token: token)
         }
         guard response.isSuccess else { throw UpstreamHTTP.error(for: response, backend: Self.backend) }
         guard let value = try? JSONCoding.decoder.decode(JSONValue.self, from: response.body) else {
@@ -135,9 +146,9 @@ public struct FitIQClient: Sendable {
         )
     }
 
-    private func send(_ method: HTTPMethod, url: String, token: String) async throws -> UpstreamHTTP.Response {
+    private func send(_ method: HTTPMethod, url: String, body: Data? = nil, token: String) async throws -> UpstreamHTTP.Response {
         try await http.send(
-            method, url: url, headers: [("X-API-Key", settings.apiKey), ("Authorization", "Bearer \(token)")],
+            method, url: url, headers: [("X-API-Key", settings.apiKey), ("Authorization", "Bearer \(token)")], body: body,
             timeout: settings.endpoint.timeout.seconds, source: source
         )
     }

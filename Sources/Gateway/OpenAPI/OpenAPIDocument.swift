@@ -23,6 +23,7 @@ public enum OpenAPIDocument {
         var paths: [String: JSONValue] = [:]
         var schemas = OperationSchemas.components
         for (name, schema) in gatewaySchemas { schemas[name] = schema }
+        for (name, schema) in writeSchemas { schemas[name] = schema }
 
         var usedNames = Set<String>()
         for route in routes.sorted(by: { $0.path < $1.path }) {
@@ -39,6 +40,12 @@ public enum OpenAPIDocument {
             paths[route.path] = .object(["get": routeOperation(route, operationID: "get\(name)", answer: "\(name)Answer")])
         }
         for (path, item) in fixedPaths { paths[path] = item }
+        for (path, operations) in writePaths {
+            var item = paths[path]?.objectValue ?? [:]
+            for (method, operation) in operations { item[method] = operation }
+            paths[path] = .object(item)
+        }
+        paths = secured(paths)
 
         return .object([
             "openapi": .string(openAPIVersion),
@@ -52,18 +59,21 @@ public enum OpenAPIDocument {
                         + "metadata under `sections`, and one key per section with that operation's body (null when the "
                         + "section has no data; absent when the profile has not configured its backend). Dates and times are "
                         + "in the gateway's configured timezone. This document is generated at startup from the loaded routes."
+                        + securityDescription
                 ),
             ]),
             "tags": .array([
                 .object(["name": .string("routes"), "description": .string("Aggregated endpoints, one per route file.")]),
                 .object(["name": .string("gateway"), "description": .string("Endpoints the gateway serves itself.")]),
+                .object(["name": .string("writes"), "description": .string("Changes passed to a backend; the cached sections they affect are dropped.")]),
             ]),
             "paths": .object(paths),
             "components": .object([
                 "schemas": .object(schemas),
-                "headers": .object(headers),
-                "parameters": .object(requestHeaderParameters),
-                "responses": .object(sharedResponses),
+                "headers": .object(headers.merging(writeHeaders) { mine, _ in mine }),
+                "parameters": .object(requestHeaderParameters.merging(writeParameters) { mine, _ in mine }),
+                "responses": .object(sharedResponses.merging(securityAndWriteResponses) { mine, _ in mine }),
+                "securitySchemes": .object(securitySchemes),
             ]),
         ])
     }
@@ -312,7 +322,7 @@ public enum OpenAPIDocument {
                 "content": error,
             ]),
             "Error": .object([
-                "description": .string("Any other error (404 not_found for unknown paths, 405, 500): JSON of the same shape."),
+                "description": .string("Any other error (404 not_found for unknown paths, 405 method_not_allowed, 413 body_too_large, 500): JSON of the same shape."),
                 "headers": requestID,
                 "content": error,
             ]),

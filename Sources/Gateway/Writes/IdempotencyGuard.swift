@@ -9,7 +9,8 @@ import Model
 /// for 24 h in SQLite (per profile); a retry with the same key and the same request gets that
 /// answer again (`Idempotent-Replayed: true`) without writing twice; the same key with a
 /// different request is a 422; a retry while the first is still running is a 409. Answers
-/// that say nothing about whether the write happened (5xx) are not kept, so they can be retried.
+/// that say nothing about whether the write happened (5xx) are not kept, nor is a 429 (nothing
+/// was written; the client is told to come back): both can be retried with the same key.
 actor IdempotencyGuard {
     static let maximumAge: TimeInterval = 24 * 3600
     static let header = HTTPField.Name("Idempotency-Key")!
@@ -52,7 +53,7 @@ actor IdempotencyGuard {
             let (status, answer) = try await write()
             try database.storeIdempotentAnswer(.init(requestHash: hash, status: status.code, body: answer, createdAt: Date()), profile: profile, key: key)
             return JSONResponse.make(status: status, body: answer)
-        } catch let error as GatewayError where (400..<500).contains(error.status.code) {
+        } catch let error as GatewayError where (400..<500).contains(error.status.code) && error.status.code != 429 {
             let body = (try? JSONCoding.encode(ErrorBody(error.detail))) ?? Data()
             try? database.storeIdempotentAnswer(.init(requestHash: hash, status: error.status.code, body: body, createdAt: Date()), profile: profile, key: key)
             throw error

@@ -16,8 +16,11 @@ enum WriteError {
             return GatewayError(.badRequest, detail)
         case let failure as BackendError:
             var headers = HTTPFields()
-            if let wait = failure.retryAfter, failure.kind == .rateLimited || failure.kind == .circuitOpen || failure.kind == .reauthBlocked {
-                headers[.retryAfter] = String(Int(wait.rounded(.up)))
+            if failure.kind == .rateLimited || failure.kind == .circuitOpen || failure.kind == .reauthBlocked {
+                // A 429 always says when to come back: the backend's wait, else a minute.
+                if let wait = failure.retryAfter ?? (failure.kind == .rateLimited ? 60 : nil) {
+                    headers[.retryAfter] = String(Int(wait.rounded(.up)))
+                }
             }
             return GatewayError(status(for: failure), code: failure.kind.rawValue, message: failure.message, headers: headers)
         default:
@@ -29,6 +32,7 @@ enum WriteError {
         switch failure.kind {
         case .rejected:
             switch failure.status {
+            case 401?: return .badGateway  // the gateway's credential was refused: its problem, not the client's
             case 403?: return .forbidden
             case 404?: return .notFound
             case 409?: return .conflict

@@ -21,7 +21,10 @@ struct WriteRoutes: Sendable {
         router.post("/v1/events") { request, context in try await createEvent(request, context) }
         router.put("/v1/events/{id}") { request, context in try await updateEvent(request, context) }
         router.delete("/v1/events/{id}") { request, context in try await deleteEvent(request, context) }
-        registerOthers(on: router)
+        router.post("/v1/captures") { request, context in try await capture(request, context) }
+        router.post("/v1/food-logs") { request, context in try await logFood(request, context) }
+        router.post("/v1/diensten/{id}/volunteers") { request, context in try await addVolunteer(request, context) }
+        router.delete("/v1/diensten/{id}/volunteers/{name}") { request, context in try await removeVolunteer(request, context) }
     }
 
     // MARK: - Tickedify
@@ -88,6 +91,77 @@ struct WriteRoutes: Sendable {
             guard let from = arguments["from"].flatMap({ LocalDate($0) }), let to = arguments["to"].flatMap({ LocalDate($0) }) else { return true }
             return days.contains { first, last in from <= last && first <= to }
         }
+    }
+
+    // MARK: - PRSNL
+
+    /// `POST /v1/captures {"url" | "content", "title"?, "tags"?, "content_type"?}` → 202: PRSNL
+    /// saves it in the background. The timeline, search and tags are invalidated.
+    func capture(_ request: Request, _ context: GatewayRequestContext) async throws -> Response {
+        let (body, bytes) = try await WriteBody.object(of: request)
+        try WriteBody.check(body, allowed: ["url", "content", "title", "tags", "content_type"])
+        let input = try WriteBody.decode(CaptureInput.self, from: bytes)
+        return try await idempotency.run(request: request, profile: context.profile, body: bytes) {
+            let answer = try await perform(context) { operationContext in
+                try input.validate()
+                return try await PRSNLCaptures.capture(input, context: operationContext)
+            }
+            for operation in ["prsnl.timeline", "prsnl.search", "prsnl.tags"] {
+                await runtime.cache.invalidate(profile: context.profile, operation: operation)
+            }
+            return (.accepted, try JSONCoding.encode(["capture": answer]))
+        }
+    }
+
+    // MARK: - FitIQ
+
+    /// `POST /v1/food-logs` → 201; that day's nutrition and food logs are invalidated.
+    func logFood(_ request: Request, _ context: GatewayRequestContext) async throws -> Response {
+        let (body, bytes) = try await WriteBody.object(of: request)
+        try WriteBody.check(body, allowed: ["food_id", "food_source", "meal_type", "servings", "logged_at", "notes"])
+        let input = try WriteBody.decode(FoodLogInput.self, from: bytes)
+        return try await idempotency.run(request: request, profile: context.profile, body: bytes) {
+            let (log, date) = try await perform(context) { operationContext in
+                try input.validate()
+                return try await FitIQFoodLogs.log(input, context: operationContext)
+            }
+            for operation in ["fitiq.nutrition", "fitiq.food_logs"] {
+                await runtime.cache.invalidate(profile: context.profile, operation: operation) { $0["date"] == nil || $0["date"] == date.description }
+            }
+            struct Answer: Encodable {
+                var foodLog: JSONValue
+                var date: String
+                enum CodingKeys: String, CodingKey { case foodLog = "food_log", date }
+            }
+            return (.created, try JSONCoding.encode(Answer(foodLog: log, date: date.description)))
+        }
+    }
+
+    // MARK: - Kantine Koning
+
+    /// `POST /v1/diensten/{id}/volunteers {"name"}` → 200 `{"dienst"}` (managers only, future
+    /// diensten only, 1–15 characters, no duplicate); diensten are invalidated.
+    func addVolunteer(_ request: Request, _ context: GatewayRequestContext) async throws -> Response {
+        let id = try pathID(context, "id")
+        let (body, bytes) = try await WriteBody.object(of: request)
+        try WriteBody.check(body, allowed: ["name"])
+        guard let name = body["name"]?.stringValue else {
+            throw GatewayError(.badRequest, code: "bad_request", message: "name is required (a string)")
+        }
+        return try await idempotency.run(request: request, profile: context.profile, body: bytes) {
+            let dienst = try await perform(context) { try await KantineKoningVolunteers.add(name: name, toDienst: id, context: $0) }
+            await runtime.cache.invalidate(profile: context.profile, operation: "kantinekoning.diensten")
+            return (.ok, try JSONCoding.encode(["dienst": dienst]))
+        }
+    }
+
+    /// `DELETE /v1/diensten/{id}/volunteers/{name}` → 200 `{"dienst"}`.
+    func removeVolunteer(_ request: Request, _ context: GatewayRequestContext) async throws -> Response {
+        let id = try pathID(context, "id")
+        let name = try pathID(context, "name")
+        let dienst = try await perform(context) { try await KantineKoningVolunteers.remove(name: name, fromDienst: id, context: $0) }
+        await runtime.cache.invalidate(profile: context.profile, operation: "kantinekoning.diensten")
+        return try JSONResponse.make(status: .ok, body: JSONCoding.encode(["dienst": dienst]))
     }
 
     // MARK: - shared

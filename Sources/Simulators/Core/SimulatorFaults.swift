@@ -10,7 +10,9 @@
 ///    `"refuse"` closes the connection (FIN) without answering. A true "connection refused"
 ///    cannot be simulated because the port must stay open for `/_sim/faults`.
 /// 3. `error_status` with `error_rate` (0...1, default 1.0): answers that status with FastAPI's
-///    shape `{"detail":"simulated failure"}` for that fraction of requests.
+///    shape `{"detail":"simulated failure"}` for that fraction of requests. An injected 429 also
+///    carries `Retry-After: 60` (``retryAfterSeconds``, what PRSNL's slowapi sends) unless the
+///    backend's own answer has one.
 /// 4. `garbage`: answers 200 with `content-type: application/json` and a body that is not JSON.
 public struct SimulatorFaults: Codable, Sendable, Equatable {
     /// Delay before anything else happens, in milliseconds.
@@ -28,6 +30,8 @@ public struct SimulatorFaults: Codable, Sendable, Equatable {
     public static let refuse = "refuse"
     /// The value of ``down`` that resets connections (RST) without an answer.
     public static let reset = "reset"
+    /// `Retry-After` of an injected 429 (seconds).
+    public static let retryAfterSeconds = 60
     /// Body sent when ``garbage`` is on.
     public static let garbageBody = "<html>oops{"
 

@@ -128,7 +128,11 @@ struct SimulatorResponder<Backend: SimulatorBackend>: HTTPResponder {
         if let status = faults.errorStatus, (100...599).contains(status), faults.errorRate > 0,
             faults.errorRate >= 1 || Double.random(in: 0..<1) < faults.errorRate
         {
-            return backend.faultResponse(status: status)
+            var response = backend.faultResponse(status: status)
+            if status == 429, response.headers[.retryAfter] == nil {
+                response.headers[.retryAfter] = String(SimulatorFaults.retryAfterSeconds)
+            }
+            return response
         }
         if faults.garbage {
             return Response(

@@ -40,7 +40,8 @@ struct KantineKoningBackend: SimulatorBackend {
     var controlRoutes: [String] {
         [
             "POST /_sim/tokens/revoke", "POST /_sim/tokens/forget", "POST /_sim/tenants/{slug}/season-end",
-            "GET /_sim/enrollments", "GET /_sim/clock", "POST /_sim/clock", "POST /_sim/reset",
+            "GET /_sim/enrollments", "GET /_sim/clock", "POST /_sim/clock", "POST /_sim/reset", "GET /_sim/writes/fail",
+            "POST /_sim/writes/fail",
         ]
     }
 
@@ -60,6 +61,30 @@ struct KantineKoningBackend: SimulatorBackend {
             return .json(.object(["token": .string(token), "device_not_found": .bool(true)]))
         case (.get, "/_sim/enrollments"):
             return .json(store.enrollmentsJSON)
+        case (.get, "/_sim/writes/fail"):
+            return .json(writeFaultJSON)
+        case (.post, "/_sim/writes/fail"), (.put, "/_sim/writes/fail"):
+            let usage = "expected {\"status\":500,\"count\":1,\"after_write\":false} or {\"status\":null}"
+            guard case .object(let o)? = body else { return .simError(usage) }
+            switch o["status"] {
+            case .null?, nil:
+                store.writeFault = nil
+            case .int(let status)? where (400...599).contains(status):
+                var count = 1
+                if let value = o["count"] {
+                    guard case .int(let n) = value, n >= 1 else { return .simError("count must be a positive integer") }
+                    count = n
+                }
+                var afterWrite = false
+                if let value = o["after_write"] {
+                    guard case .bool(let flag) = value else { return .simError("after_write must be true or false") }
+                    afterWrite = flag
+                }
+                store.writeFault = .init(status: status, remaining: count, afterWrite: afterWrite)
+            default:
+                return .simError("status must be an HTTP error status (400-599) or null; " + usage)
+            }
+            return .json(writeFaultJSON)
         case (.get, "/_sim/clock"):
             return .json(clockJSON)
         case (.post, "/_sim/clock"), (.put, "/_sim/clock"):
@@ -88,6 +113,11 @@ struct KantineKoningBackend: SimulatorBackend {
             }
             return nil
         }
+    }
+
+    private var writeFaultJSON: JSONValue {
+        guard let fault = store.writeFault else { return .object(["status": .null, "count": .int(0), "after_write": .bool(false)]) }
+        return .object(["status": .int(fault.status), "count": .int(fault.remaining), "after_write": .bool(fault.afterWrite)])
     }
 
     private var clockJSON: JSONValue {
@@ -263,6 +293,8 @@ struct KantineKoningBackend: SimulatorBackend {
             if case .object(let o) = parsed { bodyParams = o }
         }
         if let response = checkTenant(store, query, session) { return response }
+        let fault = store.takeWriteFault()
+        if let fault, !fault.afterWrite { return phoenixError(fault.status) }
 
         enum Outcome {
             case ok(KantineKoningDienst)
@@ -310,7 +342,10 @@ struct KantineKoningBackend: SimulatorBackend {
         switch outcome {
         case .none: return error(404, "dienst_not_found", "Dienst niet gevonden")
         case .failure(let response)?: return response
-        case .ok(let dienst)?: return json(.object(["dienst": dienst.json]))
+        case .ok(let dienst)?:
+            // The change is stored; only the answer is lost.
+            if let fault { return phoenixError(fault.status) }
+            return json(.object(["dienst": dienst.json]))
         }
     }
 

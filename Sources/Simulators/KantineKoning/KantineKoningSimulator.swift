@@ -52,7 +52,12 @@ import Logging
 /// - `POST /_sim/tenants/{slug}/season-end`: every token of that tenant → `token_revoked`/`season_ended`
 /// - `GET /_sim/enrollments`: tokens and their state
 /// - `GET|POST /_sim/clock {"now":"2026-11-23T12:00:00Z"|null}`
+/// - `GET|POST /_sim/writes/fail {"status":500,"count":1,"after_write":false}`: the next `count`
+///   volunteer writes (after the token and tenant checks) answer `status` in Phoenix's
+///   `{"errors":{"detail":…}}` shape; with `after_write` the change is stored first and only the
+///   answer is lost (a client that retries then meets its own write). `{"status":null}` clears it.
 /// - `POST /_sim/reset`: reload the seeded diensten and the configured token and season states
+///   (and clear a write failure)
 ///
 /// Not simulated (404 like any unknown route): enrollment request/register (including self-made
 /// member tokens), sync, remove-teams, tenant/all removal, e-mail preferences, APNs registration,

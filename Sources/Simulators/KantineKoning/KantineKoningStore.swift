@@ -102,6 +102,15 @@ final class KantineKoningStore: Sendable {
         var deleted = false
     }
 
+    /// An injected failure of the volunteer writes (`POST /_sim/writes/fail`).
+    struct WriteFault: Sendable, Equatable {
+        var status: Int
+        /// How many more writes fail.
+        var remaining: Int
+        /// True: the change is made, then the error answered (a write whose answer was lost).
+        var afterWrite: Bool
+    }
+
     private struct State {
         var diensten: [String: KantineKoningDienst] = [:]
         var tenants: [String: KantineKoningTenantRecord] = [:]
@@ -109,6 +118,7 @@ final class KantineKoningStore: Sendable {
         var tokens: [String: TokenState] = [:]
         var tokenOrder: [String] = []
         var fixedNow: Int64?
+        var writeFault: WriteFault?
     }
 
     private let state: Mutex<State>
@@ -154,6 +164,7 @@ final class KantineKoningStore: Sendable {
             s.tenantOrder = seed.tenants.map(\.slug)
             s.tokens = [:]
             s.tokenOrder = []
+            s.writeFault = nil
             for enrollment in options.enrollments {
                 s.tokens[enrollment.token] = TokenState(
                     enrollment: enrollment,
@@ -227,6 +238,21 @@ final class KantineKoningStore: Sendable {
     }
 
     // MARK: - Control
+
+    var writeFault: WriteFault? {
+        get { state.withLock { $0.writeFault } }
+        set { state.withLock { $0.writeFault = newValue } }
+    }
+
+    /// The fault for this write, counted down; nil when writes are not failing.
+    func takeWriteFault() -> WriteFault? {
+        state.withLock { s in
+            guard var fault = s.writeFault, fault.remaining > 0 else { return nil }
+            fault.remaining -= 1
+            s.writeFault = fault.remaining > 0 ? fault : nil
+            return fault
+        }
+    }
 
     func revoke(token: String, reason: String) -> Bool {
         state.withLock { s in

@@ -1,0 +1,110 @@
+import Foundation
+import Model
+
+/// What a client may send to log food in FitIQ (`POST /api/v1/food-logs`, contracts/fitiq.md).
+public struct FoodLogInput: Sendable, Codable, Equatable {
+    public static let foodSources = ["custom", "barcode", "database"]
+    public static let mealTypes = ["breakfast", "lunch", "dinner", "snack"]
+    public static let maximumServings = 100.0
+    public static let maximumNotesLength = 500
+    public static let maximumFoodIDLength = 100
+
+    public var foodID: String
+    /// `custom`, `barcode` or `database`.
+    public var foodSource: String
+    /// `breakfast`, `lunch`, `dinner` or `snack`.
+    public var mealType: String
+    /// More than 0, at most 100.
+    public var servings: Double
+    /// ISO-8601 with an offset (`Z` or `±hh:mm`); nil = now.
+    public var loggedAt: String?
+    /// At most 500 characters.
+    public var notes: String?
+
+    public init(foodID: String, foodSource: String, mealType: String, servings: Double, loggedAt: String? = nil, notes: String? = nil) {
+        self.foodID = foodID
+        self.foodSource = foodSource
+        self.mealType = mealType
+        self.servings = servings
+        self.loggedAt = loggedAt
+        self.notes = notes
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case foodID = "food_id"
+        case foodSource = "food_source"
+        case mealType = "meal_type"
+        case servings
+        case loggedAt = "logged_at"
+        case notes
+    }
+
+    /// Checks every field; the first problem is a 400 naming the field.
+    public func validate() throws(WriteRefusal) {
+        let id = foodID.trimmingCharacters(in: .whitespaces)
+        guard !id.isEmpty, id.count <= Self.maximumFoodIDLength, !id.unicodeScalars.contains(where: Self.isControl) else {
+            throw .badInput("food_id must be 1 to \(Self.maximumFoodIDLength) characters")
+        }
+        guard Self.foodSources.contains(foodSource) else {
+            throw .badInput("food_source must be one of \(Self.foodSources.joined(separator: ", "))")
+        }
+        guard Self.mealTypes.contains(mealType) else {
+            throw .badInput("meal_type must be one of \(Self.mealTypes.joined(separator: ", "))")
+        }
+        guard servings.isFinite, servings > 0, servings <= Self.maximumServings else {
+            throw .badInput("servings must be more than 0 and at most \(Int(Self.maximumServings))")
+        }
+        if loggedAt != nil, loggedAtDate == nil {
+            throw .badInput("logged_at must be an ISO-8601 time with an offset, e.g. 2026-11-23T12:30:00+01:00")
+        }
+        if let notes {
+            guard notes.count <= Self.maximumNotesLength else {
+                throw .badInput("notes must be at most \(Self.maximumNotesLength) characters")
+            }
+            guard !notes.unicodeScalars.contains(where: { Self.isControl($0) && $0 != "\n" && $0 != "\t" }) else {
+                throw .badInput("notes must not contain control characters")
+            }
+        }
+    }
+
+    /// `logged_at` as an instant (nil when absent or not a time with an offset).
+    var loggedAtDate: Date? {
+        guard let loggedAt, loggedAt.count <= 40 else { return nil }
+        return LenientDate.parseWithOffset(loggedAt.trimmingCharacters(in: .whitespaces))
+    }
+
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.generalCategory == .control
+    }
+
+    /// The upstream body; `logged_at` goes as UTC with `Z` (FitIQ's dates are UTC).
+    var upstreamBody: JSONValue {
+        var body: [String: JSONValue] = [
+            "food_id": .string(foodID.trimmingCharacters(in: .whitespaces)), "food_source": .string(foodSource),
+            "meal_type": .string(mealType), "servings": .number(servings),
+        ]
+        if let date = loggedAtDate { body["logged_at"] = .string(LenientDate.format(date, in: .gmt)) }
+        if let notes { body["notes"] = .string(notes) }
+        return .object(body)
+    }
+}
+
+/// Logging food in FitIQ: `POST /api/v1/food-logs` with `X-API-Key` and the Bearer token (a
+/// 401 refreshes the token and sends again: nothing was written). Sent once otherwise: no retry
+/// after a timeout or a 5xx. A food FitIQ does not know is its 404, kept as a `BackendError`
+/// `.rejected` with status 404.
+public enum FitIQFoodLogs {
+    /// Returns the log as the reads show it (`fitiq.food_logs`) and the local day it is on (the
+    /// day of `logged_at` in `context.timeZone`, or today), whose cached nutrition is now wrong.
+    public static func log(_ input: FoodLogInput, context: OperationContext) async throws -> (log: JSONValue, date: LocalDate) {
+        try input.validate()
+        let client = try FitIQClient.make(context)
+        let date = input.loggedAtDate.map { LocalDate(containing: $0, in: context.timeZone) } ?? LocalDate.today(in: context.timeZone)
+        let value = try await client.post("/api/v1/food-logs", body: try JSONCoding.encode(input.upstreamBody))
+        let row = value["food_log"] ?? value["log"] ?? value
+        guard let log = FitIQRecord.foodLog(row, zone: context.timeZone) else {
+            throw BackendError(.badResponse, backend: FitIQClient.backend, message: "FitIQ accepted the food log but sent no id")
+        }
+        return (log, date)
+    }
+}

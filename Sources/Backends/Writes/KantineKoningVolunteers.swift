@@ -1,0 +1,200 @@
+import Foundation
+import Model
+import NIOHTTP1
+
+/// Adding and removing a volunteer on a Kantine Koning dienst (contracts/kantinekoning.md §2.2:
+/// `POST /diensten/{id}/volunteer?tenant=<slug>` `{"naam"}` and
+/// `DELETE /diensten/{id}/volunteer?tenant=<slug>&naam=<name>`, both answering `{"dienst":Dienst}`).
+///
+/// The app's rules, checked by the gateway before anything is written:
+/// - the dienst is looked up in the diensten of every enrollment (fresh, not from the cache),
+///   so it is normalised exactly like a read; no enrollment sees it → 404;
+/// - the call uses the token of the enrollment that manages the dienst's team (the app's
+///   `authTokenForTeam`: the enrollment whose teams include it, which is one that sees it, since
+///   the server filters diensten by the token's teams); only member enrollments see it, or it is
+///   an open dienst without a team → 403 ("managers only");
+/// - future diensten only: one that has started (or ended) → 409;
+/// - names are trimmed, 1 to 15 characters, no control characters → else 400; adding a name that
+///   is already there (case-insensitive) → 409; removing a name that is not there → 404 (a
+///   longer name may be removed when it is there, e.g. typed in by the club's own admin).
+///
+/// Changes to one dienst run one at a time (the duplicate check and the write stay together).
+/// The write is sent once: no retry after a timeout or a 5xx. An upstream refusal (4xx) is a
+/// `BackendError` `.rejected` with the upstream status and its scrubbed message.
+public enum KantineKoningVolunteers {
+    public static let maximumNameLength = 15
+    /// How far back and ahead the lookup reads (the server's own default look-back is 365 days).
+    static let lookupDays = KantineKoningDienstenOperation.maximumDays
+    static let queue = KeyedSerialQueue()
+
+    public static func add(name: String, toDienst id: String, context: OperationContext) async throws -> Dienst {
+        try await change(name: name, dienstID: id, add: true, context: context)
+    }
+
+    public static func remove(name: String, fromDienst id: String, context: OperationContext) async throws -> Dienst {
+        try await change(name: name, dienstID: id, add: false, context: context)
+    }
+
+    // MARK: -
+
+    static func change(name rawName: String, dienstID rawID: String, add: Bool, context: OperationContext) async throws -> Dienst {
+        let id = rawID.trimmingCharacters(in: .whitespaces)
+        guard !id.isEmpty, id.count <= 100, !id.unicodeScalars.contains(where: isControl) else {
+            throw WriteRefusal.badInput("the dienst id must be 1 to 100 characters")
+        }
+        let name = rawName.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !name.isEmpty else { throw WriteRefusal.badInput("name must not be empty") }
+        guard !name.unicodeScalars.contains(where: isControl) else {
+            throw WriteRefusal.badInput("name must not contain control characters")
+        }
+        // A longer name may still be removed when it is there (checked once the dienst is read).
+        guard name.count <= (add ? maximumNameLength : 100) else {
+            throw WriteRefusal.badInput("name must be 1 to \(maximumNameLength) characters (after trimming)")
+        }
+        let client = try KantineKoningClient.make(context)
+        let key = [context.profileName, client.settings.endpoint.baseURL, id].joined(separator: "|")
+        return try await queue.run(key) {
+            let target = try await locate(id, client: client, context: context)
+            return try await write(name: name, add: add, target: target, client: client, context: context)
+        }
+    }
+
+    /// The dienst as the reads show it, and the manager enrollment that may change it.
+    struct Target {
+        var dienst: Dienst
+        var enrollment: KantineKoningSettings.Enrollment
+    }
+
+    static func locate(_ id: String, client: KantineKoningClient, context: OperationContext) async throws -> Target {
+        var active: [KantineKoningSettings.Enrollment] = []
+        for enrollment in client.settings.enrollments {
+            if await !client.isSeasonOver(enrollment.tenant) { active.append(enrollment) }
+        }
+        let enrollments = active
+        let days = lookupDays
+        let results = await withTaskGroup(of: (Int, KantineKoningClient.EnrollmentResult).self) { group in
+            for (index, enrollment) in enrollments.enumerated() {
+                group.addTask { (index, await client.diensten(for: enrollment, pastDays: days, futureDays: days)) }
+            }
+            var collected: [(Int, KantineKoningClient.EnrollmentResult)] = []
+            for await result in group { collected.append(result) }
+            return collected.sorted { $0.0 < $1.0 }
+        }
+        var seeing: [(KantineKoningSettings.Enrollment, [JSONValue])] = []
+        var failed: [(KantineKoningSettings.Enrollment, BackendError)] = []
+        var refused: [String] = []
+        for (index, result) in results {
+            let enrollment = enrollments[index]
+            switch result {
+            case .diensten(let rows):
+                let matching = rows.filter { LenientFields($0)?.string("id") == id }
+                if !matching.isEmpty { seeing.append((enrollment, matching)) }
+            case .tokenRefused(_, let message, _):
+                refused.append("\(enrollment.label): \(message)")
+            case .failed(let error):
+                failed.append((enrollment, error))
+            }
+        }
+        let shown = String(id.prefix(64))
+        guard let dienst = KantineKoningDienstenOperation.merge(seeing, zone: context.timeZone, now: Date()).first else {
+            // Not knowing is not "not there": an enrollment that could not be read may see it.
+            if let error = failed.first?.1 { throw error }
+            let note = refused.isEmpty ? "" : " (not asked: \(refused.joined(separator: "; ")))"
+            throw WriteRefusal.notFound("no enrollment sees dienst \(shown)\(note)")
+        }
+        guard dienst.team != nil else {
+            throw WriteRefusal.forbidden("dienst \(shown) is open (no team has claimed it); only the manager of its team can change its volunteers")
+        }
+        guard let manager = seeing.map(\.0).first(where: { $0.role == "manager" }) else {
+            // A manager enrollment at that club that could not be read may be the one.
+            if let error = failed.first(where: { $0.0.role == "manager" && $0.0.tenant == dienst.tenant })?.1 { throw error }
+            throw WriteRefusal.forbidden("only a manager of the dienst's team can change its volunteers; the enrollments that see dienst \(shown) are members")
+        }
+        return Target(dienst: dienst, enrollment: manager)
+    }
+
+    static func write(
+        name: String, add: Bool, target: Target, client: KantineKoningClient, context: OperationContext
+    ) async throws -> Dienst {
+        let dienst = target.dienst
+        guard let start = LenientDate.parse(dienst.start) else {
+            throw BackendError(.badResponse, backend: KantineKoningClient.backend, message: "Kantine Koning sent a dienst without a start time")
+        }
+        guard start > Date() else {
+            throw WriteRefusal.conflict("volunteers can only be changed for future diensten; this one started at \(dienst.start)")
+        }
+        let existing = dienst.volunteers.first { $0.lowercased() == name.lowercased() }
+        let path = "/diensten/" + QueryString.pathSegment(dienst.id) + "/volunteer?"
+        let tenant = target.enrollment.tenant
+        let response: UpstreamHTTP.Response
+        if add {
+            if let existing { throw WriteRefusal.conflict("\(existing) is already a volunteer on this dienst") }
+            response = try await send(
+                .POST, path + QueryString.encode([("tenant", tenant)]), body: try JSONCoding.encode(["naam": name]),
+                enrollment: target.enrollment, client: client, context: context
+            )
+        } else {
+            guard let existing else {
+                guard name.count <= maximumNameLength else {
+                    throw WriteRefusal.badInput("name must be 1 to \(maximumNameLength) characters (after trimming)")
+                }
+                throw WriteRefusal.notFound("\(name) is not a volunteer on this dienst")
+            }
+            // The name as the club has it, so the server's own comparison cannot miss it.
+            response = try await send(
+                .DELETE, path + QueryString.encode([("tenant", tenant), ("naam", existing)]), body: nil,
+                enrollment: target.enrollment, client: client, context: context
+            )
+        }
+        let value = try? JSONCoding.decoder.decode(JSONValue.self, from: response.body)
+        if let row = value?["dienst"] ?? value?["data"]?["dienst"],
+           let changed = KantineKoningDienstenOperation.dienst(row, enrollment: target.enrollment, zone: context.timeZone) {
+            return changed
+        }
+        // Written, but the answer did not carry the dienst: show the change on what was read.
+        var volunteers = dienst.volunteers
+        if add { volunteers.append(name) } else { volunteers.removeAll { $0.lowercased() == name.lowercased() } }
+        return Dienst(
+            id: dienst.id, tenant: dienst.tenant, team: dienst.team, start: dienst.start, end: dienst.end, location: dienst.location,
+            type: dienst.type, status: dienst.status, volunteers: volunteers, volunteersNeeded: dienst.volunteersNeeded,
+            role: target.enrollment.role, offeredForTransfer: dienst.offeredForTransfer, updatedAt: dienst.updatedAt
+        )
+    }
+
+    /// One call with the enrollment's token, never repeated. A 401 is that enrollment's token
+    /// refused (a season that ended is remembered, like the reads do); any other non-2xx is the
+    /// upstream's refusal or failure.
+    static func send(
+        _ method: HTTPMethod, _ pathAndQuery: String, body: Data?, enrollment: KantineKoningSettings.Enrollment,
+        client: KantineKoningClient, context: OperationContext
+    ) async throws -> UpstreamHTTP.Response {
+        let backend = KantineKoningClient.backend
+        let response = try await client.http.send(
+            method, url: client.settings.endpoint.baseURL + KantineKoningClient.prefix + pathAndQuery,
+            headers: [("Authorization", "Bearer \(enrollment.token)")], body: body,
+            timeout: client.settings.endpoint.timeout.seconds,
+            source: UpstreamSource(profile: context.profileName, backend: backend, scope: enrollment.label)
+        )
+        if response.status == 401 {
+            let refusal = KantineKoningTokenError(body: response.body)
+            if refusal.seasonEnded {
+                try? await context.vault.setValue("1", profile: context.profileName, backend: backend, name: "season_ended:\(enrollment.tenant)")
+            }
+            throw BackendError(.rejected, backend: backend, message: "\(enrollment.label): \(refusal.message)", status: 401)
+        }
+        guard response.isSuccess else {
+            var error = UpstreamHTTP.error(for: response, backend: backend)
+            // `{"error":code,"message":Dutch text}`: the app shows the text; keep the code beside it.
+            if error.kind == .rejected, let value = try? JSONCoding.decoder.decode(JSONValue.self, from: response.body),
+               let code = value["error"]?.stringValue, let text = value["message"]?.stringValue {
+                error.message = "\(backend) refused the request (\(response.status)): \(BackendError.scrub(text)) (\(BackendError.scrub(code)))"
+            }
+            throw error
+        }
+        return response
+    }
+
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.generalCategory == .control
+    }
+}

@@ -1,0 +1,232 @@
+import AsyncHTTPClient
+import Backends
+import Foundation
+import Logging
+import Model
+import NIOCore
+import NIOHTTP1
+import Simulators
+import Testing
+
+/// Capturing links and notes against the PRSNL simulator (demo login, or its static token).
+@Suite("PRSNL captures")
+struct PRSNLCapturesTests {
+    static let zone = TimeZone(identifier: "Europe/Amsterdam")!
+    static let post = "POST /api/capture"
+
+    /// With `staticToken` the profile uses `PRSNLSimulator.demoToken` (no login call).
+    static func withSimulator(
+        staticToken: Bool = false, rateLimit: Int? = 30, _ body: (RunningSimulator, OperationContext) async throws -> Void
+    ) async throws {
+        let options = PRSNLSimulator.Options(
+            seedDay: LocalDate.today(in: zone).description, timeZone: zone, rateLimitPerMinute: rateLimit
+        )
+        let sim = try await PRSNLSimulator(options: options).start()
+        let endpoint = BackendEndpoint(baseURL: sim.apiBaseURL)
+        let settings = staticToken
+            ? PRSNLSettings(endpoint: endpoint, token: PRSNLSimulator.demoToken)
+            : PRSNLSettings(endpoint: endpoint, email: PRSNLSimulator.demoEmail, password: PRSNLSimulator.demoPassword)
+        try await SimulatorBackedTest.run(sim, profile: ProfileConfig(prsnl: settings), zone: zone, body)
+    }
+
+    static func context(_ profile: ProfileConfig) -> OperationContext {
+        SimulatorBackedTest.context(profile, zone: zone)
+    }
+
+    static func call(_ sim: RunningSimulator, _ method: HTTPMethod, _ path: String) async throws -> JSONValue {
+        var request = HTTPClientRequest(url: sim.baseURL + path)
+        request.method = method
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(5))
+        let body = try await response.body.collect(upTo: 1 << 20)
+        return (try? JSONDecoder().decode(JSONValue.self, from: Data(body.readableBytesView))) ?? .null
+    }
+
+    /// The item as PRSNL stored it (`GET /api/items/{id}`, no auth).
+    static func stored(_ sim: RunningSimulator, _ id: String) async throws -> JSONValue {
+        try await call(sim, .GET, "/api/items/" + id)
+    }
+
+    static func timeline(_ context: OperationContext) async throws -> [KnowledgeItem] {
+        let operation = PRSNLTimelineOperation()
+        let output = try await operation.fetch(try operation.normalise(["limit": .int(5)], timeZone: zone), context: context)
+        return try JSONDecoder().decode([KnowledgeItem].self, from: output.body)
+    }
+
+    static func error(_ body: () async throws -> Void) async -> (any Error)? {
+        do {
+            try await body()
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    // MARK: -
+
+    @Test func aLinkIsCapturedAsLinkAndShowsOnTheTimeline() async throws {
+        try await Self.withSimulator { sim, context in
+            let input = CaptureInput(
+                url: " https://example.org/swift-concurrency ", title: "Swift concurrency", tags: ["Swift", "swift", " Concurrency ", "SWIFT"]
+            )
+            let answer = try await PRSNLCaptures.capture(input, context: context)
+            let id = try #require(answer["id"]?.stringValue)
+            #expect(answer["status"] == .string("pending"))
+            #expect(answer["content_type"] == .string("link"))
+            #expect(answer["tags"] == .array([.string("swift"), .string("concurrency")]))
+            #expect(answer["url"] == .string("https://example.org/swift-concurrency"))
+            #expect(answer["title"] == .string("Swift concurrency"))
+            #expect(sim.control.calls(Self.post) == 1)
+
+            // What PRSNL stored: an explicit content_type went over the wire (else: a 500).
+            let item = try await Self.stored(sim, id)
+            #expect(item["content_type"] == .string("link"))
+            #expect(item["tags"] == .array([.string("swift"), .string("concurrency")]))
+
+            let newest = try #require(try await Self.timeline(context).first)
+            #expect(newest.id == id)
+            #expect(newest.title == "Swift concurrency")
+            #expect(newest.url == "https://example.org/swift-concurrency")
+            #expect(newest.tags == ["swift", "concurrency"])
+        }
+    }
+
+    @Test func aNoteIsCapturedAsNoteAndAValidTypeIsKept() async throws {
+        try await Self.withSimulator { sim, context in
+            let note = try await PRSNLCaptures.capture(CaptureInput(content: "Buy new shin guards", tags: ["Family"]), context: context)
+            #expect(note["content_type"] == .string("note"))
+            #expect(try await Self.stored(sim, try #require(note["id"]?.stringValue))["content_type"] == .string("note"))
+
+            let article = try await PRSNLCaptures.capture(CaptureInput(url: "http://example.org/a", contentType: "article"), context: context)
+            #expect(try await Self.stored(sim, try #require(article["id"]?.stringValue))["content_type"] == .string("article"))
+
+            // `auto` is what breaks PRSNL for a URL: it is replaced.
+            let auto = try await PRSNLCaptures.capture(CaptureInput(url: "https://example.org/b", contentType: "auto"), context: context)
+            #expect(auto["content_type"] == .string("link"))
+            #expect(try await Self.stored(sim, try #require(auto["id"]?.stringValue))["content_type"] == .string("link"))
+
+            // A URL and a note together are a link.
+            let both = try await PRSNLCaptures.capture(CaptureInput(url: "https://example.org/c", content: "why it matters"), context: context)
+            #expect(both["content_type"] == .string("link"))
+            #expect(sim.control.calls(Self.post) == 4)
+
+            let titles = try await Self.timeline(context).map(\.id)
+            for answer in [note, article, auto, both] {
+                #expect(titles.contains(answer["id"]?.stringValue ?? "-"))
+            }
+        }
+    }
+
+    @Test func everyFieldIsCheckedBeforeAnythingIsSent() async throws {
+        try await Self.withSimulator { sim, context in
+            let cases: [(String, CaptureInput)] = [
+                ("nothing", CaptureInput()),
+                ("blank", CaptureInput(url: "  ", content: " \n ", title: "t")),
+                ("ftp", CaptureInput(url: "ftp://example.org/file")),
+                ("javascript", CaptureInput(url: "javascript:alert(1)")),
+                ("no scheme", CaptureInput(url: "example.org/page")),
+                ("no host", CaptureInput(url: "https://")),
+                ("spaces", CaptureInput(url: "https://example.org/a b")),
+                ("long url", CaptureInput(url: "https://example.org/" + String(repeating: "a", count: 2048))),
+                ("content", CaptureInput(content: String(repeating: "c", count: 50_001))),
+                ("title", CaptureInput(content: "x", title: String(repeating: "t", count: 501))),
+                ("title control", CaptureInput(content: "x", title: "a\u{1B}[31mb")),
+                ("21 tags", CaptureInput(content: "x", tags: (0...20).map { "tag\($0)" })),
+                ("long tag", CaptureInput(content: "x", tags: [String(repeating: "g", count: 51)])),
+                ("empty tag", CaptureInput(content: "x", tags: ["ok", " "])),
+                ("content_type", CaptureInput(content: "x", contentType: "podcast")),
+                ("content_type case", CaptureInput(content: "x", contentType: "Note")),
+            ]
+            for (label, input) in cases {
+                let error = await Self.error { _ = try await PRSNLCaptures.capture(input, context: context) }
+                let refusal = error as? WriteRefusal
+                #expect(refusal?.status == 400, "\(label)")
+                #expect(refusal?.code == "bad_request", "\(label)")
+            }
+            #expect(sim.control.totalCalls == 0, "refused before any upstream call, the login included")
+
+            // The limits themselves are fine.
+            let edge = CaptureInput(
+                content: String(repeating: "c", count: 50_000), title: String(repeating: "t", count: 500),
+                tags: (0..<20).map { "t\($0)" + String(repeating: "g", count: 40) }
+            )
+            try edge.validate()
+            let answer = try await PRSNLCaptures.capture(edge, context: context)
+            #expect(answer["tags"]?.arrayValue?.count == 20)
+        }
+    }
+
+    @Test func decodesTheClientsSnakeCase() throws {
+        let json = #"{"url":"https://example.org","title":"T","tags":["a"],"content_type":"article","extra":true}"#
+        let input = try JSONDecoder().decode(CaptureInput.self, from: Data(json.utf8))
+        #expect(input == CaptureInput(url: "https://example.org", title: "T", tags: ["a"], contentType: "article"))
+        #expect(try JSONDecoder().decode(CaptureInput.self, from: Data("{}".utf8)) == CaptureInput())
+    }
+
+    @Test func aDuplicateURLIsTheUpstreamsRefusal() async throws {
+        try await Self.withSimulator { sim, context in
+            _ = try await PRSNLCaptures.capture(CaptureInput(url: "https://example.org/twice", title: "Twice"), context: context)
+            let error = await Self.error { _ = try await PRSNLCaptures.capture(CaptureInput(url: "https://example.org/twice"), context: context) }
+            let failure = try #require(error as? BackendError)
+            #expect(failure.kind == .rejected)
+            #expect(failure.status == 400)
+            #expect(failure.message.contains("already exists"))
+            #expect(sim.control.calls(Self.post) == 2)
+        }
+    }
+
+    @Test func a429CarriesRetryAfterAndIsNotRetried() async throws {
+        // An injected 429 (the simulator adds PRSNL's `Retry-After: 60`).
+        try await Self.withSimulator(staticToken: true) { sim, context in
+            sim.control.setFaults(SimulatorFaults(errorStatus: 429))
+            let error = await Self.error { _ = try await PRSNLCaptures.capture(CaptureInput(content: "x"), context: context) }
+            let failure = try #require(error as? BackendError)
+            #expect(failure.kind == .rateLimited)
+            #expect(failure.status == 429)
+            #expect(failure.retryAfter == 60)
+            #expect(sim.control.calls(Self.post) == 1)
+            #expect(sim.control.totalCalls == 1)
+            sim.control.clearFaults()
+        }
+        // PRSNL's own limit (30 a minute, here 1).
+        try await Self.withSimulator(staticToken: true, rateLimit: 1) { sim, context in
+            _ = try await PRSNLCaptures.capture(CaptureInput(content: "first"), context: context)
+            let error = await Self.error { _ = try await PRSNLCaptures.capture(CaptureInput(content: "second"), context: context) }
+            let failure = try #require(error as? BackendError)
+            #expect(failure.kind == .rateLimited)
+            #expect(failure.retryAfter == 60)
+            #expect(failure.message.contains("429") && failure.message.contains("rate_limit_exceeded"))
+            #expect(sim.control.calls(Self.post) == 2)
+        }
+    }
+
+    @Test func aServerErrorIsNotRetried() async throws {
+        try await Self.withSimulator(staticToken: true) { sim, context in
+            sim.control.setFaults(SimulatorFaults(errorStatus: 500))
+            let error = await Self.error { _ = try await PRSNLCaptures.capture(CaptureInput(url: "https://example.org/x"), context: context) }
+            let failure = try #require(error as? BackendError)
+            #expect(failure.kind == .status)
+            #expect(failure.status == 500)
+            #expect(sim.control.calls(Self.post) == 1)
+            #expect(sim.control.totalCalls == 1)
+            sim.control.clearFaults()
+        }
+    }
+
+    @Test func anExpiredTokenIsRefreshedAndTheCaptureSentOnce() async throws {
+        try await Self.withSimulator { sim, context in
+            _ = try await PRSNLCaptures.capture(CaptureInput(content: "logs in"), context: context)
+            _ = try await Self.call(sim, .POST, "/_sim/tokens/expire")
+            sim.control.resetStats()
+            let answer = try await PRSNLCaptures.capture(CaptureInput(content: "after expiry", title: "Second"), context: context)
+            #expect(sim.control.calls(Self.post) == 2, "the 401 wrote nothing; sent again after the refresh")
+            #expect(sim.control.calls("POST /api/auth/refresh") == 1)
+            let items = try await Self.timeline(context)
+            #expect(items.filter { $0.title == "Second" }.map(\.id) == [answer["id"]?.stringValue])
+        }
+    }
+
+    @Test func notConfigured() async throws {
+        let error = await Self.error { _ = try await PRSNLCaptures.capture(CaptureInput(content: "x"), context: Self.context(ProfileConfig())) }
+        #expect((error as? BackendError)?.kind == .notConfigured)
+    }
+}
