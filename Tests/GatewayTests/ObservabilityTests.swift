@@ -145,7 +145,7 @@ struct ObservabilityTests {
             try await demo.test { client in
                 _ = try await client.execute(uri: "/v1/today", method: .get)
                 _ = try await client.execute(uri: "/v1/today", method: .get)
-                _ = try await demo.call(.eightalls, .POST, "/_sim/faults", json: #"{"error_status":503}"#)
+                _ = try await demo.call(.eightalls, .POST, "/_sim/faults", json: #"{"error_status":500}"#)
                 _ = try await client.execute(uri: "/v1/events", method: .get, headers: [.cacheControl: "no-cache"])
 
                 let response = try await client.execute(uri: "/v1/sources", method: .get)
@@ -164,7 +164,7 @@ struct ObservabilityTests {
                 let events = try #require(sources["eightalls"])
                 #expect(events["errors"] == .number(1))
                 #expect(events["last_error"]?["code"] == .string("upstream_error"))
-                #expect(events["last_error"]?["message"]?.stringValue?.contains("503") == true)
+                #expect(events["last_error"]?["message"]?.stringValue?.contains("500") == true)
                 #expect(events["last_error"]?["at"]?.stringValue != nil)
                 #expect(events["cache"]?["hits"] == .number(1), "the second /v1/today")
                 #expect(events["cache"]?["stale_serves"] == .number(1), "the no-cache refetch failed: stale served")

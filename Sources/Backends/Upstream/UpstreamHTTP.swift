@@ -15,6 +15,8 @@ public final class UpstreamHTTP: Sendable {
     public let monitor: UpstreamMonitor
     /// Replaces the config's secrets in every non-2xx body before anyone reads it.
     public let redactor: SecretRedactor
+    /// Bounded, jittered retries of idempotent reads; writes are sent once.
+    public let retry: RetryPolicy
     private let ownsClient: Bool
 
     /// A client tuned for fan-out: many connections per host (the default 8 queues a fan-out
@@ -31,8 +33,9 @@ public final class UpstreamHTTP: Sendable {
 
     public init(
         client: HTTPClient? = nil, maxResponseBytes: Int = 10 * 1_048_576, monitor: UpstreamMonitor = UpstreamMonitor(),
-        redactor: SecretRedactor = SecretRedactor()
+        redactor: SecretRedactor = SecretRedactor(), retry: RetryPolicy = .standard
     ) {
+        self.retry = retry
         self.client = client ?? Self.makeClient()
         self.ownsClient = client == nil
         self.maxResponseBytes = maxResponseBytes
@@ -54,7 +57,8 @@ public final class UpstreamHTTP: Sendable {
         public var isSuccess: Bool { (200..<300).contains(status) }
     }
 
-    /// Sends one request for `source` and returns whatever status came back; throws only when
+    /// Sends a request for `source` and returns whatever status came back — a GET that found
+    /// the backend unreachable or answering 502/503/504 is tried again (`RetryPolicy`); throws only when
     /// there is no usable HTTP answer (timeout, connection failure, oversized body) or when the
     /// source may not be called now (open circuit, `Retry-After` running). With `gate` false a
     /// 429's `Retry-After` does not hold back the source's other calls (a login limit is not a
@@ -62,6 +66,34 @@ public final class UpstreamHTTP: Sendable {
     public func send(
         _ method: HTTPMethod = .GET, url: String, headers: [(String, String)] = [], body: Data? = nil,
         timeout: TimeInterval, source: UpstreamSource, gate: Bool = true
+    ) async throws -> Response {
+        let deadline = ContinuousClock.now + .milliseconds(Int64(timeout * 1000))
+        var attempt = 0
+        while true {
+            let remaining = deadline - ContinuousClock.now
+            let budget = max(0.05, Double(remaining.components.seconds) + Double(remaining.components.attoseconds) / 1e18)
+            let outcome: Result<Response, BackendError>
+            do {
+                outcome = .success(try await attemptOnce(method, url: url, headers: headers, body: body, timeout: budget, source: source, gate: gate))
+            } catch let error as BackendError {
+                outcome = .failure(error)
+            }
+            let retryable = switch outcome {
+            case .success(let response): retry.allows(method: method, response: response, attempt: attempt)
+            case .failure(let error): retry.allows(method: method, failure: error, attempt: attempt)
+            }
+            attempt += 1
+            let pause = retry.pause(before: attempt)
+            // A retry only when it can still finish inside the call's own time limit.
+            guard retryable, ContinuousClock.now + pause + retry.minimumAttempt < deadline else { return try outcome.get() }
+            try await Task.sleep(for: pause)
+        }
+    }
+
+    /// One exchange, told to the monitor (which may refuse it: open circuit, `Retry-After`).
+    private func attemptOnce(
+        _ method: HTTPMethod, url: String, headers: [(String, String)], body: Data?, timeout: TimeInterval,
+        source: UpstreamSource, gate: Bool
     ) async throws -> Response {
         try monitor.admit(source)
         let started = ContinuousClock.now
