@@ -151,7 +151,7 @@ struct CacheStoreTests {
 
     @Test func deadlineWithoutDataTimesOutAndTheFetchStillFillsTheCache() async throws {
         let cache = try CacheFixture()
-        cache.upstream.delay(.milliseconds(300))
+        cache.upstream.delay(.seconds(1))
         let timeout = ErrorDetail(code: "upstream_timeout", message: "eightalls did not answer in 50 ms")
         let upstream = cache.upstream
         let result = await cache.store.lookup(CacheFixture.key, policy: CacheFixture.policy, deadline: .milliseconds(50), timeoutError: timeout) {
@@ -167,7 +167,8 @@ struct CacheStoreTests {
         let cache = try CacheFixture()
         _ = await cache.lookup()
         cache.clock.advance(300)
-        cache.upstream.delay(.milliseconds(300))
+        // The fetch takes far longer than the deadline, so even a stalled machine sees the deadline first.
+        cache.upstream.delay(.seconds(3))
         let result = await cache.lookup(deadline: .milliseconds(50))
         #expect(result.outcome == .staleAfterTimeout)
         #expect(result.body == Data("[1]".utf8))
@@ -228,7 +229,7 @@ struct CacheStoreTests {
 
 /// Polls `condition` for up to two seconds.
 func waitUntil(_ condition: @Sendable () async throws -> Bool) async throws {
-    for _ in 0..<200 {
+    for _ in 0..<600 {
         if try await condition() { return }
         try await Task.sleep(for: .milliseconds(10))
     }

@@ -253,13 +253,13 @@ struct EightAllsWebSocketTests {
             let c = try await TestSocket.connect(sim)
             let start = ContinuousClock.now
             await sim.stop()
-            #expect(ContinuousClock.now - start < .seconds(3))
+            #expect(ContinuousClock.now - start < .seconds(10), "prompt (wide margin: 2 busy cores)")
             // The server closed every connection.
             for socket in [a, b, c] {
                 #expect(await socket.next() == nil)
                 _ = try? await socket.task.value
             }
-            #expect(ContinuousClock.now - start < .seconds(4))
+            #expect(ContinuousClock.now - start < .seconds(12))
         }
     }
 
@@ -270,7 +270,8 @@ struct EightAllsWebSocketTests {
             try await waitUntil { sim.control.calls("GET /ws") == 1 }
             let start = ContinuousClock.now
             await sim.stop()
-            #expect(ContinuousClock.now - start < .seconds(3))
+            // Far less than the 60 s upgrade latency; wide margin for a loaded 2-core machine.
+            #expect(ContinuousClock.now - start < .seconds(10))
             await #expect(throws: (any Error).self) { try await pending.value }
         }
     }
