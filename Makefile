@@ -3,7 +3,7 @@
 SWIFT ?= swift
 DEMO_ARGS ?=
 
-.PHONY: all deps build release demo test test-swift test-browser test-openapi clean
+.PHONY: all deps build release demo test test-swift test-browser test-openapi clean bench soak
 
 all: build
 
@@ -38,6 +38,17 @@ test-openapi: deps
 	@python3 -c "import openapi_spec_validator" 2>/dev/null || python3 -m pip install --quiet --disable-pip-version-check openapi-spec-validator
 	$(SWIFT) build --product daygate
 	python3 Tests/OpenAPI/openapi_test.py "$$($(SWIFT) build --show-bin-path)/daygate"
+
+# Benchmarks (results in BENCHMARKS.md): the release build against the simulators; wrk and nginx
+# come from Debian's packages when missing. Knobs: BENCH_LATENCY_MS, BENCH_DURATION, … (see
+# scripts/bench/bench.py), e.g. `make bench BENCH_DURATION=5s`.
+bench: release
+	@scripts/bench/ensure-tools.sh
+	python3 scripts/bench/bench.py --binary "$$($(SWIFT) build -c release --show-bin-path)/daygate"
+
+# 10 minutes at 500 req/s with simulators flapping; `make soak SOAK_MINUTES=2` for a short one.
+soak: release
+	python3 scripts/bench/soak.py --binary "$$($(SWIFT) build -c release --show-bin-path)/daygate"
 
 clean:
 	rm -rf .build .daygate-demo

@@ -1,0 +1,678 @@
+#!/usr/bin/env python3
+"""daygate benchmark: `make bench` (or `python3 scripts/bench/bench.py --binary .build/release/daygate`).
+
+In one run, against the five simulators (`daygate simulate`) and `daygate serve`:
+
+1. cache-hit GET /v1/today, 64 connections (wrk), against nginx proxy_cache serving the same
+   body from its cache: req/s, p50, p99, ratio to nginx.            target: >= 0.8x nginx
+2. cold GET /v1/today (`Cache-Control: no-cache`, sequential) with four backends at 50 ms and
+   PRSNL at 0: p50 should be about the slowest backend, not the sum.  target: p50 <= latency + 10 ms
+3. 1000 concurrent clients on a cold key (a fresh gateway, /v1/today?date=2030-01-01): upstream
+   calls per section from /_sim/stats, against one cold fetch.        target: exactly one fetch per section
+4. RSS of the gateway while wrk holds 256 connections (VmRSS, peak).   target: <= 80 MB
+
+Prints a report with PASS/FAIL per target and writes it to BENCHMARKS.md (section "bench").
+Environment (all optional):
+  BENCH_LATENCY_MS=50          simulator latency: the four slow backends of (2); all five during (1) and (4)
+  BENCH_DURATION=10s           each wrk run
+  BENCH_CONNECTIONS=64         wrk connections for (1)
+  BENCH_ROUNDS=2               alternating daygate/nginx wrk rounds in (1); the best of each counts
+  BENCH_RSS_CONNECTIONS=256    wrk connections for (4)
+  BENCH_RSS_RUNS=3             back-to-back wrk runs in (4); the peak over all of them counts
+  BENCH_COLD_ITERATIONS=30     sequential cold requests in (2)
+  BENCH_CLIENTS=1000           concurrent clients in (3)
+  BENCH_STAMPEDE_LATENCY_MS=200  simulator latency in (3), so that requests pile up
+  BENCH_STRICT=1               exit 1 when a target is missed (default: report only, exit 0)
+  BENCH_KEEP=1                 keep the work directory (logs, configs) after the run
+  BENCH_NO_WRITE=1             do not touch BENCHMARKS.md
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import http.client
+import json
+import os
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from common import (  # noqa: E402
+    BACKENDS, SECTION_OF, Gateway, free_port, Processes, RSSSampler, Simulators, env_duration, env_int, fmt_mb, fmt_ms,
+    git_revision, http_get, load_average, log, machine_info, machine_table, nginx_binary, now_utc, other_work,
+    percentile, raise_fd_limit, shown_path, run_wrk, wait_for_http, write_section,
+)
+
+TODAY = "/v1/today"
+COLD_DATE = "2030-01-01"
+RSS_TARGET_MB = 80
+RATIO_TARGET = 0.8
+
+
+# MARK: - nginx
+
+
+NGINX_CONF = """\
+# Written by scripts/bench/bench.py: a caching reverse proxy of daygate, serving from its cache.
+{user}worker_processes auto;
+daemon off;
+master_process on;
+pid {dir}/nginx.pid;
+error_log {dir}/error.log warn;
+events {{ worker_connections 4096; }}
+http {{
+    access_log off;
+    client_body_temp_path {dir}/client_body;
+    proxy_temp_path {dir}/proxy_temp;
+    fastcgi_temp_path {dir}/fastcgi_temp;
+    uwsgi_temp_path {dir}/uwsgi_temp;
+    scgi_temp_path {dir}/scgi_temp;
+    keepalive_requests 1000000;
+    proxy_cache_path {dir}/cache levels=1:2 keys_zone=daygate:10m max_size=100m inactive=10m use_temp_path=off;
+    upstream daygate {{
+        server 127.0.0.1:{upstream};
+        keepalive 16;
+    }}
+    server {{
+        listen 127.0.0.1:{port};
+        location / {{
+            proxy_pass http://daygate;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+            proxy_set_header Host 127.0.0.1:{upstream};
+            proxy_cache daygate;
+            proxy_cache_key $request_uri;
+            proxy_cache_valid 200 1m;
+            proxy_ignore_headers Cache-Control Expires Set-Cookie Vary;
+            proxy_cache_lock on;
+            proxy_cache_use_stale updating;
+            proxy_cache_background_update on;
+            add_header X-Cache-Status $upstream_cache_status;
+        }}
+    }}
+}}
+"""
+
+
+class Nginx:
+    def __init__(self, workdir: Path, upstream_port: int):
+        self.dir = workdir / "nginx"
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.port = free_port()
+        self.upstream = upstream_port
+        self.proc = None
+        self.conf = self.dir / "nginx.conf"
+        user = "user root root;\n" if os.geteuid() == 0 else ""
+        self.conf.write_text(NGINX_CONF.format(user=user, dir=self.dir, upstream=upstream_port, port=self.port))
+
+    def start(self) -> None:
+        binary = nginx_binary()
+        self.command = [binary, "-p", str(self.dir), "-e", str(self.dir / "error.log"), "-c", str(self.conf)]
+        self.proc = Processes.start("nginx", self.command, log_path=self.dir / "stderr.log")
+        wait_for_http("127.0.0.1", self.port, "/healthz", proc=self.proc, what="nginx")
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            # SIGTERM is nginx's fast shutdown; the whole group (master and workers) is ended.
+            Processes.stop(self.proc)
+            self.proc = None
+
+
+# MARK: - helpers
+
+
+def strip_per_response(value):
+    """The answer without the fields that differ per response (like the gateway's ETag does)."""
+    if not isinstance(value, dict):
+        return value
+    data = {k: v for k, v in value.items() if k != "age_seconds"}
+    sections = data.get("sections")
+    if isinstance(sections, dict):
+        data["sections"] = {
+            name: {k: v for k, v in (info or {}).items() if k not in ("cache", "duration_ms", "age_seconds")}
+            for name, info in sections.items()
+        }
+    return data
+
+
+def server_timing(header: str | None) -> dict[str, float]:
+    """`events;dur=41.3;desc="eightalls miss", …` -> {"events": 41.3, …}."""
+    result: dict[str, float] = {}
+    for part in (header or "").split(","):
+        fields = [f.strip() for f in part.split(";")]
+        if not fields or not fields[0]:
+            continue
+        for field in fields[1:]:
+            if field.startswith("dur="):
+                try:
+                    result[fields[0]] = float(field[4:])
+                except ValueError:
+                    pass
+    return result
+
+
+def warm_until(host_get, path: str, header: str, wanted: str, attempts: int = 50) -> tuple[int, dict, bytes]:
+    last = None
+    for _ in range(attempts):
+        last = host_get(path)
+        status, headers, _body = last
+        if status == 200 and wanted in (headers.get(header) or "").lower():
+            return last
+        time.sleep(0.1)
+    raise RuntimeError(f"{path} never answered with {header}: {wanted} (last: {last[0] if last else None} "
+                       f"{(last[1].get(header) if last else None)!r})")
+
+
+# MARK: - (1) cache hits against nginx
+
+
+def bench_cache_hits(gateway: Gateway, sims: Simulators, workdir: Path, cfg: dict) -> dict:
+    sims.set_latency({b: cfg["latency"] for b in BACKENDS})
+    nginx = Nginx(workdir, gateway.port)
+    nginx.start()
+    try:
+        gw_warm = warm_until(gateway.get, TODAY, "cache-status", "hit")
+        ng_warm = warm_until(lambda p: http_get("127.0.0.1", nginx.port, p), TODAY, "x-cache-status", "hit")
+        gw_body, ng_body = json.loads(gw_warm[2]), json.loads(ng_warm[2])
+        identical = strip_per_response(gw_body) == strip_per_response(ng_body)
+        gw_url = f"http://127.0.0.1:{gateway.port}{TODAY}"
+        ng_url = f"http://127.0.0.1:{nginx.port}{TODAY}"
+        log("(1) warm-up wrk runs (3 s each)")
+        run_wrk(gw_url, cfg["connections"], "3s")
+        run_wrk(ng_url, cfg["connections"], "3s")
+        rounds = []
+        for index in range(cfg["rounds"]):
+            log(f"(1) round {index + 1}/{cfg['rounds']}: daygate, {cfg['connections']} connections, {cfg['duration']}")
+            gw, gw_argv = run_wrk(gw_url, cfg["connections"], cfg["duration"])
+            log(f"    daygate {gw['rps']:.0f} req/s p50 {fmt_ms(gw['p50'])} p99 {fmt_ms(gw['p99'])}")
+            log(f"(1) round {index + 1}/{cfg['rounds']}: nginx proxy_cache")
+            ng, ng_argv = run_wrk(ng_url, cfg["connections"], cfg["duration"])
+            log(f"    nginx   {ng['rps']:.0f} req/s p50 {fmt_ms(ng['p50'])} p99 {fmt_ms(ng['p99'])}")
+            rounds.append({"daygate": gw, "nginx": ng, "load": load_average()})
+        # For context, not a target: the gateway's floor on a route without aggregation or cache.
+        log(f"(1) for reference: daygate /healthz, {cfg['connections']} connections, {cfg['duration']}")
+        health, health_argv = run_wrk(f"http://127.0.0.1:{gateway.port}/healthz", cfg["connections"], cfg["duration"])
+        log(f"    daygate /healthz {health['rps']:.0f} req/s p50 {fmt_ms(health['p50'])} p99 {fmt_ms(health['p99'])}")
+        final = http_get("127.0.0.1", nginx.port, TODAY)
+        best_gw = max((r["daygate"] for r in rounds), key=lambda r: r["rps"])
+        best_ng = max((r["nginx"] for r in rounds), key=lambda r: r["rps"])
+        ratio = best_gw["rps"] / best_ng["rps"] if best_ng["rps"] else 0.0
+        return {
+            "rounds": rounds, "health": health, "wrk_health": " ".join(health_argv), "daygate": best_gw, "nginx": best_ng, "ratio": ratio,
+            "pass": ratio >= RATIO_TARGET and best_gw["non2xx"] == 0 and best_gw["socket_errors"] == 0,
+            "identical": identical, "gw_bytes": len(gw_warm[2]), "ng_bytes": len(ng_warm[2]),
+            "nginx_cache_status": final[1].get("x-cache-status"),
+            "wrk_gw": " ".join(gw_argv), "wrk_ng": " ".join(ng_argv), "nginx_conf": nginx.conf.read_text(),
+        }
+    finally:
+        nginx.stop()
+
+
+# MARK: - (4) RSS at 256 connections
+
+
+def bench_rss(gateway: Gateway, cfg: dict) -> dict:
+    idle = gateway.rss_kb()
+    idle_parts = rss_parts(gateway.pid)
+    sampler = RSSSampler(gateway.pid, 0.1)
+    sampler.start()
+    runs = []
+    try:
+        # Several runs back to back: the heap keeps what the first run grew, so the peak of the
+        # later runs is the steady state, not a warm-up artefact.
+        for index in range(cfg["rss_runs"]):
+            log(f"(4) run {index + 1}/{cfg['rss_runs']}: daygate, {cfg['rss_connections']} connections, "
+                f"{cfg['duration']}, sampling VmRSS every 100 ms")
+            first = len(sampler.samples)
+            result, argv = run_wrk(f"http://127.0.0.1:{gateway.port}{TODAY}", cfg["rss_connections"], cfg["duration"])
+            run_peak = max((v for _t, v in sampler.samples[first:]), default=0)
+            runs.append({"wrk": result, "peak_kb": run_peak})
+            log(f"    {result['rps']:.0f} req/s, RSS peak {fmt_mb(run_peak)}")
+    finally:
+        samples = sampler.stop()
+    time.sleep(1)
+    after = gateway.rss_kb()
+    peak = max((v for _t, v in samples), default=0)
+    anon, file_backed = rss_parts(gateway.pid)
+    log(f"    RSS idle {fmt_mb(idle)}, peak {fmt_mb(peak)}, after {fmt_mb(after)}")
+    errors = sum(r["wrk"]["socket_errors"] + r["wrk"]["non2xx"] for r in runs)
+    return {
+        "idle_kb": idle, "peak_kb": peak, "after_kb": after, "wrk": runs[-1]["wrk"], "runs": runs,
+        "wrk_argv": " ".join(argv), "anon_kb": anon, "file_kb": file_backed, "idle_parts": idle_parts,
+        "pass": peak <= RSS_TARGET_MB * 1024 and errors == 0,
+    }
+
+
+def rss_parts(pid: int) -> tuple[int | None, int | None]:
+    """(RssAnon, RssFile) in KiB from /proc/PID/status."""
+    values = {}
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith(("RssAnon:", "RssFile:")):
+                values[line.split(":")[0]] = int(line.split()[1])
+    except OSError:
+        pass
+    return values.get("RssAnon"), values.get("RssFile")
+
+
+# MARK: - (2) cold fetches
+
+
+def bench_cold(gateway: Gateway, sims: Simulators, cfg: dict) -> dict:
+    slow = ["tickedify", "eightalls", "kantinekoning", "fitiq"]
+    latencies = {b: (cfg["latency"] if b in slow else 0) for b in BACKENDS}
+    sims.set_latency(latencies)
+    sims.reset_stats()
+    conn = http.client.HTTPConnection("127.0.0.1", gateway.port, timeout=30)
+    headers = {"Host": f"127.0.0.1:{gateway.port}", "Cache-Control": "no-cache"}
+    durations: list[float] = []
+    timings: dict[str, list[float]] = {}
+    problems: list[str] = []
+    try:
+        for index in range(cfg["cold_iterations"] + 3):
+            start = time.perf_counter()
+            conn.request("GET", TODAY, headers=headers)
+            response = conn.getresponse()
+            body = response.read()
+            elapsed = (time.perf_counter() - start) * 1000
+            if index < 3:
+                continue  # warm-up: connection, first allocations
+            durations.append(elapsed)
+            answer = json.loads(body) if body else {}
+            sections = answer.get("sections", {})
+            not_fresh = sorted(n for n, s in sections.items() if s.get("status") != "ok" or s.get("cache") != "refreshed")
+            if response.status != 200 or not_fresh:
+                problems.append(f"#{index - 2}: HTTP {response.status}, sections not refetched: {', '.join(not_fresh) or '-'}")
+            for name, dur in server_timing(response.getheader("Server-Timing")).items():
+                timings.setdefault(name, []).append(dur)
+    finally:
+        conn.close()
+    requests = cfg["cold_iterations"] + 3
+    calls = {b: {path: n / requests for path, n in paths.items() if not path.endswith("/ws")}
+             for b, paths in sims.stats().items()}
+    p50 = percentile(durations, 50)
+    target = cfg["latency"] + 10
+    log(f"(2) cold /v1/today: p50 {fmt_ms(p50)} p99 {fmt_ms(percentile(durations, 99))} (target p50 <= {target} ms)")
+    return {
+        "latencies": latencies, "durations": durations, "p50": p50, "p90": percentile(durations, 90),
+        "p99": percentile(durations, 99), "max": max(durations) if durations else None,
+        "sections": {name: percentile(values, 50) for name, values in sorted(timings.items())},
+        "problems": problems, "target_ms": target, "calls": calls,
+        "pass": p50 is not None and p50 <= target and not problems,
+    }
+
+
+# MARK: - (3) a stampede on a cold key
+
+
+async def _stampede(port: int, path: str, clients: int, timeout: float) -> list[dict]:
+    request = (f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n"
+               f"User-Agent: daygate-bench\r\n\r\n").encode()
+    connections = []
+    for offset in range(0, clients, 100):  # connect in batches, well inside the listen backlog
+        batch = await asyncio.gather(*[asyncio.open_connection("127.0.0.1", port)
+                                       for _ in range(min(100, clients - offset))])
+        connections.extend(batch)
+    await asyncio.sleep(0.2)
+
+    async def one(reader, writer, sent_at) -> dict:
+        try:
+            data = await asyncio.wait_for(reader.read(-1), timeout)
+            done = time.perf_counter()
+        except (asyncio.TimeoutError, OSError) as error:
+            return {"status": 0, "error": repr(error), "ms": None}
+        finally:
+            writer.close()
+        head, _, body = data.partition(b"\r\n\r\n")
+        lines = head.decode(errors="replace").split("\r\n")
+        try:
+            status = int(lines[0].split()[1])
+        except (IndexError, ValueError):
+            return {"status": 0, "error": f"bad answer {data[:80]!r}", "ms": None}
+        headers = {}
+        for line in lines[1:]:
+            name, _, value = line.partition(":")
+            headers[name.strip().lower()] = value.strip()
+        return {"status": status, "headers": headers, "body": body, "ms": (done - sent_at) * 1000}
+
+    # Every request leaves at (nearly) the same moment: the writes go out before any read.
+    sent_at = time.perf_counter()
+    for _reader, writer in connections:
+        writer.write(request)
+    write_ms = (time.perf_counter() - sent_at) * 1000
+    results = await asyncio.gather(*[one(r, w, sent_at) for r, w in connections])
+    for result in results:
+        result["write_ms"] = write_ms
+    return results
+
+
+def bench_stampede(binary: Path, sims: Simulators, workdir: Path, cfg: dict) -> dict:
+    # A fresh gateway (empty cache), so every section of the cold key is cold, also PRSNL's
+    # date-independent timeline. Its sessions are warmed on other routes first, so that the
+    # count below is about the day's fetches, not the first logins.
+    sims.set_latency({b: 0 for b in BACKENDS})
+    gateway = Gateway(binary, sims.config, workdir / "state-stampede", workdir / "gateway-stampede.log")
+    gateway.start()
+    try:
+        for path in ("/v1/tasks/counts", "/v1/fitness", "/v1/knowledge/recent?limit=7", "/v1/events?date=2030-06-01",
+                     "/v1/diensten?past_days=0&future_days=1"):
+            gateway.get(path)
+        latency = cfg["stampede_latency"]
+        sims.set_latency({b: latency for b in BACKENDS})
+        time.sleep(0.5)
+        sims.reset_stats()
+        path = f"{TODAY}?date={COLD_DATE}"
+        log(f"(3) {cfg['clients']} concurrent clients on the cold {path}, backends at {latency} ms")
+        results = asyncio.run(_stampede(gateway.port, path, cfg["clients"], timeout=60))
+        time.sleep(0.5)
+        stampede_calls = sims.stats()
+        # One cold fetch of the same key for comparison (what "one call per section" is).
+        sims.reset_stats()
+        status, _headers, _body = gateway.get(path, headers={"Cache-Control": "no-cache"})
+        time.sleep(0.3)
+        single_calls = sims.stats()
+        rss_after = gateway.rss_kb()
+    finally:
+        gateway.stop()
+        sims.set_latency({b: 0 for b in BACKENDS})
+
+    statuses: dict[int, int] = {}
+    collapsed = complete = 0
+    errors = []
+    for result in results:
+        statuses[result["status"]] = statuses.get(result["status"], 0) + 1
+        if result["status"] == 0:
+            errors.append(result.get("error"))
+            continue
+        if "collapsed" in result["headers"].get("cache-status", ""):
+            collapsed += 1
+        try:
+            if json.loads(result["body"]).get("complete") is True:
+                complete += 1
+        except ValueError:
+            pass
+    times = [r["ms"] for r in results if r["ms"] is not None]
+
+    def relevant(calls: dict[str, int]) -> dict[str, int]:
+        return {k: v for k, v in calls.items() if not k.endswith("/ws")}
+
+    sections = []
+    all_equal = True
+    for backend in BACKENDS:
+        got, one = relevant(stampede_calls[backend]), relevant(single_calls[backend])
+        equal = got == one and bool(one)
+        all_equal &= equal
+        sections.append({"section": SECTION_OF[backend], "backend": backend, "stampede": got, "single": one,
+                         "fetches": (sum(got.values()) / sum(one.values())) if one else None, "equal": equal})
+    ok = statuses.get(200, 0) == cfg["clients"]
+    log(f"    answers {statuses}; upstream calls per section equal to one fetch: {all_equal}")
+    return {
+        "clients": cfg["clients"], "latency": cfg["stampede_latency"], "statuses": statuses, "collapsed": collapsed,
+        "complete": complete, "errors": errors[:5], "sections": sections, "single_status": status,
+        "p50": percentile(times, 50), "p99": percentile(times, 99), "max": max(times) if times else None,
+        "write_ms": results[0]["write_ms"] if results else None, "rss_after_kb": rss_after,
+        "pass": all_equal and ok, "path": path,
+    }
+
+
+# MARK: - report
+
+
+def calls_text(calls: dict[str, int]) -> str:
+    return "<br>".join(f"`{k}` × {v}" for k, v in sorted(calls.items())) or "none"
+
+
+def verdict(ok: bool) -> str:
+    return "**PASS**" if ok else "**FAIL**"
+
+
+def report(results: dict, info: dict, cfg: dict, meta: dict) -> str:
+    hits, cold, stampede, rss = results.get("hits"), results.get("cold"), results.get("stampede"), results.get("rss")
+    lines = [
+        "## `make bench` — latest result",
+        "",
+        f"Run {meta['date']} on revision {meta['revision']}, took {meta['elapsed']:.0f} s "
+        f"(plus the release build). Load average before: {meta['load_before']}, after: {meta['load_after']}.",
+        f"Other CPU-heavy work on the machine when it started: {meta['other_work']}.",
+        "",
+        "### Summary",
+        "",
+        "| # | measurement | result | target | |",
+        "|---|---|---|---|---|",
+    ]
+    if hits:
+        lines.append(
+            f"| 1 | cache-hit `GET /v1/today`, {cfg['connections']} connections | daygate {hits['daygate']['rps']:,.0f} req/s "
+            f"(p50 {fmt_ms(hits['daygate']['p50'])}, p99 {fmt_ms(hits['daygate']['p99'])}); nginx proxy_cache "
+            f"{hits['nginx']['rps']:,.0f} req/s (p50 {fmt_ms(hits['nginx']['p50'])}, p99 {fmt_ms(hits['nginx']['p99'])}); "
+            f"**ratio {hits['ratio']:.2f}×** | ≥ {RATIO_TARGET}× nginx | {verdict(hits['pass'])} |")
+    if cold:
+        lines.append(
+            f"| 2 | cold `GET /v1/today` (`no-cache`), 4 backends at {cfg['latency']} ms, PRSNL at 0, sequential ×{len(cold['durations'])} "
+            f"| p50 **{fmt_ms(cold['p50'])}**, p90 {fmt_ms(cold['p90'])}, p99 {fmt_ms(cold['p99'])} "
+            f"(sum of the backends would be {4 * cfg['latency']} ms) | p50 ≤ {cold['target_ms']} ms | {verdict(cold['pass'])} |")
+    if stampede:
+        fetches = ", ".join(f"{s['section']} {s['fetches']:g}" if s["fetches"] is not None else f"{s['section']} ?"
+                            for s in stampede["sections"])
+        lines.append(
+            f"| 3 | {stampede['clients']} concurrent clients on a cold key, backends at {stampede['latency']} ms "
+            f"| fetches per section: {fetches}; answers: "
+            + ", ".join(f"{n}× HTTP {s}" if s else f"{n}× no answer" for s, n in sorted(stampede["statuses"].items()))
+            + f" | exactly 1 per section | {verdict(stampede['pass'])} |")
+    if rss:
+        lines.append(
+            f"| 4 | gateway RSS, {cfg['rss_connections']} connections (cache hits, {len(rss['runs'])} runs of {cfg['duration']}) "
+            f"| peak **{fmt_mb(rss['peak_kb'])}** ({rss['peak_kb']:,} KiB; idle before {fmt_mb(rss['idle_kb'])}) "
+            f"| ≤ {RSS_TARGET_MB} MB (read as MiB: {RSS_TARGET_MB * 1024:,} KiB) | {verdict(rss['pass'])} |")
+    for name, error in results.get("errors", {}).items():
+        lines.append(f"| {name} | did not complete: {error} | | **FAIL** |")
+
+    lines += ["", "### Commands", "", "```sh", "make bench"]
+    lines.append(f"# = {' '.join(meta['build_command'])}")
+    lines.append("#   scripts/bench/ensure-tools.sh          # wrk, nginx from Debian's packages when missing")
+    lines.append(f"#   {meta['bench_command']}")
+    lines.append("# settings: " + " ".join(f"{k}={v}" for k, v in meta["env"].items()))
+    lines.append(f"# simulators: {' '.join(meta['sim_command'])}")
+    lines.append(f"# gateway:    {' '.join(meta['gateway_command'])}")
+    if hits:
+        lines.append(f"# (1) {hits['wrk_gw']}")
+        lines.append(f"#     {hits['wrk_ng']}")
+        lines.append(f"#     {hits['wrk_health']}   # reference only")
+    if rss:
+        lines.append(f"# (4) {rss['wrk_argv']}   # × {len(rss['runs'])}")
+    lines += ["```", "", "### Machine", "", machine_table(info, {"load average before": meta["load_before"]}), ""]
+
+    if hits:
+        lines += [
+            "### 1. Cache hits against nginx proxy_cache", "",
+            f"nginx runs as a caching reverse proxy in front of the same gateway (`proxy_cache_valid 200 1m`, "
+            f"`proxy_ignore_headers Cache-Control`), so both serve `/v1/today` from memory/cache; "
+            f"nginx's last answer said `X-Cache-Status: {hits['nginx_cache_status']}`. Bodies: daygate {hits['gw_bytes']} bytes, "
+            f"nginx {hits['ng_bytes']} bytes, same data apart from the per-response fields: "
+            f"{'yes' if hits['identical'] else 'no'}. Both without access logs (the gateway at `--log-level warning`). "
+            f"wrk, the gateway and nginx share the same {info['cpus (nproc)']} CPUs. "
+            f"{cfg['rounds']} alternating rounds after a 3 s warm-up of each; the best round of each counts.", "",
+            "| round | daygate req/s | p50 | p99 | nginx req/s | p50 | p99 | ratio | load |",
+            "|---|---|---|---|---|---|---|---|---|",
+        ]
+        for index, r in enumerate(hits["rounds"], 1):
+            gw, ng = r["daygate"], r["nginx"]
+            lines.append(f"| {index} | {gw['rps']:,.0f} | {fmt_ms(gw['p50'])} | {fmt_ms(gw['p99'])} | {ng['rps']:,.0f} | "
+                         f"{fmt_ms(ng['p50'])} | {fmt_ms(ng['p99'])} | {gw['rps'] / ng['rps']:.2f} | {r['load']} |")
+        h = hits["health"]
+        lines += ["", f"For reference (no target): the same gateway on `GET /healthz` (no aggregation, no cache) "
+                  f"made {h['rps']:,.0f} req/s (p50 {fmt_ms(h['p50'])}, p99 {fmt_ms(h['p99'])}) = "
+                  f"{h['rps'] / hits['nginx']['rps']:.2f}× nginx: the ceiling of the HTTP stack and middleware "
+                  f"before any work on the day."]
+        lines += ["", "<details><summary>nginx.conf</summary>", "", "```nginx", hits["nginx_conf"].rstrip(), "```", "",
+                  "</details>", ""]
+    if cold:
+        lines += [
+            "### 2. Cold `/v1/today`", "",
+            "Simulator latency: " + ", ".join(f"{b} {ms} ms" for b, ms in cold["latencies"].items())
+            + f". {len(cold['durations'])} sequential requests with `Cache-Control: no-cache` (each refetches every "
+            f"section) on one keep-alive connection, after 3 unmeasured ones. Max {fmt_ms(cold['max'])}.", "",
+            "Median time per section (the gateway's `Server-Timing`) and the upstream calls each cold request "
+            "made (`/_sim/stats` over the run divided by the requests):", "",
+            "| section | backend | latency | median | upstream calls per request |", "|---|---|---|---|---|",
+        ]
+        backend_of = {v: k for k, v in SECTION_OF.items()}
+        for name, value in cold["sections"].items():
+            backend = backend_of.get(name, "?")
+            per = "<br>".join(f"`{p}` × {n:.2g}" for p, n in sorted(cold["calls"].get(backend, {}).items())) or "—"
+            lines.append(f"| {name} | {backend} | {cold['latencies'].get(backend, '?')} ms | {fmt_ms(value)} | {per} |")
+        if cold["problems"]:
+            lines += ["", "Answers that were not a full refetch: " + "; ".join(cold["problems"][:5])]
+        lines.append("")
+    if stampede:
+        lines += [
+            f"### 3. {stampede['clients']} concurrent clients on a cold key", "",
+            f"A fresh gateway (empty cache; sessions warmed on other routes), backends at {stampede['latency']} ms. "
+            f"{stampede['clients']} connections are opened first, then every one sends `GET {stampede['path']}` "
+            f"(writing all took {fmt_ms(stampede['write_ms'])}). Answers: "
+            + ", ".join(f"{n}× HTTP {s}" if s else f"{n}× none" for s, n in sorted(stampede["statuses"].items()))
+            + f"; complete {stampede['complete']}; `Cache-Status: … collapsed` on {stampede['collapsed']}. "
+            f"Time to answer: p50 {fmt_ms(stampede['p50'])}, p99 {fmt_ms(stampede['p99'])}, max {fmt_ms(stampede['max'])}. "
+            f"Gateway RSS afterwards {fmt_mb(stampede['rss_after_kb'])}.", "",
+            "Upstream calls (`/_sim/stats`) for the 1000 clients, against one cold fetch of the same key "
+            "(`Cache-Control: no-cache`, right after):", "",
+            "| section | backend | calls, 1000 clients | calls, one fetch | fetches | |", "|---|---|---|---|---|---|",
+        ]
+        for s in stampede["sections"]:
+            fetches = f"{s['fetches']:g}" if s["fetches"] is not None else "?"
+            lines.append(f"| {s['section']} | {s['backend']} | {calls_text(s['stampede'])} | {calls_text(s['single'])} | "
+                         f"{fetches} | {verdict(s['equal'])} |")
+        if stampede["errors"]:
+            lines += ["", "Client errors: " + "; ".join(map(str, stampede["errors"]))]
+        lines.append("")
+    if rss:
+        lines += [
+            f"### 4. Memory at {cfg['rss_connections']} connections", "",
+            f"VmRSS of the gateway process every 100 ms while `wrk -c{cfg['rss_connections']}` ran {len(rss['runs'])} times "
+            f"for {cfg['duration']}, back to back, on cache-hit `/v1/today` (after (1), before (2); the 1000 connections "
+            f"of (3) go to a separate gateway). MB here are MiB.", "",
+            "| run | req/s | p50 | p99 | errors | RSS peak |", "|---|---|---|---|---|---|",
+        ]
+        for index, run in enumerate(rss["runs"], 1):
+            w = run["wrk"]
+            lines.append(f"| {index} | {w['rps']:,.0f} | {fmt_ms(w['p50'])} | {fmt_ms(w['p99'])} | "
+                         f"{w['socket_errors'] + w['non2xx']} | {fmt_mb(run['peak_kb'])} |")
+        idle_anon, idle_file = rss["idle_parts"]
+        lines += ["", f"Idle before: {fmt_mb(rss['idle_kb'])} (anonymous {fmt_mb(idle_anon)}, file-backed — the binary "
+                  f"and the Swift runtime, Foundation and ICU libraries — {fmt_mb(idle_file)}); 1 s after the last run: "
+                  f"{fmt_mb(rss['after_kb'])} (anonymous {fmt_mb(rss['anon_kb'])}, file-backed {fmt_mb(rss['file_kb'])}).", ""]
+    return "\n".join(lines)
+
+
+# MARK: - main
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--binary", required=True, help="the daygate binary (release build)")
+    parser.add_argument("--only", default="1,2,3,4", help="which measurements, e.g. 1,4")
+    args = parser.parse_args()
+
+    duration, _seconds = env_duration("BENCH_DURATION", "10s")
+    cfg = {
+        "latency": env_int("BENCH_LATENCY_MS", 50),
+        "duration": duration,
+        "connections": env_int("BENCH_CONNECTIONS", 64),
+        "rounds": max(1, env_int("BENCH_ROUNDS", 2)),
+        "rss_connections": env_int("BENCH_RSS_CONNECTIONS", 256),
+        "rss_runs": max(1, env_int("BENCH_RSS_RUNS", 3)),
+        "cold_iterations": env_int("BENCH_COLD_ITERATIONS", 30),
+        "clients": env_int("BENCH_CLIENTS", 1000),
+        "stampede_latency": env_int("BENCH_STAMPEDE_LATENCY_MS", 200),
+    }
+    only = {part.strip() for part in args.only.split(",")}
+    fd_limit = raise_fd_limit(max(65536, cfg["clients"] * 4))
+    if fd_limit < cfg["clients"] + 100:
+        print(f"open-file limit {fd_limit} is too low for {cfg['clients']} clients (ulimit -n)", file=sys.stderr)
+        return 2
+    for tool in ("wrk",):
+        if not shutil.which(tool):
+            print(f"{tool} is missing: run scripts/bench/ensure-tools.sh", file=sys.stderr)
+            return 2
+
+    source = Path(args.binary).resolve()
+    if not source.exists():
+        print(f"no binary at {source}: build it with swift build -c release --product daygate", file=sys.stderr)
+        return 2
+    workdir = Path(tempfile.mkdtemp(prefix="daygate-bench-"))
+    # A copy, so a concurrent `swift build` cannot swap the binary out under the benchmark.
+    binary = workdir / "daygate"
+    shutil.copy2(source, binary)
+    info = machine_info()
+    meta = {
+        "date": now_utc(), "revision": git_revision(), "load_before": load_average(), "other_work": other_work(),
+        "build_command": ["swift", "build", "-c", "release", "--product", "daygate"],
+        "bench_command": f"python3 scripts/bench/bench.py --binary {shown_path(source)}",
+        "env": {k: os.environ.get(k, "") or str(v) for k, v in [
+            ("BENCH_LATENCY_MS", cfg["latency"]), ("BENCH_DURATION", cfg["duration"]),
+            ("BENCH_CONNECTIONS", cfg["connections"]), ("BENCH_ROUNDS", cfg["rounds"]),
+            ("BENCH_RSS_CONNECTIONS", cfg["rss_connections"]), ("BENCH_RSS_RUNS", cfg["rss_runs"]), ("BENCH_COLD_ITERATIONS", cfg["cold_iterations"]),
+            ("BENCH_CLIENTS", cfg["clients"]), ("BENCH_STAMPEDE_LATENCY_MS", cfg["stampede_latency"])]},
+    }
+    log(f"work directory {workdir}; load average {meta['load_before']}; other work: {meta['other_work']}")
+    started = time.monotonic()
+    results: dict = {"errors": {}}
+    sims = Simulators(binary, workdir)
+    gateway = None
+    try:
+        sims.start()
+        gateway = Gateway(binary, sims.config, workdir / "state", workdir / "gateway.log")
+        gateway.start()
+        meta["sim_command"] = [os.path.basename(a) if i == 0 else a for i, a in enumerate(sims.command)]
+        meta["gateway_command"] = [os.path.basename(a) if i == 0 else a for i, a in enumerate(gateway.command)]
+        steps = [
+            ("1", "hits", lambda: bench_cache_hits(gateway, sims, workdir, cfg)),
+            ("4", "rss", lambda: bench_rss(gateway, cfg)),
+            ("2", "cold", lambda: bench_cold(gateway, sims, cfg)),
+        ]
+        for number, key, step in steps:
+            if number not in only:
+                continue
+            try:
+                results[key] = step()
+            except Exception as error:  # report what failed, carry on with the rest
+                log(f"({number}) failed: {error!r}")
+                results["errors"][f"({number})"] = repr(error)
+        gateway.stop()
+        if "3" in only:
+            try:
+                results["stampede"] = bench_stampede(binary, sims, workdir, cfg)
+            except Exception as error:
+                log(f"(3) failed: {error!r}")
+                results["errors"]["(3)"] = repr(error)
+    finally:
+        if gateway is not None:
+            gateway.stop()
+        sims.stop()
+        Processes.stop_all()
+    meta["elapsed"] = time.monotonic() - started
+    meta["load_after"] = load_average()
+    text = report(results, info, cfg, meta)
+    print(text)
+    if os.environ.get("BENCH_NO_WRITE") != "1":
+        write_section("bench", text)
+        log("written to BENCHMARKS.md")
+    if os.environ.get("BENCH_KEEP") == "1" or results["errors"]:
+        log(f"logs and configs kept in {workdir}")
+    else:
+        shutil.rmtree(workdir, ignore_errors=True)
+    checks = [r["pass"] for r in (results.get("hits"), results.get("cold"), results.get("stampede"), results.get("rss")) if r]
+    if results["errors"]:
+        return 2
+    if os.environ.get("BENCH_STRICT") == "1" and not all(checks):
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
