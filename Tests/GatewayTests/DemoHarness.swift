@@ -22,15 +22,32 @@ final class DemoHarness: Sendable {
     let runtime: GatewayRuntime
     let logs: LogCapture
 
-    private init(simulators: DemoSimulators, stateDir: String, config: DaygateConfig, logs: LogCapture) throws {
+    /// The circuit policy and clock the runtime was built with (the standard ones unless a test
+    /// asked otherwise), kept so `restarted()` builds the same kind of runtime.
+    let circuit: CircuitBreaker.Policy
+    let now: @Sendable () -> Date
+
+    private init(
+        simulators: DemoSimulators, stateDir: String, config: DaygateConfig, logs: LogCapture,
+        circuit: CircuitBreaker.Policy = .standard, now: @escaping @Sendable () -> Date = { Date() }
+    ) throws {
         self.simulators = simulators
         self.stateDir = stateDir
         self.config = config
         self.logs = logs
-        self.runtime = try GatewayRuntime(config: config, logger: logs.logger(), httpClient: .shared)
+        self.circuit = circuit
+        self.now = now
+        self.runtime = try GatewayRuntime(config: config, logger: logs.logger(), httpClient: .shared, circuit: circuit, now: now)
     }
 
-    static func start(clients: [ClientConfig] = [], adjust: (inout ProfileConfig) -> Void = { _ in }) async throws -> DemoHarness {
+    /// - Parameters:
+    ///   - circuit: the runtime's circuit-breaker policy (the standard one by default).
+    ///   - now: the runtime's clock (cache windows, backoff, circuits, `Retry-After`); a test can
+    ///     move it forward to skip a wait.
+    static func start(
+        clients: [ClientConfig] = [], adjust: (inout ProfileConfig) -> Void = { _ in },
+        circuit: CircuitBreaker.Policy = .standard, now: @escaping @Sendable () -> Date = { Date() }
+    ) async throws -> DemoHarness {
         let simulators = try await DemoSimulators.start(timeZone: zone, portBase: nil)
         var profile = simulators.profile
         adjust(&profile)
@@ -40,7 +57,7 @@ final class DemoHarness: Sendable {
             profiles: ["default": profile], clients: clients
         )
         do {
-            return try DemoHarness(simulators: simulators, stateDir: stateDir, config: config, logs: LogCapture())
+            return try DemoHarness(simulators: simulators, stateDir: stateDir, config: config, logs: LogCapture(), circuit: circuit, now: now)
         } catch {
             await simulators.stop()
             throw error
@@ -49,7 +66,7 @@ final class DemoHarness: Sendable {
 
     /// A new runtime on the same state folder and simulators: what a restart sees.
     func restarted() throws -> DemoHarness {
-        try DemoHarness(simulators: simulators, stateDir: stateDir, config: config, logs: logs)
+        try DemoHarness(simulators: simulators, stateDir: stateDir, config: config, logs: logs, circuit: circuit, now: now)
     }
 
     func close() async {
@@ -84,9 +101,11 @@ final class DemoHarness: Sendable {
 }
 
 func withDemo<Value: Sendable>(
-    clients: [ClientConfig] = [], adjust: (inout ProfileConfig) -> Void = { _ in }, _ body: (DemoHarness) async throws -> Value
+    clients: [ClientConfig] = [], adjust: (inout ProfileConfig) -> Void = { _ in },
+    circuit: CircuitBreaker.Policy = .standard, now: @escaping @Sendable () -> Date = { Date() },
+    _ body: (DemoHarness) async throws -> Value
 ) async throws -> Value {
-    let harness = try await DemoHarness.start(clients: clients, adjust: adjust)
+    let harness = try await DemoHarness.start(clients: clients, adjust: adjust, circuit: circuit, now: now)
     do {
         let value = try await body(harness)
         await harness.close()

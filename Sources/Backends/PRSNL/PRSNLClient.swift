@@ -35,18 +35,26 @@ public struct PRSNLClient: Sendable {
     }
 
     /// A request with the Bearer token (`authorized`), retried once after a refresh on 401.
+    /// With `verifyFirst` the token is checked on a route that enforces it (`GET /api/tags`)
+    /// before `path`: routes such as the timeline silently fall back to a hard-coded test user
+    /// for an invalid token (contract §Auth) instead of answering 401.
     public func request(
-        _ path: String, method: HTTPMethod = .GET, query: [(String, String?)] = [], body: Data? = nil, authorized: Bool = true
+        _ path: String, method: HTTPMethod = .GET, query: [(String, String?)] = [], body: Data? = nil, authorized: Bool = true,
+        verifyFirst: Bool = false
     ) async throws -> JSONValue {
         let url = settings.endpoint.baseURL + path + (query.isEmpty ? "" : "?" + QueryString.encode(query))
         var token = authorized ? try await validToken() : nil
+        if authorized, verifyFirst {
+            let check = try await send(.GET, url: settings.endpoint.baseURL + "/api/tags", body: nil, token: token)
+            if check.status == 401 {
+                token = try await renew(after: token)
+            } else if !check.isSuccess {
+                throw UpstreamHTTP.error(for: check, backend: Self.backend)
+            }
+        }
         var response = try await send(method, url: url, body: body, token: token)
         if response.status == 401, authorized {
-            guard settings.token == nil else {
-                throw BackendError(.reauthRequired, backend: Self.backend, message: "PRSNL refused the configured token; configure a new one", status: 401, retryAfter: 600)
-            }
-            let stale = token
-            token = try await access.renew(replacing: stale) { [self] in try await obtainAccessToken() }
+            token = try await renew(after: token)
             response = try await send(method, url: url, body: body, token: token)
         }
         guard response.isSuccess else { throw UpstreamHTTP.error(for: response, backend: Self.backend) }
@@ -54,6 +62,15 @@ public struct PRSNLClient: Sendable {
             throw BackendError(.badResponse, backend: Self.backend, message: "PRSNL sent an answer that is not JSON")
         }
         return value
+    }
+
+    /// A new access token after `stale` was refused (single-flight); a refused static token is
+    /// the config's problem.
+    private func renew(after stale: String?) async throws -> String {
+        guard settings.token == nil else {
+            throw BackendError(.reauthRequired, backend: Self.backend, message: "PRSNL refused the configured token; configure a new one", status: 401, retryAfter: 600)
+        }
+        return try await access.renew(replacing: stale) { [self] in try await obtainAccessToken() }
     }
 
     private func validToken() async throws -> String {

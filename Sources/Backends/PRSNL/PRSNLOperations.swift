@@ -32,7 +32,7 @@ public struct PRSNLTimelineOperation: PRSNLOperation {
     public func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
         let value = try await PRSNLClient.make(context).request("/api/timeline", query: [
             ("limit", String(arguments["limit"]?.int ?? 10)), ("cursor", arguments["cursor"]?.string),
-        ])
+        ], verifyFirst: true)
         let items = (LenientList.items(in: value, keys: ["items", "data"]) ?? []).compactMap { PRSNLItems.item($0, zone: context.timeZone) }
         return try OperationOutput(encoding: items)
     }
