@@ -131,7 +131,7 @@ public final class Aggregator: Sendable {
                         return CacheValue(body: output.body, meta: output.issues.isEmpty ? nil : try JSONCoding.encode(output.issues))
                     }
                     let elapsed = ContinuousClock.now - started
-                    let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+                    let milliseconds = elapsed.milliseconds
                     return SectionResult(
                         name: item.section.name, result: result,
                         report: Self.report(result, backend: operation.backend, now: self.now(), durationMs: milliseconds)

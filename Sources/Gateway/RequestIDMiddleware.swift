@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import Model
 
 /// Gives each request an id (the client's `X-Request-Id` when it is sane, else a new one),
 /// puts it on every log line of the request and on the answer, and logs one access line.
@@ -34,7 +35,7 @@ public struct RequestIDMiddleware: RouterMiddleware {
 
     private func log(_ request: Request, status: Int, started: ContinuousClock.Instant, context: Context) {
         let elapsed = ContinuousClock.now - started
-        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        let milliseconds = elapsed.milliseconds
         context.logger.info("\(request.method) \(request.uri.path)", metadata: [
             "status": "\(status)", "duration_ms": "\(String(format: "%.1f", milliseconds))",
         ])

@@ -1,4 +1,5 @@
 import Foundation
+import Model
 import NIOHTTP1
 
 /// When an upstream read is tried again: only idempotent methods (GET, HEAD), only after a
@@ -34,8 +35,7 @@ public struct RetryPolicy: Sendable {
     /// The pause before retry `attempt` (1-based): full jitter.
     public func pause(before attempt: Int) -> Duration {
         let ceiling = base * (1 << max(0, min(attempt - 1, 10)))
-        let milliseconds = Double(ceiling.components.seconds) * 1000 + Double(ceiling.components.attoseconds) / 1e15
-        return .milliseconds(Int64(Double.random(in: 0...max(1, milliseconds))))
+        return .milliseconds(Int64(Double.random(in: 0...max(1, ceiling.milliseconds))))
     }
 
     private func isIdempotent(_ method: HTTPMethod) -> Bool {

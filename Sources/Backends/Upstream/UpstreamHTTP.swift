@@ -71,7 +71,7 @@ public final class UpstreamHTTP: Sendable {
         var attempt = 0
         while true {
             let remaining = deadline - ContinuousClock.now
-            let budget = max(0.05, Double(remaining.components.seconds) + Double(remaining.components.attoseconds) / 1e18)
+            let budget = max(0.05, remaining.seconds)
             let outcome: Result<Response, BackendError>
             do {
                 outcome = .success(try await attemptOnce(method, url: url, headers: headers, body: body, timeout: budget, source: source, gate: gate))
