@@ -21,6 +21,16 @@ public struct AggregateAnswer: Sendable {
     public var lookups: [String: SectionLookup]
     /// Each section's cached body (nil when it has no data), for views derived in Swift.
     public var sectionBodies: [String: Data]
+    /// Until when an identical request may be given this very answer: set only when every
+    /// section was a fresh hit, and never past the next tick of an age or remaining freshness
+    /// (whole seconds) or the end of any section's freshness. Valid only while the cache's
+    /// generation is still `generation`.
+    public var reusableUntil: Date?
+    /// The cache generation (`CacheGeneration`) read before the first lookup.
+    public var generation: UInt64 = 0
+    public var profile: String = ""
+    /// The operations of the sections looked up (the hits a reuse of the answer stands for).
+    public var operations: [String] = []
 }
 
 /// How the cache answered one section.

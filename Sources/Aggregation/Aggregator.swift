@@ -57,6 +57,31 @@ public final class Aggregator: Sendable {
         return values
     }
 
+    /// A request for a route, its parameters parsed and defaults resolved ("today" in the
+    /// configured time zone): all that decides which entries answer it.
+    public struct ResolvedRequest: Sendable {
+        public var route: Route
+        public var profileName: String
+        public var values: [String: ArgumentValue]
+
+        /// Names the answer: equal for two requests that the same cache entries answer.
+        public var answerKey: String {
+            var key = profileName + "\u{0}" + route.path
+            for (name, value) in values.sorted(by: { $0.key < $1.key }) {
+                key += "\u{0}" + name + "=" + value.description
+            }
+            return key
+        }
+    }
+
+    /// Checks the profile and parses the query (see `parameters(for:query:)`).
+    public func resolve(route: Route, query: [(String, String)], profileName: String) throws(ErrorDetail) -> ResolvedRequest {
+        guard config.profiles[profileName] != nil else {
+            throw ErrorDetail(code: "unknown_profile", message: "no profile \(profileName)")
+        }
+        return ResolvedRequest(route: route, profileName: profileName, values: try parameters(for: route, query: query))
+    }
+
     struct PreparedSection: Sendable {
         var section: RouteSection
         var key: CacheKey
@@ -69,10 +94,17 @@ public final class Aggregator: Sendable {
     public func run(
         route: Route, query: [(String, String)], profileName: String, forceRefresh: Bool = false, logger: Logger? = nil
     ) async throws(ErrorDetail) -> AggregateAnswer {
+        try await run(resolve(route: route, query: query, profileName: profileName), forceRefresh: forceRefresh, logger: logger)
+    }
+
+    public func run(_ request: ResolvedRequest, forceRefresh: Bool = false, logger: Logger? = nil) async throws(ErrorDetail) -> AggregateAnswer {
+        let route = request.route
+        let profileName = request.profileName
+        let values = request.values
         guard let profile = config.profiles[profileName] else {
             throw ErrorDetail(code: "unknown_profile", message: "no profile \(profileName)")
         }
-        let values = try parameters(for: route, query: query)
+        let generation = cache.generation.current
 
         var prepared: [PreparedSection] = []
         for section in route.sections where section.operation.isConfigured(for: profile) {
@@ -156,7 +188,11 @@ public final class Aggregator: Sendable {
                 log.debug("section", metadata: metadata)
             }
         }
-        return compose(values: values, results: results)
+        var answer = compose(values: values, results: results)
+        answer.generation = generation
+        answer.profile = profileName
+        answer.operations = prepared.map(\.section.operation.name)
+        return answer
     }
 
     static func report(_ result: CacheLookupResult, backend: String, now: Date, durationMs: Double) -> SectionReport {
@@ -209,7 +245,15 @@ public final class Aggregator: Sendable {
         var stale = false
         var age = 0
         var maxAge: Int? = nil
+        // Every figure in the body that moves with the clock (ages, remaining freshness) is
+        // whole seconds: the answer stays byte-for-byte the same until the first of them ticks.
+        var reusableUntil: Date? = now.addingTimeInterval(1)
         for item in results {
+            if item.result.outcome == .fresh, let windows = item.result.windows, let until = reusableUntil {
+                reusableUntil = min(until, Self.nextTick(windows, after: now))
+            } else {
+                reusableUntil = nil
+            }
             let report = item.report
             reports[item.name] = report
             bodies[item.name] = item.result.body
@@ -244,8 +288,19 @@ public final class Aggregator: Sendable {
         return AggregateAnswer(
             status: status, body: JSONObjectWriter.object(fields), validatorBody: JSONObjectWriter.object(validatorFields),
             complete: complete, stale: stale, ageSeconds: age, maxAge: complete && !stale ? maxAge : nil,
-            sections: reports, lookups: lookups, sectionBodies: bodies
+            sections: reports, lookups: lookups, sectionBodies: bodies,
+            reusableUntil: reusableUntil.flatMap { $0 > now ? $0 : nil }
         )
+    }
+
+    /// The first moment after `now` when a fresh entry's whole-second age or remaining
+    /// freshness changes, or its freshness ends.
+    static func nextTick(_ windows: EntryWindows, after now: Date) -> Date {
+        let age = now.timeIntervalSince(windows.fetchedAt)
+        let ageTick = windows.fetchedAt.addingTimeInterval(max(0, age).rounded(.down) + 1)
+        let remaining = windows.freshUntil.timeIntervalSince(now)
+        let ttlTick = windows.freshUntil.addingTimeInterval(-max(0, remaining).rounded(.down))
+        return min(ageTick, ttlTick, windows.freshUntil)
     }
 
 }

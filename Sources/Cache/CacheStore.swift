@@ -18,14 +18,9 @@ public actor CacheStore {
     private var machines: [String: CacheEntryStateMachine] = [:]
     private var waiters: [String: [UInt64: Waiter]] = [:]
     private var nextWaiterID: UInt64 = 0
-    private var countersByScope: [CounterScope: CacheCounters] = [:]
-    private var metricCounters: [String: Counter] = [:]
-    private let metrics: any MetricsFactory
-
-    private struct CounterScope: Hashable {
-        var profile: String
-        var operation: String
-    }
+    private nonisolated let book: CacheCounterBook
+    /// Advances on every change to what is cached (see `CacheGeneration`).
+    public nonisolated let generation = CacheGeneration()
 
     private struct Waiter {
         var continuation: CheckedContinuation<CacheLookupResult, Never>
@@ -40,7 +35,7 @@ public actor CacheStore {
         logger: Logger = Logger(label: "daygate.cache"), now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.database = database
-        self.metrics = metrics
+        self.book = CacheCounterBook(factory: metrics)
         self.maxBytes = maxBytes
         self.memory = MemoryTier(maxBytes: memoryBytes)
         self.logger = logger
@@ -116,6 +111,7 @@ public actor CacheStore {
     public func expire(storageKeyPrefix prefix: String) {
         let now = self.now()
         var touched = false
+        generation.advance()
         for key in Set(memory.items.keys).union(machines.keys) where key.hasPrefix(prefix) {
             var machine = loadMachine(key: key, now: now)
             machine.markStale(now: now)
@@ -131,6 +127,7 @@ public actor CacheStore {
     /// Drops entries whose key starts with `prefix` from both tiers.
     public func invalidate(storageKeyPrefix prefix: String) async {
         let dropped = Set(memory.items.keys.filter { $0.hasPrefix(prefix) })
+        generation.advance()
         for key in memory.items.keys where key.hasPrefix(prefix) {
             memory.remove(key)
         }
@@ -160,6 +157,7 @@ public actor CacheStore {
             logger.error("cache invalidation could not list entries", metadata: ["error": "\(error)"])
         }
         let doomed = candidates.filter { key in CacheKey.arguments(ofStorageKey: key).map(matches) ?? true }
+        generation.advance()
         for key in doomed {
             memory.remove(key)
             // A fetch already on its way keeps its state (its waiters are answered by it).
@@ -186,13 +184,14 @@ public actor CacheStore {
 
     /// What the cache did, summed over the entries of `profile` (all when nil) whose operation
     /// is `operation` (all when nil).
-    public func counters(profile: String? = nil, operation: String? = nil) -> CacheCounters {
-        var total = CacheCounters()
-        for (scope, counters) in countersByScope
-        where (profile == nil || scope.profile == profile) && (operation == nil || scope.operation == operation) {
-            total.add(counters)
-        }
-        return total
+    public nonisolated func counters(profile: String? = nil, operation: String? = nil) -> CacheCounters {
+        book.total(profile: profile, operation: operation)
+    }
+
+    /// Counts fresh hits served without a lookup: `operations` of `profile` answered from a
+    /// reused composed answer that was built from fresh entries under the current generation.
+    public nonisolated func countReusedHits(profile: String, operations: [String]) {
+        book.count(profile: profile, operations: operations, .hits)
     }
 
     public var memoryStats: (entries: Int, bytes: Int) {
@@ -254,6 +253,7 @@ public actor CacheStore {
         var machine = machines[key.storageKey] ?? CacheEntryStateMachine()
         let action = machine.fetchSucceeded(windows: windows)
         machines[key.storageKey] = machine
+        generation.advance()
         guard case .storeAndResumeWaiters(let stored) = action else { return }
         if memory.items[key.storageKey]?.value != value {
             changes.publish(CacheChange(kind: .updated, profile: key.profile, operation: key.operation))
@@ -284,6 +284,7 @@ public actor CacheStore {
         var machine = machines[key.storageKey] ?? CacheEntryStateMachine()
         let action = machine.fetchFailed(now: now, error: detail, retryAfter: retryAfter)
         machines[key.storageKey] = machine
+        generation.advance()
         count(key, .fetchFailures)
         if machine.consecutiveFailures == 1 {
             changes.publish(CacheChange(kind: .failed, profile: key.profile, operation: key.operation))
@@ -350,14 +351,6 @@ public actor CacheStore {
     }
 
     private func count(_ key: CacheKey, _ event: CacheCounters.Event) {
-        countersByScope[CounterScope(profile: key.profile, operation: key.operation), default: CacheCounters()].count(event)
-        let name = "\(event.metricName)|\(key.operation)"
-        if let counter = metricCounters[name] {
-            counter.increment()
-        } else {
-            let counter = Counter(label: event.metricName, dimensions: [("operation", key.operation)], factory: metrics)
-            metricCounters[name] = counter
-            counter.increment()
-        }
+        book.count(profile: key.profile, operation: key.operation, event)
     }
 }

@@ -11,19 +11,24 @@ import Model
 extension AggregateAnswer {
     /// The answer for `request`: 304 without a body when the client's copy is current.
     func response(for request: Request) -> Response {
+        rendered.response(for: request)
+    }
+
+    /// Headers and body, built once.
+    var rendered: RenderedAnswer {
         let tag = etag
         var headers = HTTPFields()
+        headers.reserveCapacity(7)
+        headers[.contentType] = "application/json; charset=utf-8"
         headers[.eTag] = tag
         headers[.cacheControl] = maxAge.map { "private, max-age=\($0)" } ?? "private, no-cache"
         headers[.age] = String(ageSeconds)
         headers[.cacheStatus] = cacheStatus
         headers[.serverTiming] = serverTiming
-        if status == 200, request.method == .get || request.method == .head,
-           let condition = request.headers[values: .ifNoneMatch].joined(separator: ",").nilIfEmpty,
-           Self.matches(condition, etag: tag) {
-            return Response(status: .notModified, headers: headers)
-        }
-        return JSONResponse.make(status: .init(code: status), body: body, headers: headers)
+        return RenderedAnswer(
+            status: .init(code: status), headers: headers, body: ByteBuffer(bytes: body), etag: tag,
+            reusableUntil: reusableUntil, generation: generation, profile: profile, operations: operations
+        )
     }
 
     /// A strong validator over `validatorBody`: equal data (whatever its age) gives an equal

@@ -9,20 +9,29 @@ import Model
 struct AggregateRouteHandler: Sendable {
     let route: Route
     let aggregator: Aggregator
+    let answers: AnswerMemo
 
     func handle(_ request: Request, context: GatewayRequestContext) async throws -> Response {
-        let query: [(String, String)]
-        let answer: AggregateAnswer
-        do {
-            query = try QueryItems.parse(request.uri.query)
-            answer = try await aggregator.run(
-                route: route, query: query, profileName: context.profile, forceRefresh: Self.wantsRefresh(request),
-                logger: context.logger
-            )
+        let forceRefresh = Self.wantsRefresh(request)
+        let resolved: Aggregator.ResolvedRequest
+        do throws(ErrorDetail) {
+            resolved = try aggregator.resolve(route: route, query: QueryItems.parse(request.uri.query), profileName: context.profile)
         } catch {
             throw GatewayError(.badRequest, error)
         }
-        return answer.response(for: request)
+        let key = resolved.answerKey
+        if !forceRefresh, let kept = answers.answer(for: key, now: aggregator.now()) {
+            aggregator.cache.countReusedHits(profile: kept.profile, operations: kept.operations)
+            return kept.response(for: request)
+        }
+        let rendered: RenderedAnswer
+        do {
+            rendered = try await aggregator.run(resolved, forceRefresh: forceRefresh, logger: context.logger).rendered
+        } catch {
+            throw GatewayError(.badRequest, error)
+        }
+        answers.keep(rendered, for: key, now: aggregator.now())
+        return rendered.response(for: request)
     }
 
     /// `Cache-Control: no-cache` (or `max-age=0`, or `Pragma: no-cache`) asks for a refetch.

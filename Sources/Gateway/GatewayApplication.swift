@@ -9,7 +9,7 @@ import Model
 public enum GatewayApplication {
     public static func router(runtime: GatewayRuntime, heartbeat: Duration = .seconds(15)) -> Router<GatewayRequestContext> {
         let router = Router(context: GatewayRequestContext.self, options: .autoGenerateHeadEndpoints)
-        router.add(middleware: RequestMetricsMiddleware(factory: runtime.metrics.factory))
+        router.add(middleware: RequestMetricsMiddleware(handles: runtime.metrics.requests))
         router.add(middleware: RequestIDMiddleware())
         router.add(middleware: DaygateCORSMiddleware(origins: Set(runtime.config.cors.origins)))
         router.add(middleware: ErrorJSONMiddleware())
@@ -20,8 +20,9 @@ public enum GatewayApplication {
             router.add(middleware: FileMiddleware(runtime.config.staticDir, searchForIndexHtml: true, logger: runtime.logger))
         }
 
+        let healthy = Data(#"{"status":"ok"}"#.utf8)
         router.get("/healthz") { _, _ in
-            try JSONResponse.make(status: .ok, body: JSONCoding.encode(["status": "ok"]))
+            JSONResponse.make(status: .ok, body: healthy)
         }
         router.get("/readyz") { _, _ in
             let checks = runtime.readiness()
@@ -57,7 +58,7 @@ public enum GatewayApplication {
         }
         WriteRoutes(runtime: runtime).register(on: router)
         for route in runtime.routes {
-            let handler = AggregateRouteHandler(route: route, aggregator: runtime.aggregator)
+            let handler = AggregateRouteHandler(route: route, aggregator: runtime.aggregator, answers: runtime.answers)
             router.get(RouterPath(route.path)) { request, context in
                 try await handler.handle(request, context: context)
             }
@@ -65,14 +66,21 @@ public enum GatewayApplication {
         return router
     }
 
+    /// - Parameter hotPath: answer kept answers on the event loop (`HotAnswerHandler`); off
+    ///   only to compare the two paths in tests.
     public static func make(
-        runtime: GatewayRuntime, listen: ListenAddress? = nil, heartbeat: Duration = .seconds(15),
+        runtime: GatewayRuntime, listen: ListenAddress? = nil, heartbeat: Duration = .seconds(15), hotPath: Bool = true,
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         let address = listen ?? runtime.config.listen
+        let serverName = "daygate"
+        let answers = HotAnswers(runtime: runtime, serverName: serverName)
         return Application(
             router: router(runtime: runtime, heartbeat: heartbeat),
-            configuration: .init(address: .hostname(address.host, port: address.port), serverName: "daygate"),
+            server: .http1(configuration: .init(
+                additionalChannelHandlers: hotPath ? [HotAnswerHandler(answers: answers)] : []
+            )),
+            configuration: .init(address: .hostname(address.host, port: address.port), serverName: serverName),
             onServerRunning: { channel in
                 await onServerRunning(channel.localAddress?.port ?? address.port)
             },

@@ -21,6 +21,8 @@ public final class GatewayRuntime: Sendable {
     public let aggregator: Aggregator
     public let metrics: GatewayMetrics
     public let logger: Logger
+    /// Rendered answers reused while they stay byte-for-byte the same.
+    let answers: AnswerMemo
 
     /// Opens the cache and loads the routes; throws `RouteLoadError` or a database error.
     /// - Parameters:
@@ -47,6 +49,7 @@ public final class GatewayRuntime: Sendable {
         self.vault = SQLiteCredentialVault(database: database)
         self.sessions = SessionRegistry(vault: vault)
         self.aggregator = Aggregator(config: config, cache: cache, http: self.http, sessions: sessions, logger: logger, now: now)
+        self.answers = AnswerMemo(generation: cache.generation)
     }
 
     /// What /readyz reports.

@@ -15,6 +15,8 @@ public enum CredentialFingerprint {
             hasher.update(data: Data(part.utf8))
             hasher.update(data: Data([0]))
         }
-        return hasher.finalize().prefix(8).map { String(format: "%02x", $0) }.joined()
+        let hex = Array("0123456789abcdef".utf8)
+        let bytes = hasher.finalize().prefix(8).flatMap { [hex[Int($0 >> 4)], hex[Int($0 & 0xF)]] }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A calendar day (`YYYY-MM-DD`) without a zone. The configured IANA zone decides which
 /// instants belong to it; `interval(in:)` handles days of 23 or 25 hours around DST changes.
@@ -52,11 +53,25 @@ public struct LocalDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
         self.init(year: parts.year ?? 1970, month: parts.month ?? 1, day: parts.day ?? 1)
     }
 
+    /// The day `now` falls on in `zone`. The last answer is kept with the instants its day
+    /// spans there (23 or 25 hours around a DST change), so asking again on the same day —
+    /// every request does — costs a comparison instead of a calendar computation.
     public static func today(in zone: TimeZone, now: Date = Date()) -> LocalDate {
-        LocalDate(containing: now, in: zone)
+        let kept = lastToday.withLock { kept -> LocalDate? in
+            guard let kept, kept.zone == zone, kept.interval.start <= now, now < kept.interval.end else { return nil }
+            return kept.date
+        }
+        if let kept { return kept }
+        let date = LocalDate(containing: now, in: zone)
+        let interval = date.interval(in: zone)
+        lastToday.withLock { $0 = (zone, interval, date) }
+        return date
     }
 
+    private static let lastToday = Mutex<(zone: TimeZone, interval: DateInterval, date: LocalDate)?>(nil)
+
     public func adding(days: Int) -> LocalDate {
+        if days == 0 { return self }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = .gmt
         let noon = calendar.date(from: DateComponents(year: year, month: month, day: day, hour: 12))!
@@ -86,7 +101,14 @@ public struct LocalDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
         DateInterval(start: start(in: zone), end: adding(days: 1).start(in: zone))
     }
 
-    public var description: String { String(format: "%04d-%02d-%02d", year, month, day) }
+    public var description: String {
+        Self.padded(year, 4) + "-" + Self.padded(month, 2) + "-" + Self.padded(day, 2)
+    }
+
+    private static func padded(_ value: Int, _ width: Int) -> String {
+        let digits = String(value)
+        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    }
 
     public static func < (lhs: LocalDate, rhs: LocalDate) -> Bool {
         (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)

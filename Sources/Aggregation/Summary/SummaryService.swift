@@ -54,6 +54,8 @@ public struct SummaryService: Sendable {
         answer.status = 200
         answer.body = (try? JSONCoding.encode(summary)) ?? Data("{}".utf8)
         answer.validatorBody = (try? JSONCoding.encode(stable)) ?? answer.body
+        // The summary reads the clock itself (what is next, what is overdue): never reused.
+        answer.reusableUntil = nil
         return answer
     }
 }

@@ -1,8 +1,8 @@
 import Logging
 
 /// How log lines look: `text` is swift-log's `StreamLogHandler` line
-/// (`<time> <level> <label>: key=value … [<module>] <message>`), `json` one JSON object per
-/// line (see `JSONLogHandler`).
+/// (`<time> <level> <label>: key=value … [<module>] <message>`, see `TextLogHandler`), `json`
+/// one JSON object per line (see `JSONLogHandler`).
 public enum LogFormat: String, CaseIterable, Sendable {
     case text
     case json
@@ -23,7 +23,7 @@ public enum LogFormat: String, CaseIterable, Sendable {
                 StreamLogHandler.standardError(label: label, metadataProvider: metadataProvider)
             }
             handler.logLevel = level
-            return handler
+            return TextLogHandler(handler)
         case .json:
             return JSONLogHandler(
                 label: label, level: level, metadataProvider: metadataProvider,

@@ -11,6 +11,8 @@ import Prometheus
 public final class GatewayMetrics: Sendable {
     public let registry: PrometheusCollectorRegistry
     public let factory: PrometheusMetricsFactory
+    /// `daygate_http_requests_total` and `daygate_http_request_duration_seconds`, per series.
+    let requests: RequestMetricHandles
 
     public init() {
         registry = PrometheusCollectorRegistry()
@@ -21,6 +23,7 @@ public final class GatewayMetrics: Sendable {
             .seconds(1), .milliseconds(2500), .seconds(5), .seconds(10),
         ]
         self.factory = factory
+        self.requests = RequestMetricHandles(factory: factory)
     }
 
     /// The Prometheus text exposition, with the state gauges brought up to date first.

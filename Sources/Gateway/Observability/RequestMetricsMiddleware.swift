@@ -1,12 +1,13 @@
 import CoreMetrics
 import Hummingbird
+import Synchronization
 
 /// Counts every request and times it, per route (the matched path pattern, so ids in paths do
 /// not multiply the series), method and status: `daygate_http_requests_total` and the
 /// histogram `daygate_http_request_duration_seconds`.
 struct RequestMetricsMiddleware: RouterMiddleware {
     typealias Context = GatewayRequestContext
-    let factory: any MetricsFactory
+    let handles: RequestMetricHandles
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let started = ContinuousClock.now
@@ -23,9 +24,45 @@ struct RequestMetricsMiddleware: RouterMiddleware {
 
     private func record(_ request: Request, context: Context, status: Int, started: ContinuousClock.Instant) {
         let route = context.endpointPath ?? (status == 404 ? "unmatched" : "static")
-        let dimensions = [("route", route), ("method", request.method.rawValue), ("status", String(status))]
-        Counter(label: "daygate_http_requests_total", dimensions: dimensions, factory: factory).increment()
-        Timer(label: "daygate_http_request_duration_seconds", dimensions: dimensions, factory: factory)
-            .recordInterval(ContinuousClock.now - started)
+        handles.record(route: route, method: request.method.rawValue, status: status, since: started)
+    }
+}
+
+/// The counter and timer of each (route, method, status), made once: looking a metric up in
+/// the Prometheus registry on every request costs more than the request's own work on a hit.
+final class RequestMetricHandles: Sendable {
+    let factory: any MetricsFactory
+
+    init(factory: any MetricsFactory) {
+        self.factory = factory
+    }
+
+    /// Counts one request and records how long it took.
+    func record(route: String, method: String, status: Int, since started: ContinuousClock.Instant) {
+        let (counter, timer) = handles(route: route, method: method, status: status)
+        counter.increment()
+        timer.recordInterval(ContinuousClock.now - started)
+    }
+
+    private struct Series: Hashable {
+        var route: String
+        var method: String
+        var status: Int
+    }
+
+    private let series = Mutex<[Series: (Counter, Timer)]>([:])
+
+    private func handles(route: String, method: String, status: Int) -> (Counter, Timer) {
+        let key = Series(route: route, method: method, status: status)
+        return series.withLock { series in
+            if let found = series[key] { return found }
+            let dimensions = [("route", route), ("method", method), ("status", String(status))]
+            let made = (
+                Counter(label: "daygate_http_requests_total", dimensions: dimensions, factory: factory),
+                Timer(label: "daygate_http_request_duration_seconds", dimensions: dimensions, factory: factory)
+            )
+            series[key] = made
+            return made
+        }
     }
 }

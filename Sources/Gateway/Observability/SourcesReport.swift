@@ -110,7 +110,7 @@ struct SourcesReport: Encodable {
         for backend in ProfileConfig.backendNames {
             var counters = CacheCounters()
             for operation in runtime.registry.operations.values where operation.backend == backend {
-                counters.add(await runtime.cache.counters(profile: name, operation: operation.name))
+                counters.add(runtime.cache.counters(profile: name, operation: operation.name))
             }
             var source = Source(
                 configured: profile.configuredBackends.contains(backend), health: health(backend, scope: nil),

@@ -26,32 +26,46 @@ struct AccessMiddleware: RouterMiddleware {
         allowedHosts = Set((config.allowedHosts + [config.listen.host]).map { $0.lowercased() })
     }
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        var context = context
+    /// Who is asking: the profile to serve (and the client's name when a key picked it), or
+    /// the error to answer with. Shared by the middleware and `HotAnswerHandler`.
+    enum Decision {
+        case serve(profile: String, client: String?)
+        case refuse(GatewayError)
+    }
+
+    func decide(path: String, authority: String?, authorization: String?) -> Decision {
         if keys.isEmpty {
-            if let host = request.head.authority, !isLocal(host) {
-                throw GatewayError(
+            if let host = authority, !isLocal(host) {
+                return .refuse(GatewayError(
                     .forbidden, code: "host_not_allowed",
                     message: "Host \"\(RouteParameter.shown(host, limit: 80))\" is not this machine; add it to allowed_hosts in the config if it is"
-                )
+                ))
             }
-            context.profile = defaultProfile
-            return try await next(request, context)
+            return .serve(profile: defaultProfile, client: nil)
         }
-        guard Self.needsKey(request.uri.path) else {
-            context.profile = defaultProfile
-            return try await next(request, context)
-        }
-        guard let key = ClientKeys.bearerKey(request.headers[.authorization]), let client = keys.client(presenting: key) else {
-            context.logger.notice("request without a valid client key", metadata: ["path": "\(RouteParameter.shown(request.uri.path, limit: 80))"])
-            throw GatewayError(
+        guard Self.needsKey(path) else { return .serve(profile: defaultProfile, client: nil) }
+        guard let key = ClientKeys.bearerKey(authorization), let client = keys.client(presenting: key) else {
+            return .refuse(GatewayError(
                 .unauthorized, code: "unauthorized", message: "send a client key as Authorization: Bearer <key>",
                 headers: [.wwwAuthenticate: #"Bearer realm="daygate""#]
-            )
+            ))
         }
-        context.profile = client.profile
-        context.logger[metadataKey: "client"] = .string(client.name)
-        return try await next(request, context)
+        return .serve(profile: client.profile, client: client.name)
+    }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var context = context
+        switch decide(path: request.uri.path, authority: request.head.authority, authorization: request.headers[.authorization]) {
+        case .serve(let profile, let client):
+            context.profile = profile
+            if let client { context.logger[metadataKey: "client"] = .string(client) }
+            return try await next(request, context)
+        case .refuse(let error):
+            if error.status == .unauthorized {
+                context.logger.notice("request without a valid client key", metadata: ["path": "\(RouteParameter.shown(request.uri.path, limit: 80))"])
+            }
+            throw error
+        }
     }
 
     static func needsKey(_ path: String) -> Bool {

@@ -15,13 +15,7 @@ struct RequestLimitsMiddleware: RouterMiddleware {
     static let maximumHeaderCount = 100
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        var bytes = 0
-        var count = 0
-        for field in request.headers {
-            count += 1
-            bytes += field.name.rawName.utf8.count + field.value.utf8.count + 4
-        }
-        guard count <= Self.maximumHeaderCount, bytes <= Self.maximumHeaderBytes else {
+        guard Self.headersWithinLimits(request.headers) else {
             throw GatewayError(
                 .init(code: 431, reasonPhrase: "Request Header Fields Too Large"), code: "headers_too_large",
                 message: "at most \(Self.maximumHeaderCount) headers and \(Self.maximumHeaderBytes / 1024) KB of them"
@@ -44,6 +38,17 @@ struct RequestLimitsMiddleware: RouterMiddleware {
             }
         }
         return try await next(request, context)
+    }
+
+    /// At most `maximumHeaderCount` headers and `maximumHeaderBytes` of them.
+    static func headersWithinLimits(_ headers: HTTPFields) -> Bool {
+        var bytes = 0
+        var count = 0
+        for field in headers {
+            count += 1
+            bytes += field.name.rawName.utf8.count + field.value.utf8.count + 4
+        }
+        return count <= maximumHeaderCount && bytes <= maximumHeaderBytes
     }
 
     static func isWrite(_ method: HTTPRequest.Method) -> Bool {

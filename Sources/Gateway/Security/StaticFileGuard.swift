@@ -16,13 +16,16 @@ struct StaticFileGuard: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let raw = request.uri.path
-        let lowered = raw.lowercased()
-        guard !lowered.contains("%2f"), !lowered.contains("%5c"), !raw.contains("\\"), !lowered.contains("%00") else {
-            throw GatewayError(.notFound, code: "not_found", message: "nothing at this path")
-        }
-        let segments = (raw.removingPercentEncoding ?? raw).split(separator: "/", omittingEmptySubsequences: false)
-        guard !segments.contains(where: { $0.hasPrefix(".") }) else {
-            throw GatewayError(.notFound, code: "not_found", message: "nothing at this path")
+        // Most paths (every API call) have no escapes and no dots: nothing to look into.
+        if raw.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "\\") }) {
+            let lowered = raw.lowercased()
+            guard !lowered.contains("%2f"), !lowered.contains("%5c"), !raw.contains("\\"), !lowered.contains("%00") else {
+                throw GatewayError(.notFound, code: "not_found", message: "nothing at this path")
+            }
+            let segments = (raw.removingPercentEncoding ?? raw).split(separator: "/", omittingEmptySubsequences: false)
+            guard !segments.contains(where: { $0.hasPrefix(".") }) else {
+                throw GatewayError(.notFound, code: "not_found", message: "nothing at this path")
+            }
         }
         var response = try await next(request, context)
         response.headers[.xContentTypeOptions] = "nosniff"

@@ -1,0 +1,39 @@
+import Aggregation
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// An aggregated answer as it goes out over HTTP, headers and body built once
+/// (`AggregateAnswer.rendered`), so that `AnswerMemo` can hand it to every identical request
+/// for as long as it stays the same.
+struct RenderedAnswer: Sendable {
+    var status: HTTPResponse.Status
+    /// Content-Type, ETag, Cache-Control, Age, Cache-Status and Server-Timing.
+    var headers: HTTPFields
+    var body: ByteBuffer
+    var etag: String
+    /// See `AggregateAnswer.reusableUntil`; nil when the answer may not be reused.
+    var reusableUntil: Date?
+    var generation: UInt64
+    var profile: String
+    var operations: [String]
+
+    /// The answer for `request`: 304 without a body when the client's copy is current.
+    func response(for request: Request) -> Response {
+        let parts = response(method: request.method, ifNoneMatch: request.headers[values: .ifNoneMatch])
+        return Response(status: parts.status, headers: parts.headers, body: parts.body.map { .init(byteBuffer: $0) } ?? .init())
+    }
+
+    /// Status, headers and body for a request with `method` and these `If-None-Match` values.
+    func response(method: HTTPRequest.Method, ifNoneMatch: [String]) -> (status: HTTPResponse.Status, headers: HTTPFields, body: ByteBuffer?) {
+        if status == .ok, method == .get || method == .head,
+           let condition = ifNoneMatch.joined(separator: ",").nilIfEmpty,
+           AggregateAnswer.matches(condition, etag: etag) {
+            var headers = self.headers
+            headers[.contentType] = nil
+            return (.notModified, headers, nil)
+        }
+        return (status, headers, body)
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import Gateway
+import HTTPTypes
+import HummingbirdTesting
+import Synchronization
+import Testing
+
+/// The hot path (`HotAnswerHandler`) answers kept answers before the router: what it sends
+/// must be what the router sends for the same request, and whatever it cannot judge must
+/// reach the router. Two live servers share one runtime (so one `AnswerMemo`): one with the
+/// hot path, one without.
+@Suite(.serialized) struct HotPathTests {
+    static let requestID = HTTPField.Name("X-Request-Id")!
+
+    func withBoth(
+        _ body: @Sendable (_ hot: any TestClientProtocol, _ plain: any TestClientProtocol, _ harness: DemoHarness) async throws -> Void
+    ) async throws {
+        // A clock that moves a microsecond per reading: no age or freshness ticks a whole
+        // second during the test, so a kept answer stays reusable throughout.
+        let start = Date()
+        let readings = Atomic<Int>(0)
+        let harness = try await DemoHarness.start(now: {
+            start.addingTimeInterval(Double(readings.add(1, ordering: .relaxed).newValue) / 1_000_000)
+        })
+        do {
+            try await GatewayApplication.make(runtime: harness.runtime, hotPath: true).test(.live) { hot in
+                try await GatewayApplication.make(runtime: harness.runtime, hotPath: false).test(.live) { plain in
+                    try await body(hot, plain, harness)
+                }
+            }
+        } catch {
+            await harness.close()
+            throw error
+        }
+        await harness.close()
+    }
+
+    static func hotAnswers(_ client: any TestClientProtocol) async throws -> Int {
+        let metrics = try await client.execute(uri: "/metrics", method: .get)
+        let text = String(buffer: metrics.body)
+        let line = text.split(separator: "\n").first { $0.hasPrefix("daygate_http_hot_answers_total ") }
+        return line.flatMap { Int($0.split(separator: " ").last ?? "") } ?? 0
+    }
+
+    /// Headers as a comparable set, without those that differ per response by design.
+    static func comparable(_ fields: HTTPFields) -> [String: String] {
+        var headers: [String: String] = [:]
+        for field in fields where ![.date, requestID].contains(field.name) {
+            headers[field.name.canonicalName, default: ""] += field.value
+        }
+        return headers
+    }
+
+    @Test func hotAnswersEqualTheRoutersAnswers() async throws {
+        try await withBoth { hot, plain, _ in
+            let cold = try await hot.execute(uri: "/v1/today", method: .get)
+            #expect(cold.headers[HTTPField.Name("Cache-Status")!]?.contains("fwd=miss") == true)  // fetched: not kept
+            let first = try await hot.execute(uri: "/v1/today", method: .get)
+            #expect(first.status == .ok)
+            #expect(try await Self.hotAnswers(hot) == 0)  // every section a fresh hit: composed by the router, kept
+
+            for method in [HTTPRequest.Method.get, .head] {
+                let viaHot = try await hot.execute(uri: "/v1/today", method: method)
+                let viaRouter = try await plain.execute(uri: "/v1/today", method: method)
+                #expect(viaHot.status == viaRouter.status)
+                #expect(Self.comparable(viaHot.headers) == Self.comparable(viaRouter.headers), "\(method)")
+                #expect(viaHot.body == viaRouter.body, "\(method)")
+                #expect(viaHot.headers[Self.requestID]?.count == 13)
+                #expect(viaHot.headers[.date] != nil)
+            }
+            let tag = try #require(first.headers[.eTag])
+            let notModified = try await hot.execute(uri: "/v1/today", method: .get, headers: [.ifNoneMatch: tag])
+            let routerNotModified = try await plain.execute(uri: "/v1/today", method: .get, headers: [.ifNoneMatch: tag])
+            #expect(notModified.status == .notModified)
+            #expect(notModified.body.readableBytes == 0)
+            #expect(Self.comparable(notModified.headers) == Self.comparable(routerNotModified.headers))
+
+            let echoed = try await hot.execute(uri: "/v1/today", method: .get, headers: [Self.requestID: "trace-7"])
+            #expect(echoed.headers[Self.requestID] == "trace-7")
+            // GET, HEAD, the 304 and the echoed id: four answers on the hot path.
+            #expect(try await Self.hotAnswers(hot) == 4)
+        }
+    }
+
+    @Test func whatTheHotPathCannotJudgeReachesTheRouter() async throws {
+        try await withBoth { hot, _, _ in
+            _ = try await hot.execute(uri: "/v1/today", method: .get)
+            _ = try await hot.execute(uri: "/v1/today", method: .get)
+            let refused = try await hot.execute(uri: "/v1/today?nope=1", method: .get)
+            #expect(refused.status == .badRequest)
+            #expect(String(buffer: refused.body).contains("unknown parameter"))
+            // (A foreign Host reaching the router is SecurityTests.loopbackModeChecksTheHostHeader,
+            // whose repeated requests run through the hot path.)
+            let refreshed = try await hot.execute(uri: "/v1/today", method: .get, headers: [.cacheControl: "no-cache"])
+            #expect(refreshed.headers[HTTPField.Name("Cache-Status")!]?.contains("fwd=request") == true)
+            let cors = try await hot.execute(uri: "/v1/today", method: .get, headers: [.origin: "http://elsewhere.example"])
+            #expect(cors.status == .ok)
+            #expect(cors.headers[.accessControlAllowOrigin] == nil)
+            let post = try await hot.execute(uri: "/v1/today", method: .post, headers: [.contentType: "application/json"], body: .init(string: "{}"))
+            #expect(post.status.code >= 400)
+            #expect(try await Self.hotAnswers(hot) == 0)
+        }
+    }
+
+    @Test func aChangedEntryIsNeverAnsweredFromAnOlderKeptAnswer() async throws {
+        try await withBoth { hot, _, harness in
+            _ = try await hot.execute(uri: "/v1/today", method: .get)  // fetched
+            let before = try await hot.execute(uri: "/v1/today", method: .get)  // composed, kept
+            _ = try await hot.execute(uri: "/v1/today", method: .get)  // the kept answer
+            #expect(try await Self.hotAnswers(hot) == 1)
+            // A write drops the plan's entries: the kept answer must not be given again.
+            await harness.runtime.cache.invalidate(profile: "default", operation: "tickedify.daily_plan")
+            let after = try await hot.execute(uri: "/v1/today", method: .get)
+            #expect(after.headers[HTTPField.Name("Cache-Status")!]?.contains("plan=miss") == true)
+            #expect(try await Self.hotAnswers(hot) == 1)
+            #expect(before.status == .ok && after.status == .ok)
+        }
+    }
+}
