@@ -20,8 +20,7 @@ struct AggregateRouteHandler: Sendable {
             throw GatewayError(.badRequest, error)
         }
         let key = resolved.answerKey
-        if !forceRefresh, let kept = answers.answer(for: key, now: aggregator.now()) {
-            aggregator.cache.countReusedHits(profile: kept.profile, operations: kept.operations)
+        if !forceRefresh, let kept = answers.reuse(key, now: aggregator.now()) {
             return kept.response(for: request)
         }
         let rendered: RenderedAnswer

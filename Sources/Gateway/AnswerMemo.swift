@@ -10,20 +10,22 @@ import Synchronization
 /// requests skip it, and each reuse still counts as a hit of every section it stands for.
 final class AnswerMemo: Sendable {
     private let entries = Mutex<[String: RenderedAnswer]>([:])
-    private let generation: CacheGeneration
+    private let cache: CacheStore
+    private var generation: CacheGeneration { cache.generation }
     private let limit: Int
 
     /// - Parameter limit: answers kept at most (they live a second at most; the limit bounds
     ///   memory when many distinct parameters are asked within one).
-    init(generation: CacheGeneration, limit: Int = 256) {
-        self.generation = generation
+    init(cache: CacheStore, limit: Int = 256) {
+        self.cache = cache
         self.limit = limit
     }
 
-    /// The answer kept under `key`, when it may still be given at `now`.
-    func answer(for key: String, now: Date) -> RenderedAnswer? {
+    /// The answer kept under `key`, when it may still be given at `now`; giving it counts a
+    /// cache hit for each section it stands for.
+    func reuse(_ key: String, now: Date) -> RenderedAnswer? {
         let current = generation.current
-        return entries.withLock { entries in
+        let kept = entries.withLock { entries -> RenderedAnswer? in
             guard let answer = entries[key] else { return nil }
             guard answer.generation == current, let until = answer.reusableUntil, now < until else {
                 entries.removeValue(forKey: key)
@@ -31,6 +33,8 @@ final class AnswerMemo: Sendable {
             }
             return answer
         }
+        if let kept { cache.countReusedHits(profile: kept.profile, operations: kept.operations) }
+        return kept
     }
 
     /// Keeps `answer` under `key` when it may be reused; drops what has run out when full.

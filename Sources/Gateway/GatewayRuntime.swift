@@ -49,7 +49,7 @@ public final class GatewayRuntime: Sendable {
         self.vault = SQLiteCredentialVault(database: database)
         self.sessions = SessionRegistry(vault: vault)
         self.aggregator = Aggregator(config: config, cache: cache, http: self.http, sessions: sessions, logger: logger, now: now)
-        self.answers = AnswerMemo(generation: cache.generation)
+        self.answers = AnswerMemo(cache: cache)
     }
 
     /// What /readyz reports.

@@ -52,13 +52,16 @@ import Testing
     }
 
     @Test func hotAnswersEqualTheRoutersAnswers() async throws {
-        try await withBoth { hot, plain, _ in
+        try await withBoth { hot, plain, harness in
             let cold = try await hot.execute(uri: "/v1/today", method: .get)
             #expect(cold.headers[HTTPField.Name("Cache-Status")!]?.contains("fwd=miss") == true)  // fetched: not kept
             let first = try await hot.execute(uri: "/v1/today", method: .get)
             #expect(first.status == .ok)
             #expect(try await Self.hotAnswers(hot) == 0)  // every section a fresh hit: composed by the router, kept
 
+            let sections = try #require(first.headers[HTTPField.Name("Cache-Status")!]).components(separatedBy: "=hit").count - 1
+            #expect(sections == 5)
+            let hitsBefore = harness.runtime.cache.counters().hits
             for method in [HTTPRequest.Method.get, .head] {
                 let viaHot = try await hot.execute(uri: "/v1/today", method: method)
                 let viaRouter = try await plain.execute(uri: "/v1/today", method: method)
@@ -68,6 +71,8 @@ import Testing
                 #expect(viaHot.headers[Self.requestID]?.count == 13)
                 #expect(viaHot.headers[.date] != nil)
             }
+            // Four reuses (hot and router, GET and HEAD): each counts a hit for every section.
+            #expect(harness.runtime.cache.counters().hits - hitsBefore == 4 * sections)
             let tag = try #require(first.headers[.eTag])
             let notModified = try await hot.execute(uri: "/v1/today", method: .get, headers: [.ifNoneMatch: tag])
             let routerNotModified = try await plain.execute(uri: "/v1/today", method: .get, headers: [.ifNoneMatch: tag])

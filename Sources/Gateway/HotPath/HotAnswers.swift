@@ -64,9 +64,8 @@ struct HotAnswers: Sendable {
         ) else { return nil }
         guard let items = try? QueryItems.parse(query.map(String.init)),
               let resolved = try? aggregator.resolve(route: route, query: items, profileName: profile),
-              let kept = answers.answer(for: resolved.answerKey, now: aggregator.now())
+              let kept = answers.reuse(resolved.answerKey, now: aggregator.now())
         else { return nil }
-        aggregator.cache.countReusedHits(profile: kept.profile, operations: kept.operations)
 
         let id = headers[.requestID].flatMap { RequestIDMiddleware.isSane($0) ? $0 : nil } ?? RequestIDMiddleware.newID()
         var response = kept.response(method: request.method, ifNoneMatch: headers[values: .ifNoneMatch])
