@@ -121,4 +121,32 @@ import Testing
             #expect(before.status == .ok && after.status == .ok)
         }
     }
+
+    /// Pipelined requests, some answered on the hot path and some by the router, get their
+    /// answers in the order they were sent.
+    @Test func pipelinedRequestsAreAnsweredInOrder() async throws {
+        try await withBoth { hot, _, _ in
+            _ = try await hot.execute(uri: "/v1/today", method: .get)
+            _ = try await hot.execute(uri: "/v1/today", method: .get)  // kept from here on
+            let port = try #require(hot.port)
+            let host = "Host: 127.0.0.1:\(port)\r\n"
+            // The first is answered on the hot path; once one is passed on to the router, the rest
+            // follow it there (an answer written early would overtake it).
+            let sequence = ["/v1/today", "/v1/events?from=2026-01-01&to=2026-01-02", "/v1/today", "/nope", "/v1/today"]
+            var text = ""
+            for (index, path) in sequence.enumerated() {
+                text += "GET \(path) HTTP/1.1\r\n\(host)X-Request-Id: order-\(index)\r\n\r\n"
+            }
+            text += "GET /healthz HTTP/1.1\r\n\(host)X-Request-Id: order-last\r\nConnection: close\r\n\r\n"
+            let outcome = RawFuzzRunner.exchange(port: port, bytes: Array(text.utf8), waitMilliseconds: 10_000, headNoBody: true)
+            let answer = String(decoding: outcome.data, as: UTF8.self).lowercased()
+            let positions = (sequence.indices.map { "order-\($0)" } + ["order-last"]).map { id in
+                answer.range(of: "x-request-id: \(id)\r\n")?.lowerBound
+            }
+            #expect(positions.allSatisfy { $0 != nil }, "every request answered")
+            let found = positions.compactMap { $0 }
+            #expect(found == found.sorted(), "answers in the order sent")
+            #expect(try await Self.hotAnswers(hot) == 1)
+        }
+    }
 }
