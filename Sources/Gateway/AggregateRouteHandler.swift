@@ -38,6 +38,10 @@ struct AggregateRouteHandler: Sendable {
         let cacheControl = request.headers[values: .cacheControl].joined(separator: ",").lowercased()
         let directives = cacheControl.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         if directives.contains("no-cache") || directives.contains("max-age=0") { return true }
-        return request.headers[HTTPField.Name("Pragma")!]?.lowercased().contains("no-cache") == true
+        return request.headers[.pragma]?.lowercased().contains("no-cache") == true
     }
+}
+
+extension HTTPField.Name {
+    static let pragma = HTTPField.Name("Pragma")!
 }

@@ -11,7 +11,6 @@ import Synchronization
 final class AnswerMemo: Sendable {
     private let entries = Mutex<[String: RenderedAnswer]>([:])
     private let cache: CacheStore
-    private var generation: CacheGeneration { cache.generation }
     private let limit: Int
 
     /// - Parameter limit: answers kept at most (they live a second at most; the limit bounds
@@ -24,7 +23,7 @@ final class AnswerMemo: Sendable {
     /// The answer kept under `key`, when it may still be given at `now`; giving it counts a
     /// cache hit for each section it stands for.
     func reuse(_ key: String, now: Date) -> RenderedAnswer? {
-        let current = generation.current
+        let current = cache.generation.current
         let kept = entries.withLock { entries -> RenderedAnswer? in
             guard let answer = entries[key] else { return nil }
             guard answer.generation == current, let until = answer.reusableUntil, now < until else {
@@ -39,7 +38,7 @@ final class AnswerMemo: Sendable {
 
     /// Keeps `answer` under `key` when it may be reused; drops what has run out when full.
     func keep(_ answer: RenderedAnswer, for key: String, now: Date) {
-        guard let until = answer.reusableUntil, now < until, answer.generation == generation.current else { return }
+        guard let until = answer.reusableUntil, now < until, answer.generation == cache.generation.current else { return }
         entries.withLock { entries in
             if entries.count >= limit {
                 entries = entries.filter { _, kept in kept.reusableUntil.map { now < $0 } ?? false }
@@ -49,5 +48,4 @@ final class AnswerMemo: Sendable {
         }
     }
 
-    var count: Int { entries.withLock { $0.count } }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import Logging
 import Model
@@ -61,4 +62,8 @@ public struct RequestIDMiddleware: RouterMiddleware {
         }
         return String(decoding: bytes, as: UTF8.self)
     }
+}
+
+extension HTTPField.Name {
+    static let requestID = HTTPField.Name("X-Request-Id")!
 }

@@ -4,7 +4,7 @@ import NIOHTTPTypes
 
 /// Sits in each connection's pipeline between the HTTP codec and Hummingbird, and answers
 /// what `HotAnswers` can answer right there on the event loop: no task, no hop to another
-/// thread, no middleware chain — a kept answer costs about what nginx spends on a cached file.
+/// thread, no middleware chain (see BENCHMARKS.md for what that buys).
 ///
 /// Order on a connection is kept: a request is answered here only when every request passed
 /// on to the router before it has had its whole answer written; otherwise it is passed on too.

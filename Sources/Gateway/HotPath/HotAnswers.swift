@@ -87,8 +87,3 @@ struct HotAnswers: Sendable {
         return (HTTPResponse(status: response.status, headerFields: response.headers), body)
     }
 }
-
-extension HTTPField.Name {
-    static let requestID = HTTPField.Name("X-Request-Id")!
-    static let pragma = HTTPField.Name("Pragma")!
-}

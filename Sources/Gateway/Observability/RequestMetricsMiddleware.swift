@@ -31,7 +31,7 @@ struct RequestMetricsMiddleware: RouterMiddleware {
 /// The counter and timer of each (route, method, status), made once: looking a metric up in
 /// the Prometheus registry on every request costs more than the request's own work on a hit.
 final class RequestMetricHandles: Sendable {
-    let factory: any MetricsFactory
+    private let factory: any MetricsFactory
 
     init(factory: any MetricsFactory) {
         self.factory = factory
