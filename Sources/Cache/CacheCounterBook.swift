@@ -3,7 +3,8 @@ import Synchronization
 
 /// What the cache did, per profile and operation, for /v1/sources, and as Prometheus counters
 /// per operation. Thread-safe, so an answer served without asking the cache actor (a reused
-/// composed answer) still counts its hits.
+/// composed answer) still counts its hits — through a `ReusedHits` handle, which counts them
+/// without a lock or a lookup.
 final class CacheCounterBook: Sendable {
     private struct Scope: Hashable {
         var profile: String
@@ -15,8 +16,43 @@ final class CacheCounterBook: Sendable {
         var operation: String
     }
 
+    /// The counts of one profile's operation.
+    final class Tally: Sendable {
+        private let hits = Atomic<Int>(0)
+        private let misses = Atomic<Int>(0)
+        private let staleServes = Atomic<Int>(0)
+        private let collapsed = Atomic<Int>(0)
+        private let fetches = Atomic<Int>(0)
+        private let fetchFailures = Atomic<Int>(0)
+        private let timeouts = Atomic<Int>(0)
+
+        func count(_ event: CacheCounters.Event) {
+            switch event {
+            case .hits: hits.add(1, ordering: .relaxed)
+            case .misses: misses.add(1, ordering: .relaxed)
+            case .staleServes: staleServes.add(1, ordering: .relaxed)
+            case .collapsed: collapsed.add(1, ordering: .relaxed)
+            case .fetches: fetches.add(1, ordering: .relaxed)
+            case .fetchFailures: fetchFailures.add(1, ordering: .relaxed)
+            case .timeouts: timeouts.add(1, ordering: .relaxed)
+            }
+        }
+
+        var counters: CacheCounters {
+            var counters = CacheCounters()
+            counters.hits = hits.load(ordering: .relaxed)
+            counters.misses = misses.load(ordering: .relaxed)
+            counters.staleServes = staleServes.load(ordering: .relaxed)
+            counters.collapsed = collapsed.load(ordering: .relaxed)
+            counters.fetches = fetches.load(ordering: .relaxed)
+            counters.fetchFailures = fetchFailures.load(ordering: .relaxed)
+            counters.timeouts = timeouts.load(ordering: .relaxed)
+            return counters
+        }
+    }
+
     private struct State {
-        var counters: [Scope: CacheCounters] = [:]
+        var tallies: [Scope: Tally] = [:]
         var metrics: [MetricName: Counter] = [:]
     }
 
@@ -28,33 +64,50 @@ final class CacheCounterBook: Sendable {
     }
 
     func count(profile: String, operation: String, _ event: CacheCounters.Event) {
-        count(profile: profile, operations: CollectionOfOne(operation), event)
+        let (tally, counter) = handles(profile: profile, operation: operation, event)
+        tally.count(event)
+        counter.increment()
     }
 
-    /// One `event` for each of `operations`, under one lock.
-    func count(profile: String, operations: some Collection<String>, _ event: CacheCounters.Event) {
-        let counters: [Counter] = state.withLock { state in
-            operations.map { operation in
-                state.counters[Scope(profile: profile, operation: operation), default: CacheCounters()].count(event)
-                let name = MetricName(event: event, operation: operation)
-                if let counter = state.metrics[name] { return counter }
-                let counter = Counter(label: event.metricName, dimensions: [("operation", operation)], factory: factory)
-                state.metrics[name] = counter
-                return counter
-            }
+    /// A handle counting one hit for each of `operations` of `profile` per use.
+    func reusedHits(profile: String, operations: [String]) -> ReusedHits {
+        ReusedHits(handles: operations.map { handles(profile: profile, operation: $0, .hits) })
+    }
+
+    private func handles(profile: String, operation: String, _ event: CacheCounters.Event) -> (Tally, Counter) {
+        state.withLock { state in
+            let scope = Scope(profile: profile, operation: operation)
+            let tally = state.tallies[scope] ?? Tally()
+            state.tallies[scope] = tally
+            let name = MetricName(event: event, operation: operation)
+            if let counter = state.metrics[name] { return (tally, counter) }
+            let counter = Counter(label: event.metricName, dimensions: [("operation", operation)], factory: factory)
+            state.metrics[name] = counter
+            return (tally, counter)
         }
-        for counter in counters { counter.increment() }
     }
 
     /// Summed over `profile` (all when nil) and `operation` (all when nil).
     func total(profile: String?, operation: String?) -> CacheCounters {
-        state.withLock { state in
-            var total = CacheCounters()
-            for (scope, counters) in state.counters
-            where (profile == nil || scope.profile == profile) && (operation == nil || scope.operation == operation) {
-                total.add(counters)
-            }
-            return total
+        let tallies = state.withLock { state in
+            state.tallies.filter { scope, _ in
+                (profile == nil || scope.profile == profile) && (operation == nil || scope.operation == operation)
+            }.values
+        }
+        var total = CacheCounters()
+        for tally in tallies { total.add(tally.counters) }
+        return total
+    }
+}
+
+/// Counts the hits a reused composed answer stands for: one per section, each use.
+public struct ReusedHits: Sendable {
+    fileprivate let handles: [(CacheCounterBook.Tally, Counter)]
+
+    public func count() {
+        for (tally, counter) in handles {
+            tally.count(.hits)
+            counter.increment()
         }
     }
 }

@@ -189,9 +189,10 @@ public actor CacheStore {
     }
 
     /// Counts fresh hits served without a lookup: `operations` of `profile` answered from a
-    /// reused composed answer that was built from fresh entries under the current generation.
-    public nonisolated func countReusedHits(profile: String, operations: [String]) {
-        book.count(profile: profile, operations: operations, .hits)
+    /// reused composed answer that was built from fresh entries under the current generation
+    /// (one hit for each, every time the handle's `count()` is called).
+    public nonisolated func reusedHits(profile: String, operations: [String]) -> ReusedHits {
+        book.reusedHits(profile: profile, operations: operations)
     }
 
     public var memoryStats: (entries: Int, bytes: Int) {

@@ -9,7 +9,15 @@ import Synchronization
 /// lookup instead of five cache lookups, two JSON encodings and a SHA-256; `no-cache`
 /// requests skip it, and each reuse still counts as a hit of every section it stands for.
 final class AnswerMemo: Sendable {
-    private let entries = Mutex<[String: RenderedAnswer]>([:])
+    private struct Kept {
+        var answer: RenderedAnswer
+        /// The same as HTTP/1.1 bytes, for the hot path.
+        var wire: AnswerWire
+        /// Counts the hits each reuse stands for.
+        var hits: ReusedHits
+    }
+
+    private let entries = Mutex<[String: Kept]>([:])
     private let cache: CacheStore
     private let limit: Int
 
@@ -23,28 +31,40 @@ final class AnswerMemo: Sendable {
     /// The answer kept under `key`, when it may still be given at `now`; giving it counts a
     /// cache hit for each section it stands for.
     func reuse(_ key: String, now: Date) -> RenderedAnswer? {
+        lookUp(key, now: now)?.answer
+    }
+
+    /// `reuse` for the hot path: the kept answer as HTTP/1.1 bytes.
+    func reuseWire(_ key: String, now: Date) -> AnswerWire? {
+        lookUp(key, now: now)?.wire
+    }
+
+    private func lookUp(_ key: String, now: Date) -> Kept? {
         let current = cache.generation.current
-        let kept = entries.withLock { entries -> RenderedAnswer? in
-            guard let answer = entries[key] else { return nil }
-            guard answer.generation == current, let until = answer.reusableUntil, now < until else {
+        let kept = entries.withLock { entries -> Kept? in
+            guard let kept = entries[key] else { return nil }
+            guard kept.answer.generation == current, let until = kept.answer.reusableUntil, now < until else {
                 entries.removeValue(forKey: key)
                 return nil
             }
-            return answer
+            return kept
         }
-        if let kept { cache.countReusedHits(profile: kept.profile, operations: kept.operations) }
+        kept?.hits.count()
         return kept
     }
 
     /// Keeps `answer` under `key` when it may be reused; drops what has run out when full.
     func keep(_ answer: RenderedAnswer, for key: String, now: Date) {
         guard let until = answer.reusableUntil, now < until, answer.generation == cache.generation.current else { return }
+        let kept = Kept(
+            answer: answer, wire: AnswerWire(answer), hits: cache.reusedHits(profile: answer.profile, operations: answer.operations)
+        )
         entries.withLock { entries in
             if entries.count >= limit {
-                entries = entries.filter { _, kept in kept.reusableUntil.map { now < $0 } ?? false }
+                entries = entries.filter { _, kept in kept.answer.reusableUntil.map { now < $0 } ?? false }
                 if entries.count >= limit { entries.removeAll(keepingCapacity: true) }
             }
-            entries[key] = answer
+            entries[key] = kept
         }
     }
 

@@ -1,6 +1,7 @@
 import Aggregation
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import Model
 
@@ -77,9 +78,7 @@ public enum GatewayApplication {
         let answers = HotAnswers(runtime: runtime, serverName: serverName)
         return Application(
             router: router(runtime: runtime, heartbeat: heartbeat),
-            server: .http1(configuration: .init(
-                additionalChannelHandlers: hotPath ? [HotAnswerHandler(answers: answers)] : []
-            )),
+            server: hotPath ? HTTPServerBuilder { responder in GatewayHTTP1Channel(responder: responder, answers: answers) } : .http1(),
             configuration: .init(address: .hostname(address.host, port: address.port), serverName: serverName),
             onServerRunning: { channel in
                 await onServerRunning(channel.localAddress?.port ?? address.port)

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import Model
+import Synchronization
 
 /// Gives each request an id (the client's `X-Request-Id` when it is sane, else a new one),
 /// puts it on every log line of the request and on the answer, and logs one access line.
@@ -51,16 +52,30 @@ public struct RequestIDMiddleware: RouterMiddleware {
         value.count <= 64 && !value.isEmpty && value.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
     }
 
-    /// 48 random bits as `xxxxxxxx-xxxx` (lowercase hex).
+    /// A new id, `xxxxxxxx-xxxx` (48 bits, lowercase hex): a random start for the process plus
+    /// a counter, scrambled (SplitMix64), so ids do not repeat within a run and need no
+    /// system random call per request.
     static func newID() -> String {
-        let hex = Array("0123456789abcdef".utf8)
-        var bits = UInt64.random(in: 0..<(1 << 48))
-        var bytes = [UInt8](repeating: UInt8(ascii: "-"), count: 13)
-        for index in [12, 11, 10, 9, 7, 6, 5, 4, 3, 2, 1, 0] {
-            bytes[index] = hex[Int(bits & 0xF)]
-            bits >>= 4
+        var bits = splitMix(idSeed &+ idCounter.add(1, ordering: .relaxed).newValue) & 0xFFFF_FFFF_FFFF
+        return String(unsafeUninitializedCapacity: 13) { bytes in
+            for index in [12, 11, 10, 9, 7, 6, 5, 4, 3, 2, 1, 0] {
+                let digit = UInt8(truncatingIfNeeded: bits & 0xF)
+                bytes[index] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10
+                bits >>= 4
+            }
+            bytes[8] = UInt8(ascii: "-")
+            return 13
         }
-        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static let idSeed = UInt64.random(in: .min ... .max)
+    private static let idCounter = Atomic<UInt64>(0)
+
+    private static func splitMix(_ value: UInt64) -> UInt64 {
+        var mixed = value &+ 0x9E37_79B9_7F4A_7C15
+        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+        return mixed ^ (mixed >> 31)
     }
 }
 

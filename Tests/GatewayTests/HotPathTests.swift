@@ -1,7 +1,9 @@
 import Foundation
 import Gateway
+import Model
 import HTTPTypes
 import HummingbirdTesting
+import NIOCore
 import Synchronization
 import Testing
 
@@ -12,16 +14,32 @@ import Testing
 @Suite(.serialized) struct HotPathTests {
     static let requestID = HTTPField.Name("X-Request-Id")!
 
+    /// A clock that moves a microsecond per reading (no age or freshness ticks a whole second
+    /// during a test, so a kept answer stays reusable throughout) and can be set.
+    final class SteppingClock: Sendable {
+        private let current: Mutex<Date>
+
+        init(_ start: Date = Date()) {
+            current = Mutex(start)
+        }
+
+        func read() -> Date {
+            current.withLock { now in
+                now = now.addingTimeInterval(0.000_001)
+                return now
+            }
+        }
+
+        func set(_ date: Date) {
+            current.withLock { $0 = date }
+        }
+    }
+
     func withBoth(
+        clock: SteppingClock = SteppingClock(),
         _ body: @Sendable (_ hot: any TestClientProtocol, _ plain: any TestClientProtocol, _ harness: DemoHarness) async throws -> Void
     ) async throws {
-        // A clock that moves a microsecond per reading: no age or freshness ticks a whole
-        // second during the test, so a kept answer stays reusable throughout.
-        let start = Date()
-        let readings = Atomic<Int>(0)
-        let harness = try await DemoHarness.start(now: {
-            start.addingTimeInterval(Double(readings.add(1, ordering: .relaxed).newValue) / 1_000_000)
-        })
+        let harness = try await DemoHarness.start(now: { clock.read() })
         do {
             try await GatewayApplication.make(runtime: harness.runtime, hotPath: true).test(.live) { hot in
                 try await GatewayApplication.make(runtime: harness.runtime, hotPath: false).test(.live) { plain in
@@ -119,6 +137,51 @@ import Testing
             #expect(after.headers[HTTPField.Name("Cache-Status")!]?.contains("plan=miss") == true)
             #expect(try await Self.hotAnswers(hot) == 1)
             #expect(before.status == .ok && after.status == .ok)
+        }
+    }
+
+    /// HTTP/1.0 (the connection closes after the answer) and absolute-form targets are the
+    /// router's to judge, even for a kept answer.
+    @Test func otherVersionsAndTargetFormsReachTheRouter() async throws {
+        try await withBoth { hot, _, _ in
+            _ = try await hot.execute(uri: "/v1/today", method: .get)
+            _ = try await hot.execute(uri: "/v1/today", method: .get)  // kept from here on
+            let port = try #require(hot.port)
+            for request in [
+                "GET /v1/today HTTP/1.0\r\nHost: 127.0.0.1:\(port)\r\n\r\n",
+                "GET http://127.0.0.1:\(port)/v1/today HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n",
+            ] {
+                let outcome = RawFuzzRunner.exchange(port: port, bytes: Array(request.utf8), waitMilliseconds: 10_000, headNoBody: false)
+                let answer = String(decoding: outcome.data, as: UTF8.self)
+                #expect(answer.hasPrefix("HTTP/1.1 200 OK\r\n") || answer.hasPrefix("HTTP/1.0 200 OK\r\n"), "\(request)")
+                #expect(answer.contains("\"plan\""), "\(request)")
+            }
+            #expect(try await Self.hotAnswers(hot) == 0)
+        }
+    }
+
+    /// A kept answer for "today" is never given once the day has turned, even while it is
+    /// still reusable by the clock: the request resolves to the new day's answer.
+    @Test func aKeptAnswerForTodayIsNotGivenAfterMidnight() async throws {
+        let zone = DemoHarness.zone
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let tomorrow = try #require(calendar.date(byAdding: .day, value: 1, to: calendar.startOfDay(for: Date())))
+        let clock = SteppingClock(tomorrow.addingTimeInterval(-0.6))  // 23:59:59.4
+        try await withBoth(clock: clock) { hot, _, _ in
+            func day(_ response: TestResponse) throws -> String {
+                let object = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any]
+                return try #require(object?["date"] as? String)
+            }
+            _ = try await hot.execute(uri: "/v1/today", method: .get)
+            _ = try await hot.execute(uri: "/v1/today", method: .get)
+            let before = try await hot.execute(uri: "/v1/today", method: .get)
+            #expect(try await Self.hotAnswers(hot) == 1)
+            clock.set(tomorrow.addingTimeInterval(0.2))  // 00:00:00.2, within a second of the fetch
+            let after = try await hot.execute(uri: "/v1/today", method: .get)
+            #expect(try await Self.hotAnswers(hot) == 1)
+            #expect(try day(after) != day(before))
+            #expect(try day(after) == LocalDate.today(in: zone, now: tomorrow.addingTimeInterval(0.2)).description)
         }
     }
 

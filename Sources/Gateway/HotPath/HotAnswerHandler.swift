@@ -1,33 +1,44 @@
-import HTTPTypes
 import NIOCore
-import NIOHTTPTypes
+import NIOHTTP1
 
-/// Sits in each connection's pipeline between the HTTP codec and Hummingbird, and answers
-/// what `HotAnswers` can answer right there on the event loop: no task, no hop to another
-/// thread, no middleware chain (see BENCHMARKS.md for what that buys).
+/// Sits in each connection's pipeline right after SwiftNIO's HTTP/1 decoder, before the
+/// conversion to HTTP types and Hummingbird (`GatewayHTTP1Channel`), and answers what
+/// `HotAnswers` can answer right there on the event loop: no task, no hop to another thread,
+/// no middleware chain, no response encoding (the answer's bytes are written past the
+/// response encoder, straight to the socket).
 ///
 /// Order on a connection is kept: a request is answered here only when every request passed
 /// on to the router before it has had its whole answer written; otherwise it is passed on too.
 final class HotAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPRequestPart
-    typealias InboundOut = HTTPRequestPart
-    typealias OutboundIn = HTTPResponsePart
-    typealias OutboundOut = HTTPResponsePart
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
 
     private let answers: HotAnswers
     /// Requests passed on whose answer has not been written to the end yet.
     private var passedOn = 0
     /// The answer to write once the request it answers has been read to its end.
-    private var pending: (head: HTTPResponse, body: ByteBuffer?)?
+    private var pending: ByteBuffer?
+    /// The response encoder's context: bytes written there go on to the socket unencoded.
+    private var wire: ChannelHandlerContext?
 
     init(answers: HotAnswers) {
         self.answers = answers
     }
 
+    func handlerAdded(context: ChannelHandlerContext) {
+        wire = try? context.pipeline.syncOperations.context(handlerType: HTTPResponseEncoder.self)
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        wire = nil
+    }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let request):
-            if passedOn == 0, let answer = answers.answer(request) {
+            if passedOn == 0, wire != nil, let answer = answers.answer(request, allocator: context.channel.allocator) {
                 pending = answer
                 return
             }
@@ -37,16 +48,12 @@ final class HotAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
             if pending != nil { return }
             context.fireChannelRead(data)
         case .end:
-            guard let answer = pending else {
+            guard let answer = pending, let wire else {
                 context.fireChannelRead(data)
                 return
             }
             pending = nil
-            context.write(wrapOutboundOut(.head(answer.head)), promise: nil)
-            if let body = answer.body {
-                context.write(wrapOutboundOut(.body(body)), promise: nil)
-            }
-            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+            wire.writeAndFlush(NIOAny(IOData.byteBuffer(answer)), promise: nil)
         }
     }
 

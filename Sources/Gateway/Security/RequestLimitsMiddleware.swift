@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Model
+import NIOHTTP1
 
 /// Bounds on what a request may carry, checked before anything else reads it: headers (count
 /// and total size → 431), a declared body over 64 KB (→ 413), and writes that are not
@@ -42,11 +43,20 @@ struct RequestLimitsMiddleware: RouterMiddleware {
 
     /// At most `maximumHeaderCount` headers and `maximumHeaderBytes` of them.
     static func headersWithinLimits(_ headers: HTTPFields) -> Bool {
+        withinLimits(headers.lazy.map { ($0.name.rawName, $0.value) })
+    }
+
+    /// The same for headers as SwiftNIO's HTTP/1 decoder gives them (the hot path).
+    static func headersWithinLimits(_ headers: HTTPHeaders) -> Bool {
+        withinLimits(headers.lazy.map { ($0.name, $0.value) })
+    }
+
+    private static func withinLimits(_ fields: some Sequence<(String, String)>) -> Bool {
         var bytes = 0
         var count = 0
-        for field in headers {
+        for (name, value) in fields {
             count += 1
-            bytes += field.name.rawName.utf8.count + field.value.utf8.count + 4
+            bytes += name.utf8.count + value.utf8.count + 4
         }
         return count <= maximumHeaderCount && bytes <= maximumHeaderBytes
     }

@@ -1,0 +1,56 @@
+import Aggregation
+import HTTPTypes
+import NIOCore
+
+/// A kept answer as HTTP/1.1 bytes, made once when `AnswerMemo` keeps it: the status line and
+/// every header the answer owns, for the full answer and for its `304`. The hot path adds the
+/// per-request headers (`HotAnswers.answer`) and writes them straight to the socket, past the
+/// response encoder.
+struct AnswerWire: Sendable {
+    /// `HTTP/1.1 200 OK` … `Content-Length: <body>`, each line ending in CRLF.
+    let full: ByteBuffer
+    /// The same for `304 Not Modified` (no Content-Type or Content-Length); nil when the
+    /// answer is not a 200, which no `If-None-Match` turns into a 304.
+    let notModified: ByteBuffer?
+    let body: ByteBuffer
+    let status: Int
+    let etag: String
+
+    init(_ answer: RenderedAnswer) {
+        body = answer.body
+        status = answer.status.code
+        etag = answer.etag
+        full = Self.head(status: answer.status, headers: answer.headers, contentLength: answer.body.readableBytes)
+        if answer.status == .ok {
+            var headers = answer.headers
+            headers[.contentType] = nil
+            notModified = Self.head(status: .notModified, headers: headers, contentLength: nil)
+        } else {
+            notModified = nil
+        }
+    }
+
+    /// The head for a request with `method` and these `If-None-Match` values, and whether the
+    /// body goes after it.
+    func head(method: HTTPRequest.Method, ifNoneMatch: [String]) -> (bytes: ByteBuffer, status: Int, withBody: Bool) {
+        if let notModified, let condition = ifNoneMatch.joined(separator: ",").nilIfEmpty,
+           AggregateAnswer.matches(condition, etag: etag) {
+            return (notModified, HTTPResponse.Status.notModified.code, false)
+        }
+        return (full, status, method != .head)
+    }
+
+    /// Status line and header lines as SwiftNIO's `HTTPResponseEncoder` writes them.
+    private static func head(status: HTTPResponse.Status, headers: HTTPFields, contentLength: Int?) -> ByteBuffer {
+        var buffer = ByteBuffer()
+        buffer.writeString("HTTP/1.1 \(status.code) \(status.reasonPhrase)\r\n")
+        for field in headers where field.name != .contentLength {
+            buffer.writeString(field.name.rawName)
+            buffer.writeString(": ")
+            buffer.writeString(field.value)
+            buffer.writeString("\r\n")
+        }
+        if let contentLength { buffer.writeString("Content-Length: \(contentLength)\r\n") }
+        return buffer
+    }
+}
