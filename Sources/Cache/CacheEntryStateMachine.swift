@@ -115,6 +115,12 @@ public struct CacheEntryStateMachine: Sendable, Equatable {
         self.windows = windows
     }
 
+    /// The entry was invalidated (a write changed the data behind it): nothing is served from
+    /// it any more, so the next request waits for a fetch; a fetch in flight stays in flight.
+    public mutating func forgetEntry() {
+        windows = nil
+    }
+
     /// True when nothing refers to this state any more: no fetch, no backoff to remember.
     public func isIdle(now: Date) -> Bool {
         !fetchInFlight && (retryNotBefore.map { now >= $0 } ?? true)

@@ -18,6 +18,24 @@ public actor CacheStore {
     private var machines: [String: CacheEntryStateMachine] = [:]
     private var waiters: [String: [UInt64: Waiter]] = [:]
     private var nextWaiterID: UInt64 = 0
+    /// The policy and fetch of each fetch in flight, by storage key (to start it again when
+    /// it was overtaken).
+    private var inFlight: [String: InFlightFetch] = [:]
+    /// Fetches that were on their way when the data behind them changed (a write's
+    /// invalidation, a backend's hint): what they bring may predate the change.
+    private var overtaken: [String: Overtaken] = [:]
+
+    private struct InFlightFetch {
+        var policy: CachePolicy
+        var fetch: @Sendable () async throws -> CacheValue
+    }
+
+    private struct Overtaken {
+        enum Change { case invalidated, expired }
+        var change: Change
+        /// Waiters with this id or a later one asked after the change.
+        var firstWaiterAfter: UInt64
+    }
     private nonisolated let book: CacheCounterBook
     /// Advances on every change to what is cached (see `CacheGeneration`).
     public nonisolated let generation = CacheGeneration()
@@ -114,6 +132,7 @@ public actor CacheStore {
         generation.advance()
         for key in Set(memory.items.keys).union(machines.keys) where key.hasPrefix(prefix) {
             var machine = loadMachine(key: key, now: now)
+            if machine.fetchInFlight { markOvertaken(key, .expired) }
             machine.markStale(now: now)
             machines[key] = machine
             if let windows = machine.windows, let item = memory.items[key] {
@@ -131,8 +150,8 @@ public actor CacheStore {
         for key in memory.items.keys where key.hasPrefix(prefix) {
             memory.remove(key)
         }
-        for (key, machine) in machines where key.hasPrefix(prefix) && !machine.fetchInFlight {
-            machines.removeValue(forKey: key)
+        for key in machines.keys where key.hasPrefix(prefix) {
+            forget(key)
         }
         do {
             try database.delete(storageKeyPrefix: prefix)
@@ -160,8 +179,7 @@ public actor CacheStore {
         generation.advance()
         for key in doomed {
             memory.remove(key)
-            // A fetch already on its way keeps its state (its waiters are answered by it).
-            if machines[key]?.fetchInFlight != true { machines.removeValue(forKey: key) }
+            forget(key)
         }
         do {
             try database.delete(keys: Array(doomed))
@@ -227,6 +245,7 @@ public actor CacheStore {
 
     private func start(_ key: CacheKey, policy: CachePolicy, fetch: @escaping @Sendable () async throws -> CacheValue) {
         count(key, .fetches)
+        inFlight[key.storageKey] = InFlightFetch(policy: policy, fetch: fetch)
         let database = self.database
         let maxBytes = self.maxBytes
         let clock = self.now
@@ -251,20 +270,86 @@ public actor CacheStore {
     }
 
     private func fetchSucceeded(_ key: CacheKey, value: CacheValue, windows: EntryWindows) {
-        var machine = machines[key.storageKey] ?? CacheEntryStateMachine()
+        let storageKey = key.storageKey
+        let again = inFlight.removeValue(forKey: storageKey)
+        if let overtaken = overtaken.removeValue(forKey: storageKey) {
+            overtakenFetchSucceeded(key, value: value, windows: windows, overtaken: overtaken, again: again)
+            return
+        }
+        var machine = machines[storageKey] ?? CacheEntryStateMachine()
         let action = machine.fetchSucceeded(windows: windows)
-        machines[key.storageKey] = machine
+        machines[storageKey] = machine
         generation.advance()
         guard case .storeAndResumeWaiters(let stored) = action else { return }
-        if memory.items[key.storageKey]?.value != value {
+        if memory.items[storageKey]?.value != value {
             changes.publish(CacheChange(kind: .updated, profile: key.profile, operation: key.operation))
         }
-        memory.put(key.storageKey, value: value, windows: stored)
-        for (_, waiter) in waiters.removeValue(forKey: key.storageKey) ?? [:] {
+        memory.put(storageKey, value: value, windows: stored)
+        resumeWaiters(key, value: value, windows: stored, of: waiters.removeValue(forKey: storageKey) ?? [:])
+    }
+
+    /// Forgets an invalidated entry's state; a fetch already on its way stays in flight, but
+    /// what it brings is not kept (`overtakenFetchSucceeded`).
+    private func forget(_ key: String) {
+        guard var machine = machines[key], machine.fetchInFlight else {
+            machines.removeValue(forKey: key)
+            return
+        }
+        machine.forgetEntry()
+        machines[key] = machine
+        markOvertaken(key, .invalidated)
+    }
+
+    private func markOvertaken(_ key: String, _ change: Overtaken.Change) {
+        if overtaken[key]?.change == .invalidated { return }
+        overtaken[key] = Overtaken(change: change, firstWaiterAfter: nextWaiterID + 1)
+    }
+
+    /// A fetch that started before the data behind it changed: those who asked before the
+    /// change get what it brought; it is not kept as fresh (after an invalidation not kept at
+    /// all, after a hint kept as stale); those who asked after the change wait for a new fetch.
+    private func overtakenFetchSucceeded(
+        _ key: CacheKey, value: CacheValue, windows: EntryWindows, overtaken: Overtaken, again: InFlightFetch?
+    ) {
+        let storageKey = key.storageKey
+        let now = self.now()
+        var machine = machines[storageKey] ?? CacheEntryStateMachine()
+        _ = machine.fetchSucceeded(windows: windows)
+        switch overtaken.change {
+        case .invalidated:
+            machine = CacheEntryStateMachine()
+            memory.remove(storageKey)
+            do {
+                try database.delete(keys: [storageKey])
+            } catch {
+                logger.error("cache invalidation failed", metadata: ["error": "\(error)"])
+            }
+        case .expired:
+            machine.markStale(now: now)
+            if let stale = machine.windows { memory.put(storageKey, value: value, windows: stale) }
+        }
+        generation.advance()
+        var before = waiters.removeValue(forKey: storageKey) ?? [:]
+        let after = before.filter { id, _ in id >= overtaken.firstWaiterAfter }
+        for id in after.keys { before.removeValue(forKey: id) }
+        if !after.isEmpty, let again {
+            waiters[storageKey] = after
+            _ = machine.request(now: now, forceRefresh: true)
+            machines[storageKey] = machine
+            start(key, policy: again.policy, fetch: again.fetch)
+        } else {
+            machines[storageKey] = machine
+            before.merge(after) { first, _ in first }
+        }
+        resumeWaiters(key, value: value, windows: windows, of: before)
+    }
+
+    private func resumeWaiters(_ key: CacheKey, value: CacheValue, windows: EntryWindows, of waiting: [UInt64: Waiter]) {
+        for (_, waiter) in waiting {
             waiter.timer?.cancel()
             count(key, .misses)
             waiter.continuation.resume(returning: CacheLookupResult(
-                outcome: waiter.forced ? .refreshed : .miss, value: value, windows: stored, collapsed: waiter.collapsed
+                outcome: waiter.forced ? .refreshed : .miss, value: value, windows: windows, collapsed: waiter.collapsed
             ))
         }
     }
@@ -282,6 +367,8 @@ public actor CacheStore {
             logger.warning("unclassified fetch error", metadata: ["operation": "\(key.operation)", "error.type": "\(type(of: error))"])
         }
         let now = self.now()
+        inFlight.removeValue(forKey: key.storageKey)
+        overtaken.removeValue(forKey: key.storageKey)
         var machine = machines[key.storageKey] ?? CacheEntryStateMachine()
         let action = machine.fetchFailed(now: now, error: detail, retryAfter: retryAfter)
         machines[key.storageKey] = machine

@@ -225,6 +225,59 @@ struct CacheStoreTests {
         #expect(await cache.lookup().outcome == .miss)
         #expect(cache.upstream.calls == 2)
     }
+
+    /// A write invalidates while a fetch is on its way: what that fetch brings may predate the
+    /// write, so it is given only to those who asked before, and not kept; whoever asks after
+    /// the write gets a new fetch.
+    @Test func aFetchOvertakenByAnInvalidationIsNotKept() async throws {
+        let cache = try CacheFixture()
+        cache.upstream.delay(.milliseconds(300))
+        async let before = cache.lookup()
+        try await waitUntil { cache.upstream.calls == 1 }
+        await cache.store.invalidate(profile: "default", operation: "eightalls.events")
+        async let after = cache.lookup()
+        let (early, late) = await (before, after)
+        #expect(early.body == Data("[1]".utf8))
+        #expect(late.body == Data("[2]".utf8))
+        #expect(late.outcome == .miss)
+        let next = await cache.lookup()
+        #expect(next.outcome == .fresh)
+        #expect(next.body == Data("[2]".utf8))
+        #expect(cache.upstream.calls == 2)
+    }
+
+    @Test func anOvertakenFetchWithNobodyAskingAfterLeavesTheKeyCold() async throws {
+        let cache = try CacheFixture()
+        cache.upstream.delay(.milliseconds(200))
+        async let before = cache.lookup()
+        try await waitUntil { cache.upstream.calls == 1 }
+        await cache.store.invalidate(storageKeyPrefix: "default|eightalls.events|")
+        #expect(await before.body == Data("[1]".utf8))
+        cache.upstream.delay(.zero)
+        let next = await cache.lookup()
+        #expect(next.outcome == .miss)
+        #expect(next.body == Data("[2]".utf8))
+        // Nor was the overtaken answer left in SQLite for a restart to find.
+        let restarted = try CacheFixture(folder: cache.folder, clock: cache.clock)
+        #expect(await restarted.lookup().body == Data("[2]".utf8))
+    }
+
+    /// A backend's hint while a fetch is on its way: the fetched data is kept, but as stale,
+    /// so the next request revalidates.
+    @Test func aFetchOvertakenByAHintIsKeptAsStale() async throws {
+        let cache = try CacheFixture()
+        _ = await cache.lookup()
+        cache.upstream.delay(.milliseconds(200))
+        async let refreshed = cache.lookup(force: true)
+        try await waitUntil { cache.upstream.calls == 2 }
+        await cache.store.expire(storageKeyPrefix: "default|eightalls.events|")
+        #expect(await refreshed.body == Data("[2]".utf8))
+        cache.upstream.delay(.zero)
+        let next = await cache.lookup()
+        #expect(next.outcome == .staleRevalidating)
+        #expect(next.body == Data("[2]".utf8))
+        try await waitUntil { await cache.lookup().body == Data("[3]".utf8) }
+    }
 }
 
 /// Polls `condition` for up to two seconds.

@@ -19,7 +19,7 @@ final class HotAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// Requests passed on whose answer has not been written to the end yet.
     private var passedOn = 0
     /// The answer to write once the request it answers has been read to its end.
-    private var pending: ByteBuffer?
+    private var pending: (head: ByteBuffer, body: ByteBuffer?)?
     /// The response encoder's context: bytes written there go on to the socket unencoded.
     private var wire: ChannelHandlerContext?
 
@@ -53,7 +53,12 @@ final class HotAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 return
             }
             pending = nil
-            wire.writeAndFlush(NIOAny(IOData.byteBuffer(answer)), promise: nil)
+            if let body = answer.body {
+                wire.write(NIOAny(IOData.byteBuffer(answer.head)), promise: nil)
+                wire.writeAndFlush(NIOAny(IOData.byteBuffer(body)), promise: nil)
+            } else {
+                wire.writeAndFlush(NIOAny(IOData.byteBuffer(answer.head)), promise: nil)
+            }
         }
     }
 

@@ -44,9 +44,9 @@ struct HotAnswers: Sendable {
         self.answered = Counter(label: "daygate_http_hot_answers_total", factory: runtime.metrics.factory)
     }
 
-    /// The whole HTTP/1.1 response to `request` (head and body), or nil when the router
-    /// should answer it.
-    func answer(_ request: HTTPRequestHead, allocator: ByteBufferAllocator) -> ByteBuffer? {
+    /// The HTTP/1.1 response to `request` — its head, and its body unless it has none (the
+    /// kept answer's own buffer, not a copy) — or nil when the router should answer it.
+    func answer(_ request: HTTPRequestHead, allocator: ByteBufferAllocator) -> (head: ByteBuffer, body: ByteBuffer?)? {
         let started = ContinuousClock.now
         let method: HTTPRequest.Method
         switch request.method {
@@ -78,8 +78,7 @@ struct HotAnswers: Sendable {
         let conditions = headers.contains(name: "if-none-match") ? headers["if-none-match"] : []
         let head = wire.head(method: method, ifNoneMatch: conditions)
         let date = dates.now
-        var response = allocator.buffer(capacity: head.bytes.readableBytes + common.readableBytes + 64 + date.utf8.count
-            + (head.withBody ? wire.body.readableBytes : 0))
+        var response = allocator.buffer(capacity: head.bytes.readableBytes + common.readableBytes + 64 + date.utf8.count)
         response.writeImmutableBuffer(head.bytes)
         response.writeImmutableBuffer(common)
         response.writeStaticString("X-Request-Id: ")
@@ -87,7 +86,6 @@ struct HotAnswers: Sendable {
         response.writeStaticString("\r\nDate: ")
         response.writeString(date)
         response.writeStaticString("\r\n\r\n")
-        if head.withBody { response.writeImmutableBuffer(wire.body) }
 
         metrics.record(route: route.path, method: method.rawValue, status: head.status, since: started)
         answered.increment()
@@ -97,7 +95,7 @@ struct HotAnswers: Sendable {
             if let client { log[metadataKey: "client"] = .string(client) }
             RequestIDMiddleware.logAccess(log, method: method, path: String(path), status: head.status, started: started)
         }
-        return response
+        return (response, head.withBody ? wire.body : nil)
     }
 
     /// The `AnswerMemo` key for `target` asked by `profile`: remembered per whole second of the
