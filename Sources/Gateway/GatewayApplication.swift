@@ -14,6 +14,8 @@ public enum GatewayApplication {
         router.add(middleware: RequestIDMiddleware())
         router.add(middleware: DaygateCORSMiddleware(origins: Set(runtime.config.cors.origins)))
         router.add(middleware: ErrorJSONMiddleware())
+        let allowed = AllowedMethods()
+        router.add(middleware: MethodNotAllowedMiddleware(allowed: allowed))
         router.add(middleware: RequestLimitsMiddleware())
         router.add(middleware: AccessMiddleware(config: runtime.config))
         router.add(middleware: StaticFileGuard())
@@ -64,6 +66,7 @@ public enum GatewayApplication {
                 try await handler.handle(request, context: context)
             }
         }
+        allowed.load(router.routes.map { ($0.path, $0.method) })
         return router
     }
 

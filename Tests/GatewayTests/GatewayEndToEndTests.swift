@@ -188,6 +188,36 @@ struct GatewayEndToEndTests {
         }
     }
 
+    /// A known path asked with a method it does not answer is a 405 naming the methods it
+    /// does answer (from the router's own table); an unknown path stays a 404.
+    @Test func aWrongMethodOnAKnownPathIs405() async throws {
+        try await withHarness { harness in
+            try await harness.test { client in
+                let json: HTTPFields = [.contentType: "application/json"]
+                let cases: [(String, HTTPRequest.Method, String)] = [
+                    ("/v1/events", .delete, "GET, HEAD, POST"),
+                    ("/v1/today", .post, "GET, HEAD"),
+                    ("/healthz", .put, "GET, HEAD"),
+                    ("/v1/events/evt-1", .get, "DELETE, PUT"),
+                    ("/v1/diensten/d-1/volunteers/Eva", .post, "DELETE"),
+                ]
+                for (uri, method, allowed) in cases {
+                    let response = try await client.execute(uri: uri, method: method, headers: json, body: ByteBuffer(string: "{}"))
+                    #expect(response.status == .methodNotAllowed, "\(method) \(uri)")
+                    #expect(response.headers[.allow] == allowed, "\(method) \(uri)")
+                    let body = try response.json
+                    #expect(body["error"]?["code"] == .string("method_not_allowed"), "\(method) \(uri)")
+                    #expect(body["error"]?["message"]?.stringValue?.contains("allowed: \(allowed)") == true, "\(method) \(uri)")
+                }
+                let unknown = try await client.execute(uri: "/v1/nothing", method: .post, headers: json, body: ByteBuffer(string: "{}"))
+                #expect(unknown.status == .notFound)
+                let deeper = try await client.execute(uri: "/v1/events/evt-1/more", method: .get)
+                #expect(deeper.status == .notFound)
+            }
+            #expect(try await harness.eventsCalls() == 0, "a wrong method never reaches the backend")
+        }
+    }
+
     @Test func healthAndReadiness() async throws {
         try await withHarness { harness in
             try await harness.test { client in
