@@ -25,6 +25,8 @@ public actor AuthSession {
     private var loaded = false
     private var attempts: [Date]?
     private var renewal: Task<String, any Error>?
+    /// Session checks on their way, by the credential they check.
+    private var checks: [String: Task<Bool, any Error>] = [:]
     private var blockedUntil: Date?
     private var blockError: BackendError?
     private let vault: any CredentialVault
@@ -84,6 +86,23 @@ public actor AuthSession {
             }
             throw error
         }
+    }
+
+    /// Whether `credential` is still accepted, asked of the backend with `check` (true: valid,
+    /// false: refused, throwing: could not tell), once for all callers that ask while a check
+    /// of the same credential is on its way: each gets an answer that arrived after it asked
+    /// (from a check that started at most one round trip earlier), for one call instead of
+    /// many. Nothing is remembered: a caller after the check has ended starts a new one (a
+    /// Tickedify planning call needs a session checked just before it).
+    public func check(_ credential: String, using check: @escaping @Sendable () async throws -> Bool) async throws -> Bool {
+        if let running = checks[credential] {
+            return try await running.value
+        }
+        // Registered before any suspension point, so concurrent callers join this check.
+        let task = Task { try await check() }
+        checks[credential] = task
+        defer { checks[credential] = nil }
+        return try await task.value
     }
 
     /// Counts this attempt against the limit (kept in the vault, so a restart does not reset

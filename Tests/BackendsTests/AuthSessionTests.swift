@@ -75,3 +75,63 @@ struct AuthSessionTests {
         #expect(calls.value.withLock { $0 } == 1)
     }
 }
+
+@Suite("Auth session checks")
+struct AuthSessionCheckTests {
+    @Test func concurrentChecksOfOneCredentialMakeOneCall() async throws {
+        let session = AuthSession(backend: "tickedify", profile: "p", vault: MemoryCredentialVault(), vaultName: "cookie")
+        let calls = AuthSessionTests.Counter()
+        let answers = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for _ in 0..<20 {
+                group.addTask {
+                    try await session.check("sid=1") {
+                        _ = calls.next()
+                        try await Task.sleep(for: .milliseconds(100))
+                        return true
+                    }
+                }
+            }
+            var all: [Bool] = []
+            for try await answer in group { all.append(answer) }
+            return all
+        }
+        #expect(answers == Array(repeating: true, count: 20))
+        #expect(calls.value.withLock { $0 } == 1)
+    }
+
+    @Test func aCheckIsNeverReusedOnceItHasEnded() async throws {
+        let session = AuthSession(backend: "tickedify", profile: "p", vault: MemoryCredentialVault(), vaultName: "cookie")
+        let calls = AuthSessionTests.Counter()
+        #expect(try await session.check("sid=1") { calls.next() == 1 })
+        #expect(try await session.check("sid=1") { calls.next() == 1 } == false)
+        // Another credential is checked on its own.
+        #expect(try await session.check("sid=2") { calls.next() == 3 })
+        #expect(calls.value.withLock { $0 } == 3)
+    }
+
+    @Test func aFailedCheckFailsEveryoneWhoJoinedIt() async throws {
+        let session = AuthSession(backend: "tickedify", profile: "p", vault: MemoryCredentialVault(), vaultName: "cookie")
+        let calls = AuthSessionTests.Counter()
+        let failures = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<5 {
+                group.addTask {
+                    do {
+                        _ = try await session.check("sid=1") {
+                            _ = calls.next()
+                            try await Task.sleep(for: .milliseconds(100))
+                            throw BackendError(.unavailable, backend: "tickedify", message: "tickedify answered 503")
+                        }
+                        return false
+                    } catch {
+                        return true
+                    }
+                }
+            }
+            var count = 0
+            for await failed in group where failed { count += 1 }
+            return count
+        }
+        #expect(failures == 5)
+        #expect(calls.value.withLock { $0 } == 1)
+    }
+}

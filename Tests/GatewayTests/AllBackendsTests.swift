@@ -322,4 +322,34 @@ struct AllBackendsTests {
             }
         }
     }
+
+    /// Planning calls that start together share one session check (`GET /api/auth/me`), made
+    /// right before them; a later call checks again.
+    @Test func planningCallsStartingTogetherShareOneSessionCheck() async throws {
+        try await withDemo { demo in
+            try await demo.test { client in
+                _ = try await client.execute(uri: "/v1/plan", method: .get)  // logs in once
+                _ = try await demo.call(.tickedify, .POST, "/_sim/faults", json: #"{"latency_ms":150}"#)
+                _ = try await demo.call(.tickedify, .POST, "/_sim/stats/reset")
+                let days = (1...5).map { "2030-01-0\($0)" }
+                let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                    for day in days {
+                        group.addTask { try await client.execute(uri: "/v1/plan?date=\(day)", method: .get).status }
+                    }
+                    var all: [HTTPResponse.Status] = []
+                    for try await status in group { all.append(status) }
+                    return all
+                }
+                #expect(statuses == Array(repeating: .ok, count: 5))
+                var calls = try await demo.call(.tickedify, .GET, "/_sim/stats")["calls"]
+                #expect(calls?["GET /api/auth/me"] == .number(1))
+                for day in days {
+                    #expect(calls?["GET /api/dagelijkse-planning/\(day)"] == .number(1), "\(day)")
+                }
+                _ = try await client.execute(uri: "/v1/plan?date=2030-01-06", method: .get)
+                calls = try await demo.call(.tickedify, .GET, "/_sim/stats")["calls"]
+                #expect(calls?["GET /api/auth/me"] == .number(2))
+            }
+        }
+    }
 }

@@ -6,7 +6,8 @@ import NIOHTTP1
 /// The cookie lives in the vault, so a restart does not log in again; the gateway logs in only
 /// after a 401 or a failed session check, single-flighted, and never after a refusal until
 /// the block ends (5 logins per 15 minutes lock the account). Planning routes are called only
-/// with a session verified just before: the real server crashes on them without one.
+/// with a session verified just before (one check shared by the calls that start together):
+/// the real server crashes on them without one.
 public struct TickedifyClient: Sendable {
     public static let backend = "tickedify"
     public static let cookieName = "tickedify.sid"
@@ -37,12 +38,7 @@ public struct TickedifyClient: Sendable {
     public func get(_ path: String, verifyFirst: Bool) async throws -> JSONValue {
         var cookie = try await currentOrLogin()
         if verifyFirst {
-            let me = try await send(.GET, "/api/auth/me", cookie: cookie)
-            if me.status == 401 {
-                cookie = try await relogin(replacing: cookie)
-            } else if !me.isSuccess {
-                throw UpstreamHTTP.error(for: me, backend: Self.backend)
-            }
+            cookie = try await verified(cookie)
         }
         var response = try await send(.GET, path, cookie: cookie)
         if response.status == 401, !verifyFirst {
@@ -61,19 +57,25 @@ public struct TickedifyClient: Sendable {
     /// POST `path` with a session checked just before (`/api/auth/me`, logging in after its
     /// 401). The POST itself is sent once: a write is never retried.
     public func post(_ path: String, body: Data) async throws -> JSONValue {
-        var cookie = try await currentOrLogin()
-        let me = try await send(.GET, "/api/auth/me", cookie: cookie)
-        if me.status == 401 {
-            cookie = try await relogin(replacing: cookie)
-        } else if !me.isSuccess {
-            throw UpstreamHTTP.error(for: me, backend: Self.backend)
-        }
+        let cookie = try await verified(currentOrLogin())
         let response = try await http.send(
             .POST, url: settings.endpoint.baseURL + path, headers: [("Cookie", cookie)], body: body,
             timeout: settings.endpoint.timeout.seconds, source: source
         )
         guard response.isSuccess else { throw UpstreamHTTP.error(for: response, backend: Self.backend) }
         return (try? JSONCoding.decoder.decode(JSONValue.self, from: response.body)) ?? .null
+    }
+
+    /// `cookie` checked with `GET /api/auth/me` just now (one check shared by the calls that
+    /// ask at the same time), or a fresh one from a login when Tickedify refused it.
+    private func verified(_ cookie: String) async throws -> String {
+        let valid = try await session.check(cookie) { [self] in
+            let me = try await send(.GET, "/api/auth/me", cookie: cookie)
+            if me.status == 401 { return false }
+            guard me.isSuccess else { throw UpstreamHTTP.error(for: me, backend: Self.backend) }
+            return true
+        }
+        return valid ? cookie : try await relogin(replacing: cookie)
     }
 
     private func currentOrLogin() async throws -> String {
