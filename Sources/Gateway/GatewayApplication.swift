@@ -82,7 +82,9 @@ public enum GatewayApplication {
         return Application(
             router: router(runtime: runtime, heartbeat: heartbeat),
             server: hotPath ? HTTPServerBuilder { responder in GatewayHTTP1Channel(responder: responder, answers: answers) } : .http1(),
-            configuration: .init(address: .hostname(address.host, port: address.port), serverName: serverName),
+            // A deep accept queue: a burst of new connections (a dashboard wall, a load test)
+            // must not overflow the default 256 and wait out SYN retransmits (1 s, 3 s, …).
+            configuration: .init(address: .hostname(address.host, port: address.port), serverName: serverName, backlog: 1024),
             onServerRunning: { channel in
                 await onServerRunning(channel.localAddress?.port ?? address.port)
             },
