@@ -22,15 +22,23 @@ public struct AggregateAnswer: Sendable {
     /// Each section's cached body (nil when it has no data), for views derived in Swift.
     public var sectionBodies: [String: Data]
     /// Until when an identical request may be given this very answer: set only when every
-    /// section was a fresh hit, and never past the next tick of an age or remaining freshness
-    /// (whole seconds) or the end of any section's freshness. Valid only while the cache's
-    /// generation is still `generation`.
+    /// section was a fresh hit or a stale entry with its refresh on the way, and never past
+    /// the next tick of an age or remaining freshness (whole seconds) or the end of any
+    /// section's phase. Valid only while the cache's generation is still `generation` (a
+    /// refresh that ends, stored or failed, changes it).
     public var reusableUntil: Date?
+    /// What each reuse of the answer counts, one per section: a hit for a fresh section, a
+    /// stale serve for one being refreshed. Empty when not reusable.
+    public var reuses: [SectionReuse] = []
     /// The cache generation (`CacheGeneration`) read before the first lookup.
     public var generation: UInt64 = 0
     public var profile: String = ""
-    /// The operations of the sections looked up (the hits a reuse of the answer stands for).
-    public var operations: [String] = []
+}
+
+/// What one section of a reused answer counts for its operation.
+public struct SectionReuse: Sendable, Equatable {
+    public var operation: String
+    public var event: CacheCounters.Event
 }
 
 /// How the cache answered one section.

@@ -165,7 +165,7 @@ public final class Aggregator: Sendable {
                     let elapsed = ContinuousClock.now - started
                     let milliseconds = elapsed.milliseconds
                     return SectionResult(
-                        name: item.section.name, result: result,
+                        name: item.section.name, operation: operation.name, result: result,
                         report: Self.report(result, backend: operation.backend, now: self.now(), durationMs: milliseconds)
                     )
                 }
@@ -191,7 +191,6 @@ public final class Aggregator: Sendable {
         var answer = compose(values: values, results: results)
         answer.generation = generation
         answer.profile = profileName
-        answer.operations = prepared.map(\.section.operation.name)
         return answer
     }
 
@@ -228,6 +227,7 @@ public final class Aggregator: Sendable {
     /// One section's lookup and its report.
     struct SectionResult: Sendable {
         var name: String
+        var operation: String
         var result: CacheLookupResult
         var report: SectionReport
     }
@@ -248,9 +248,18 @@ public final class Aggregator: Sendable {
         // Every figure in the body that moves with the clock (ages, remaining freshness) is
         // whole seconds: the answer stays byte-for-byte the same until the first of them ticks.
         var reusableUntil: Date? = now.addingTimeInterval(1)
+        var reuses: [SectionReuse] = []
         for item in results {
-            if item.result.outcome == .fresh, let windows = item.result.windows, let until = reusableUntil {
+            // Reusable: a fresh hit, or a stale entry whose refresh is on its way (its outcome
+            // changes only when the refresh ends, which changes the cache's generation).
+            let reuse: CacheCounters.Event? = switch item.result.outcome {
+            case .fresh: .hits
+            case .staleRevalidating: .staleServes
+            default: nil
+            }
+            if let reuse, let windows = item.result.windows, let until = reusableUntil {
                 reusableUntil = min(until, Self.nextTick(windows, after: now))
+                reuses.append(SectionReuse(operation: item.operation, event: reuse))
             } else {
                 reusableUntil = nil
             }
@@ -289,18 +298,20 @@ public final class Aggregator: Sendable {
             status: status, body: JSONObjectWriter.object(fields), validatorBody: JSONObjectWriter.object(validatorFields),
             complete: complete, stale: stale, ageSeconds: age, maxAge: complete && !stale ? maxAge : nil,
             sections: reports, lookups: lookups, sectionBodies: bodies,
-            reusableUntil: reusableUntil.flatMap { $0 > now ? $0 : nil }
+            reusableUntil: reusableUntil.flatMap { $0 > now ? $0 : nil }, reuses: reusableUntil == nil ? [] : reuses
         )
     }
 
-    /// The first moment after `now` when a fresh entry's whole-second age or remaining
-    /// freshness changes, or its freshness ends.
+    /// The first moment after `now` when an entry's whole-second age or remaining freshness
+    /// (negative once stale, as `Cache-Status` shows it) changes, or its phase does (freshness
+    /// ends, stale-while-revalidate ends).
     static func nextTick(_ windows: EntryWindows, after now: Date) -> Date {
         let age = now.timeIntervalSince(windows.fetchedAt)
         let ageTick = windows.fetchedAt.addingTimeInterval(max(0, age).rounded(.down) + 1)
         let remaining = windows.freshUntil.timeIntervalSince(now)
-        let ttlTick = windows.freshUntil.addingTimeInterval(-max(0, remaining).rounded(.down))
-        return min(ageTick, ttlTick, windows.freshUntil)
+        let ttlTick = windows.freshUntil.addingTimeInterval(-remaining.rounded(.down))
+        let phaseEnd = now < windows.freshUntil ? windows.freshUntil : windows.revalidateUntil
+        return min(ageTick, ttlTick, phaseEnd)
     }
 
 }

@@ -3,8 +3,8 @@ import Synchronization
 
 /// What the cache did, per profile and operation, for /v1/sources, and as Prometheus counters
 /// per operation. Thread-safe, so an answer served without asking the cache actor (a reused
-/// composed answer) still counts its hits — through a `ReusedHits` handle, which counts them
-/// without a lock or a lookup.
+/// composed answer) still counts its lookups — through a `ReusedLookups` handle, which counts
+/// them without a lock or a lookup.
 final class CacheCounterBook: Sendable {
     private struct Scope: Hashable {
         var profile: String
@@ -69,9 +69,12 @@ final class CacheCounterBook: Sendable {
         counter.increment()
     }
 
-    /// A handle counting one hit for each of `operations` of `profile` per use.
-    func reusedHits(profile: String, operations: [String]) -> ReusedHits {
-        ReusedHits(handles: operations.map { handles(profile: profile, operation: $0, .hits) })
+    /// A handle counting, per use, each lookup's event for its operation of `profile`.
+    func reusedLookups(profile: String, _ lookups: [(operation: String, event: CacheCounters.Event)]) -> ReusedLookups {
+        ReusedLookups(handles: lookups.map { lookup in
+            let (tally, counter) = handles(profile: profile, operation: lookup.operation, lookup.event)
+            return (tally, counter, lookup.event)
+        })
     }
 
     private func handles(profile: String, operation: String, _ event: CacheCounters.Event) -> (Tally, Counter) {
@@ -100,13 +103,14 @@ final class CacheCounterBook: Sendable {
     }
 }
 
-/// Counts the hits a reused composed answer stands for: one per section, each use.
-public struct ReusedHits: Sendable {
-    fileprivate let handles: [(CacheCounterBook.Tally, Counter)]
+/// Counts what a reused composed answer stands for: per section a hit or a stale serve, each
+/// use.
+public struct ReusedLookups: Sendable {
+    fileprivate let handles: [(CacheCounterBook.Tally, Counter, CacheCounters.Event)]
 
     public func count() {
-        for (tally, counter) in handles {
-            tally.count(.hits)
+        for (tally, counter, event) in handles {
+            tally.count(event)
             counter.increment()
         }
     }

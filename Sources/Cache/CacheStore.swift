@@ -206,11 +206,11 @@ public actor CacheStore {
         book.total(profile: profile, operation: operation)
     }
 
-    /// Counts fresh hits served without a lookup: `operations` of `profile` answered from a
-    /// reused composed answer that was built from fresh entries under the current generation
-    /// (one hit for each, every time the handle's `count()` is called).
-    public nonisolated func reusedHits(profile: String, operations: [String]) -> ReusedHits {
-        book.reusedHits(profile: profile, operations: operations)
+    /// Counts lookups answered without asking the cache: the sections of a reused composed
+    /// answer, built under the current generation — per operation of `profile` a hit (fresh)
+    /// or a stale serve (refresh on its way), every time the handle's `count()` is called.
+    public nonisolated func reusedLookups(profile: String, _ lookups: [(operation: String, event: CacheCounters.Event)]) -> ReusedLookups {
+        book.reusedLookups(profile: profile, lookups)
     }
 
     public var memoryStats: (entries: Int, bytes: Int) {

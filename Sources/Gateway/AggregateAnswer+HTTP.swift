@@ -27,7 +27,7 @@ extension AggregateAnswer {
         headers[.serverTiming] = serverTiming
         return RenderedAnswer(
             status: .init(code: status), headers: headers, body: ByteBuffer(bytes: body), etag: tag,
-            reusableUntil: reusableUntil, generation: generation, profile: profile, operations: operations
+            reusableUntil: reusableUntil, generation: generation, profile: profile, reuses: reuses
         )
     }
 

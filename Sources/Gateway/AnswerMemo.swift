@@ -4,17 +4,20 @@ import Synchronization
 
 /// Rendered answers kept for reuse: a request whose resolved route, profile and parameters
 /// equal an earlier one's gets that answer's very bytes, while every section it was built from
-/// is still a fresh hit (`RenderedAnswer.reusableUntil`, at most a second) and nothing cached
-/// has changed since (`CacheGeneration`). It is what makes a cache hit cost a dictionary
-/// lookup instead of five cache lookups, two JSON encodings and a SHA-256; `no-cache`
-/// requests skip it, and each reuse still counts as a hit of every section it stands for.
+/// is still a fresh hit or a stale entry with its refresh on the way
+/// (`RenderedAnswer.reusableUntil`, at most a second) and nothing cached has changed since
+/// (`CacheGeneration`; a refresh that ends changes it). It is what makes a cache hit cost a
+/// dictionary lookup instead of five cache lookups, two JSON encodings and a SHA-256 — also
+/// while entries are being refreshed, so a burst of requests then cannot starve the refresh;
+/// `no-cache` requests skip it, and each reuse still counts a hit (or a stale serve) of every
+/// section it stands for.
 final class AnswerMemo: Sendable {
     private struct Kept {
         var answer: RenderedAnswer
         /// The same as HTTP/1.1 bytes, for the hot path.
         var wire: AnswerWire
-        /// Counts the hits each reuse stands for.
-        var hits: ReusedHits
+        /// Counts what each reuse stands for (a hit or a stale serve per section).
+        var hits: ReusedLookups
     }
 
     private let entries = Mutex<[String: Kept]>([:])
@@ -57,7 +60,8 @@ final class AnswerMemo: Sendable {
     func keep(_ answer: RenderedAnswer, for key: String, now: Date) {
         guard let until = answer.reusableUntil, now < until, answer.generation == cache.generation.current else { return }
         let kept = Kept(
-            answer: answer, wire: AnswerWire(answer), hits: cache.reusedHits(profile: answer.profile, operations: answer.operations)
+            answer: answer, wire: AnswerWire(answer),
+            hits: cache.reusedLookups(profile: answer.profile, answer.reuses.map { ($0.operation, $0.event) })
         )
         entries.withLock { entries in
             if entries.count >= limit {

@@ -1,4 +1,5 @@
 import Aggregation
+import Cache
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -17,7 +18,8 @@ struct RenderedAnswer: Sendable {
     var reusableUntil: Date?
     var generation: UInt64
     var profile: String
-    var operations: [String]
+    /// What each reuse counts per section (`AggregateAnswer.reuses`).
+    var reuses: [SectionReuse]
 
     /// The answer for `request`: 304 without a body when the client's copy is current.
     func response(for request: Request) -> Response {

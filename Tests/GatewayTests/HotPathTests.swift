@@ -4,6 +4,7 @@ import Model
 import HTTPTypes
 import HummingbirdTesting
 import NIOCore
+import Simulators
 import Synchronization
 import Testing
 
@@ -137,6 +138,42 @@ import Testing
             #expect(after.headers[HTTPField.Name("Cache-Status")!]?.contains("plan=miss") == true)
             #expect(try await Self.hotAnswers(hot) == 1)
             #expect(before.status == .ok && after.status == .ok)
+        }
+    }
+
+    /// While stale entries are being refreshed the answer built from them is kept too (a burst
+    /// then stays cheap and cannot starve the refresh); it counts stale serves, and once the
+    /// refresh has ended the next answer is built from the fresh data.
+    @Test func anAnswerBeingRefreshedIsKeptUntilTheRefreshEnds() async throws {
+        let clock = SteppingClock()
+        try await withBoth(clock: clock) { hot, _, harness in
+            _ = try await hot.execute(uri: "/v1/today", method: .get)  // fetched
+            for kind in SimulatorKind.allCases {
+                _ = try await harness.call(kind, .POST, "/_sim/faults", json: #"{"latency_ms":400}"#)
+            }
+            clock.set(clock.read().addingTimeInterval(61))  // past the shortest freshness (60 s)
+            let cacheStatus = HTTPField.Name("Cache-Status")!
+            let first = try await hot.execute(uri: "/v1/today", method: .get)  // starts the refreshes
+            let stale = try #require(first.headers[cacheStatus])
+            #expect(stale.contains("hit-stale"))
+            let staleSections = stale.components(separatedBy: "=hit-stale").count - 1
+            let before = harness.runtime.cache.counters()
+            let again = try await hot.execute(uri: "/v1/today", method: .get)
+            #expect(try await Self.hotAnswers(hot) == 1)
+            #expect(again.body == first.body)
+            let after = harness.runtime.cache.counters()
+            #expect(after.staleServes - before.staleServes == staleSections)
+            #expect(after.hits - before.hits == 5 - staleSections)
+            #expect(after.fetches == before.fetches, "the kept answer starts no fetch")
+
+            // The refreshes end (400 ms; the plan's two calls 800 ms): the next answer is fresh.
+            var refreshed = false
+            for _ in 0..<50 where !refreshed {
+                try await Task.sleep(for: .milliseconds(100))
+                let response = try await hot.execute(uri: "/v1/today", method: .get)
+                refreshed = response.headers[cacheStatus]?.contains("stale") == false
+            }
+            #expect(refreshed, "still stale 5 s after the refreshes started")
         }
     }
 
