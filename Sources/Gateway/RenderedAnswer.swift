@@ -29,13 +29,20 @@ struct RenderedAnswer: Sendable {
 
     /// Status, headers and body for a request with `method` and these `If-None-Match` values.
     func response(method: HTTPRequest.Method, ifNoneMatch: [String]) -> (status: HTTPResponse.Status, headers: HTTPFields, body: ByteBuffer?) {
-        if status == .ok, method == .get || method == .head,
-           let condition = ifNoneMatch.joined(separator: ",").nilIfEmpty,
-           AggregateAnswer.matches(condition, etag: etag) {
+        if Self.isNotModified(status: status, etag: etag, method: method, ifNoneMatch: ifNoneMatch) {
             var headers = self.headers
             headers[.contentType] = nil
             return (.notModified, headers, nil)
         }
         return (status, headers, body)
+    }
+
+    /// Whether a request with `method` and these `If-None-Match` values gets `304` for an
+    /// answer with `status` and `etag`.
+    static func isNotModified(status: HTTPResponse.Status, etag: String, method: HTTPRequest.Method, ifNoneMatch: [String]) -> Bool {
+        guard status == .ok, method == .get || method == .head,
+              let condition = ifNoneMatch.joined(separator: ",").nilIfEmpty
+        else { return false }
+        return AggregateAnswer.matches(condition, etag: etag)
     }
 }

@@ -33,8 +33,8 @@ struct AnswerWire: Sendable {
     /// The head for a request with `method` and these `If-None-Match` values, and whether the
     /// body goes after it.
     func head(method: HTTPRequest.Method, ifNoneMatch: [String]) -> (bytes: ByteBuffer, status: Int, withBody: Bool) {
-        if let notModified, let condition = ifNoneMatch.joined(separator: ",").nilIfEmpty,
-           AggregateAnswer.matches(condition, etag: etag) {
+        if let notModified,
+           RenderedAnswer.isNotModified(status: .ok, etag: etag, method: method, ifNoneMatch: ifNoneMatch) {
             return (notModified, HTTPResponse.Status.notModified.code, false)
         }
         return (full, status, method != .head)
