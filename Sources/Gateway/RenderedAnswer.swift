@@ -23,18 +23,17 @@ struct RenderedAnswer: Sendable {
 
     /// The answer for `request`: 304 without a body when the client's copy is current.
     func response(for request: Request) -> Response {
-        let parts = response(method: request.method, ifNoneMatch: request.headers[values: .ifNoneMatch])
-        return Response(status: parts.status, headers: parts.headers, body: parts.body.map { .init(byteBuffer: $0) } ?? .init())
+        if Self.isNotModified(status: status, etag: etag, method: request.method, ifNoneMatch: request.headers[values: .ifNoneMatch]) {
+            return Response(status: .notModified, headers: notModifiedHeaders)
+        }
+        return Response(status: status, headers: headers, body: .init(byteBuffer: body))
     }
 
-    /// Status, headers and body for a request with `method` and these `If-None-Match` values.
-    func response(method: HTTPRequest.Method, ifNoneMatch: [String]) -> (status: HTTPResponse.Status, headers: HTTPFields, body: ByteBuffer?) {
-        if Self.isNotModified(status: status, etag: etag, method: method, ifNoneMatch: ifNoneMatch) {
-            var headers = self.headers
-            headers[.contentType] = nil
-            return (.notModified, headers, nil)
-        }
-        return (status, headers, body)
+    /// The headers of its `304`: all but Content-Type.
+    var notModifiedHeaders: HTTPFields {
+        var headers = self.headers
+        headers[.contentType] = nil
+        return headers
     }
 
     /// Whether a request with `method` and these `If-None-Match` values gets `304` for an

@@ -22,9 +22,7 @@ struct AnswerWire: Sendable {
         etag = answer.etag
         full = Self.head(status: answer.status, headers: answer.headers, contentLength: answer.body.readableBytes)
         if answer.status == .ok {
-            var headers = answer.headers
-            headers[.contentType] = nil
-            notModified = Self.head(status: .notModified, headers: headers, contentLength: nil)
+            notModified = Self.head(status: .notModified, headers: answer.notModifiedHeaders, contentLength: nil)
         } else {
             notModified = nil
         }
