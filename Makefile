@@ -3,7 +3,7 @@
 SWIFT ?= swift
 DEMO_ARGS ?=
 
-.PHONY: all deps build release demo test test-swift test-browser test-openapi test-durability clean bench soak
+.PHONY: all deps build release demo test test-swift test-browser test-openapi test-durability test-resilience clean bench soak
 
 all: build
 
@@ -20,7 +20,7 @@ demo: build
 	$(SWIFT) build --product daygate --show-bin-path >/dev/null
 	"$$($(SWIFT) build --show-bin-path)/daygate" demo $(DEMO_ARGS)
 
-test: test-swift test-browser test-openapi test-durability
+test: test-swift test-browser test-openapi test-durability test-resilience
 
 # The fault suite hammers every simulator at once; it runs on its own so its load does not
 # push the other tests past their deadlines on a small machine.
@@ -48,6 +48,13 @@ test-openapi: deps
 test-durability: deps
 	$(SWIFT) build --product daygate
 	python3 Tests/Durability/crash_test.py "$$($(SWIFT) build --show-bin-path)/daygate"
+
+# 1400 half-sent connections against a gateway held to 1024 open files (prlimit, util-linux):
+# it lives, answers every real request, closes the flood, and is normal afterwards.
+test-resilience: deps
+	@scripts/ensure-deps.sh prlimit
+	$(SWIFT) build --product daygate
+	python3 Tests/Resilience/flood_test.py "$$($(SWIFT) build --show-bin-path)/daygate"
 
 # Benchmarks (results in BENCHMARKS.md): the release build against the simulators; wrk and nginx
 # come from Debian's packages when missing. Knobs: BENCH_LATENCY_MS, BENCH_DURATION, … (see

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what daygate needs from Debian's packages when it is missing. Idempotent.
 #   scripts/ensure-deps.sh            build needs (libsqlite3-dev)
-#   scripts/ensure-deps.sh chromium   plus these tools (browser test; wrk, nginx for benchmarks)
+#   scripts/ensure-deps.sh chromium   plus these tools (browser test; prlimit for the flood test;
+#                                     wrk, nginx for benchmarks)
 set -euo pipefail
 
 if ! command -v swift >/dev/null 2>&1; then
@@ -15,6 +16,7 @@ for tool in "$@"; do
   if ! command -v "$tool" >/dev/null 2>&1; then
     case "$tool" in
       chromium) missing+=(chromium fonts-dejavu-core) ;;
+      prlimit) missing+=(util-linux) ;;
       *) missing+=("$tool") ;;
     esac
   fi

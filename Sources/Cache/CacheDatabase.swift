@@ -29,7 +29,7 @@ public final class CacheDatabase: Sendable {
         )
         let path = (stateDirectory as NSString).appendingPathComponent("cache.sqlite")
         if !fileManager.fileExists(atPath: path) {
-            fileManager.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+            _ = fileManager.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])  // GRDB reports a failure
         }
         self.path = path
         var configuration = Configuration()

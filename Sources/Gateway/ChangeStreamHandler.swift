@@ -9,11 +9,23 @@ import Model
 /// a `heartbeat` every few seconds so proxies keep the connection and clients notice a dead
 /// gateway. `retry: 2000` makes browsers reconnect two seconds after a restart. The stream
 /// ends when the gateway shuts down (the feed finishes).
+///
+/// A stream holds a connection of the budget for as long as it lasts (the idle timeout does
+/// not end it: an answer is on its way), so each client may hold only `quota.perClient` of
+/// them; one more is a `429 too_many_streams`.
 struct ChangeStreamHandler: Sendable {
     let feed: CacheChangeFeed
     let heartbeat: Duration
+    let quota: StreamQuota
 
-    func response(profile: String) -> Response {
+    func response(profile: String, client: String) throws -> Response {
+        guard let ticket = quota.take(for: client) else {
+            throw GatewayError(
+                .tooManyRequests, code: "too_many_streams",
+                message: "this client has \(quota.perClient) streams open already (limits.streams_per_client); close one first",
+                headers: [.retryAfter: "10"]
+            )
+        }
         let changes = feed.subscribe()
         let heartbeat = self.heartbeat
         var headers = HTTPFields()
@@ -21,6 +33,7 @@ struct ChangeStreamHandler: Sendable {
         headers[.cacheControl] = "no-store"
         headers[HTTPField.Name("X-Accel-Buffering")!] = "no"
         let body = ResponseBody { writer in
+            defer { withExtendedLifetime(ticket) {} }
             try await writer.write(ByteBuffer(string: "retry: 2000\n\n" + Self.event("hello", ["profile": profile])))
             let (events, continuation) = AsyncStream<String>.makeStream()
             let forward = Task {

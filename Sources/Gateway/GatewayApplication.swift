@@ -41,7 +41,9 @@ public enum GatewayApplication {
             JSONResponse.make(status: .ok, body: spec)
         }
         router.get("/metrics") { _, _ in
-            let text = await runtime.metrics.exposition(cache: runtime.cache, monitor: runtime.http.monitor)
+            let text = await runtime.metrics.exposition(
+                cache: runtime.cache, monitor: runtime.http.monitor, connections: runtime.connections
+            )
             return Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
                 body: .init(byteBuffer: ByteBuffer(string: text))
@@ -55,9 +57,11 @@ public enum GatewayApplication {
         router.get(RouterPath(SummaryService.path)) { request, context in
             try await SummaryHandler(service: summary).handle(request, context: context)
         }
-        let stream = ChangeStreamHandler(feed: runtime.cache.changes, heartbeat: heartbeat)
+        let stream = ChangeStreamHandler(
+            feed: runtime.cache.changes, heartbeat: heartbeat, quota: StreamQuota(perClient: runtime.config.limits.streamsPerClient)
+        )
         router.get("/v1/stream") { _, context in
-            stream.response(profile: context.profile)
+            try stream.response(profile: context.profile, client: context.clientIdentity)
         }
         WriteRoutes(runtime: runtime).register(on: router)
         for route in runtime.routes {
@@ -78,13 +82,18 @@ public enum GatewayApplication {
     ) -> some ApplicationProtocol {
         let address = listen ?? runtime.config.listen
         let serverName = "daygate"
-        let answers = HotAnswers(runtime: runtime, serverName: serverName)
+        let answers = hotPath ? HotAnswers(runtime: runtime, serverName: serverName) : nil
+        let budget = runtime.connections
         return Application(
             router: router(runtime: runtime, heartbeat: heartbeat),
-            server: hotPath ? HTTPServerBuilder { responder in GatewayHTTP1Channel(responder: responder, answers: answers) } : .http1(),
+            server: HTTPServerBuilder { responder in GatewayHTTP1Channel(responder: responder, budget: budget, answers: answers) },
             // A deep accept queue: a burst of new connections (a dashboard wall, a load test)
-            // must not overflow the default 256 and wait out SYN retransmits (1 s, 3 s, …).
-            configuration: .init(address: .hostname(address.host, port: address.port), serverName: serverName, backlog: 1024),
+            // must not overflow the default 256 and wait out SYN retransmits (1 s, 3 s, …); past
+            // the connection budget new connections wait there too.
+            configuration: .init(
+                address: .hostname(address.host, port: address.port), serverName: serverName, backlog: 1024,
+                availableConnectionsDelegate: budget.acceptGate
+            ),
             onServerRunning: { channel in
                 await onServerRunning(channel.localAddress?.port ?? address.port)
             },

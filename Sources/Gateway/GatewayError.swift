@@ -24,7 +24,11 @@ public struct GatewayError: HTTPResponseError, Sendable {
         var headers = self.headers
         headers[.contentType] = "application/json; charset=utf-8"
         headers[.cacheControl] = "no-store"
-        let body = (try? JSONCoding.encode(ErrorBody(detail))) ?? Data(#"{"error":{"code":"internal","message":"error"}}"#.utf8)
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: Self.body(detail))))
+    }
+
+    /// `{"error":{"code","message"}}` as bytes.
+    static func body(_ detail: ErrorDetail) -> Data {
+        (try? JSONCoding.encode(ErrorBody(detail))) ?? Data(#"{"error":{"code":"internal","message":"error"}}"#.utf8)
     }
 }

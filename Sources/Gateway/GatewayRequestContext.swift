@@ -1,13 +1,25 @@
 import Hummingbird
+import NIOCore
 import Logging
 
-/// Per-request state: the request id (also on every log line) and the profile served.
+/// Per-request state: the request id (also on every log line), the profile served, and who is
+/// asking (the client key's name, or the peer's address without keys).
 public struct GatewayRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     public var requestID = ""
     public var profile = ""
+    /// The name of the client key that picked the profile; nil without keys.
+    public var client: String?
+    public let remoteAddress: SocketAddress?
 
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
+        self.remoteAddress = source.channel.remoteAddress
+    }
+
+    /// One client for per-client limits: its key, or its IP address when there are no keys.
+    var clientIdentity: String {
+        if let client { return "key:" + client }
+        return "address:" + (remoteAddress?.ipAddress ?? "unknown")
     }
 }

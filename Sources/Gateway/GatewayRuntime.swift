@@ -20,6 +20,8 @@ public final class GatewayRuntime: Sendable {
     public let sessions: SessionRegistry
     public let aggregator: Aggregator
     public let metrics: GatewayMetrics
+    /// Client connections held at once, and how long slow clients may take.
+    public let connections: ConnectionBudget
     public let logger: Logger
     /// Rendered answers reused while they stay byte-for-byte the same.
     let answers: AnswerMemo
@@ -28,13 +30,30 @@ public final class GatewayRuntime: Sendable {
     /// - Parameters:
     ///   - httpClient: an existing client to share (tests); by default the runtime makes its own.
     ///   - circuit: when a source's circuit opens and for how long.
+    ///   - upstreamInProcess: the backends run in this process (the demo's simulators), so each
+    ///     upstream connection takes two of its descriptors.
     public init(
         config: DaygateConfig, registry: OperationRegistry = .standard, logger: Logger = Logger(label: "daygate"),
-        httpClient: HTTPClient? = nil, circuit: CircuitBreaker.Policy = .standard, now: @escaping @Sendable () -> Date = { Date() }
+        httpClient: HTTPClient? = nil, circuit: CircuitBreaker.Policy = .standard, upstreamInProcess: Bool = false,
+        now: @escaping @Sendable () -> Date = { Date() }
     ) throws {
         self.config = config
         self.logger = logger
         self.metrics = GatewayMetrics()
+        let limits = config.limits
+        let budget = ConnectionBudget.limit(
+            maxConnections: limits.maxConnections, descriptors: OpenFileLimit.current().soft,
+            upstreamHosts: config.upstreamOrigins.count, upstreamPerHost: limits.upstreamConnectionsPerHost,
+            upstreamInProcess: upstreamInProcess
+        )
+        self.connections = ConnectionBudget(
+            limit: budget.limit,
+            timeouts: .init(
+                head: .nanoseconds(Int64(limits.headerTimeout.seconds * 1e9)), body: .nanoseconds(Int64(limits.bodyTimeout.seconds * 1e9)),
+                idle: .nanoseconds(Int64(limits.idleTimeout.seconds * 1e9))
+            ),
+            metrics: metrics.factory, logger: logger
+        )
         self.registry = registry
         self.routes = try RouteLoader(registry: registry).load(directory: config.routesDir)
         self.database = try CacheDatabase(stateDirectory: config.stateDir)
@@ -43,7 +62,7 @@ public final class GatewayRuntime: Sendable {
             metrics: metrics.factory, logger: logger, now: now
         )
         self.http = UpstreamHTTP(
-            client: httpClient, monitor: UpstreamMonitor(policy: circuit, metrics: metrics.factory, now: now),
+            client: httpClient, connectionsPerHost: limits.upstreamConnectionsPerHost, monitor: UpstreamMonitor(policy: circuit, metrics: metrics.factory, now: now),
             redactor: SecretRedactor(secrets: config.secrets)
         )
         self.vault = SQLiteCredentialVault(database: database)

@@ -46,7 +46,9 @@ struct DemoCommand: AsyncParsableCommand {
             clients: clientKey.map { [ClientConfig(name: "demo", key: $0, profile: "default")] } ?? []
         )
         do {
-            try await GatewayRunner(config: config, logger: logging.logger(), extraServices: [simulators]).run { port in
+            try await GatewayRunner(
+                config: config, logger: logging.logger(), extraServices: [simulators], upstreamInProcess: true
+            ).run { port in
                 let base = "http://127.0.0.1:\(port)"
                 Console.line("""
                 daygate demo — timezone \(zone.identifier), cache in \(config.stateDir)

@@ -12,6 +12,8 @@ struct GatewayRunner {
     var config: DaygateConfig
     var logger: Logger
     var extraServices: [any Service] = []
+    /// The backends run in this process (the demo's simulators).
+    var upstreamInProcess = false
 
     func run(onListening: @escaping @Sendable (Int) async -> Void) async throws {
         guard config.listen.isLoopback || !config.clients.isEmpty else {
@@ -20,11 +22,32 @@ struct GatewayRunner {
             household's data. Listen on 127.0.0.1 (or ::1), or add keys under `clients:` in the config.
             """)
         }
+        // Every connection, upstream socket and database file takes a descriptor: take all the
+        // system allows, then hold connections to a budget below it.
+        let descriptors = OpenFileLimit.raiseToHard()
         let runtime: GatewayRuntime
         do {
-            runtime = try GatewayRuntime(config: config, logger: logger)
+            runtime = try GatewayRuntime(config: config, logger: logger, upstreamInProcess: upstreamInProcess)
         } catch let error as CustomStringConvertible {
             throw FailureMessage(text: "cannot start: \(error.description)")
+        }
+        let limits = config.limits
+        let budget = runtime.connections.limit
+        let raised = descriptors.after > descriptors.before ? ", raised from \(descriptors.before)" : ""
+        logger.info(
+            """
+            connection budget \(budget) (limits.max_connections \(limits.maxConnections), open-file limit \
+            \(descriptors.after)\(raised)); header timeout \(limits.headerTimeout), body timeout \(limits.bodyTimeout), \
+            idle timeout \(limits.idleTimeout)
+            """
+        )
+        if budget < limits.maxConnections {
+            logger.warning(
+                """
+                the open-file limit (\(descriptors.after)) holds the connection budget at \(budget) instead of \
+                \(limits.maxConnections); raise it (ulimit -n, or LimitNOFILE= in a systemd unit) for more
+                """
+            )
         }
         let app = GatewayApplication.make(runtime: runtime, onServerRunning: onListening)
         // Services stop in reverse order: live streams end first, so in-flight requests can drain.

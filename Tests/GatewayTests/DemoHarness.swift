@@ -45,7 +45,7 @@ final class DemoHarness: Sendable {
     ///   - now: the runtime's clock (cache windows, backoff, circuits, `Retry-After`); a test can
     ///     move it forward to skip a wait.
     static func start(
-        clients: [ClientConfig] = [], adjust: (inout ProfileConfig) -> Void = { _ in },
+        clients: [ClientConfig] = [], adjust: (inout ProfileConfig) -> Void = { _ in }, limits: LimitsSettings = LimitsSettings(),
         circuit: CircuitBreaker.Policy = .standard, now: @escaping @Sendable () -> Date = { Date() }
     ) async throws -> DemoHarness {
         let simulators = try await DemoSimulators.start(timeZone: zone, portBase: nil)
@@ -54,7 +54,7 @@ final class DemoHarness: Sendable {
         let stateDir = FileManager.default.temporaryDirectory.appendingPathComponent("daygate-demo-\(UUID().uuidString)").path
         let config = DaygateConfig(
             stateDir: stateDir, timezone: zone.identifier, routesDir: GatewayHarness.routesDir, staticDir: "/nonexistent",
-            profiles: ["default": profile], clients: clients
+            profiles: ["default": profile], clients: clients, limits: limits
         )
         do {
             return try DemoHarness(simulators: simulators, stateDir: stateDir, config: config, logs: LogCapture(), circuit: circuit, now: now)
@@ -101,11 +101,11 @@ final class DemoHarness: Sendable {
 }
 
 func withDemo<Value: Sendable>(
-    clients: [ClientConfig] = [], adjust: (inout ProfileConfig) -> Void = { _ in },
+    clients: [ClientConfig] = [], adjust: (inout ProfileConfig) -> Void = { _ in }, limits: LimitsSettings = LimitsSettings(),
     circuit: CircuitBreaker.Policy = .standard, now: @escaping @Sendable () -> Date = { Date() },
     _ body: (DemoHarness) async throws -> Value
 ) async throws -> Value {
-    let harness = try await DemoHarness.start(clients: clients, adjust: adjust, circuit: circuit, now: now)
+    let harness = try await DemoHarness.start(clients: clients, adjust: adjust, limits: limits, circuit: circuit, now: now)
     do {
         let value = try await body(harness)
         await harness.close()
@@ -142,9 +142,9 @@ final class LogCapture: Sendable {
             set { metadata[key] = newValue }
         }
 
-        func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String, function: String, line: UInt) {
-            let all = self.metadata.merging(metadata ?? [:]) { $1 }
-            capture.append("\(level) \(message) \(all)")
+        func log(event: LogEvent) {
+            let all = self.metadata.merging(event.metadata ?? [:]) { $1 }
+            capture.append("\(event.level) \(event.message) \(all)")
         }
     }
 }

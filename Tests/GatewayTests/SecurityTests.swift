@@ -305,7 +305,7 @@ struct SecurityTests {
     @Test func aConfigReadableByOthersIsWarnedAbout() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("daygate-\(UUID().uuidString).yaml").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        FileManager.default.createFile(atPath: path, contents: Data("profiles: {}".utf8), attributes: [.posixPermissions: 0o644])
+        #expect(FileManager.default.createFile(atPath: path, contents: Data("profiles: {}".utf8), attributes: [.posixPermissions: 0o644]))
         #expect(ConfigFile.permissionWarnings(path).first?.contains("chmod 600") == true)
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
         #expect(ConfigFile.permissionWarnings(path).isEmpty)

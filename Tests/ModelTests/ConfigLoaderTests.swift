@@ -237,4 +237,51 @@ struct ConfigLoaderTests {
             try ConfigLoader.load(path: "/nonexistent/daygate.yaml")
         }
     }
+
+    @Test func limitsHaveHomeServerDefaultsAndCanBeSet() throws {
+        #expect(try load(minimal).limits == LimitsSettings())
+        #expect(LimitsSettings().maxConnections == 1024)
+        #expect(LimitsSettings().headerTimeout == .seconds(10))
+        let config = try load(minimal + """
+
+        limits:
+          max_connections: 200
+          header_timeout: 2s
+          body_timeout: 5s
+          idle_timeout: 2m
+          streams_per_client: 3
+          upstream_connections_per_host: 16
+        """)
+        #expect(config.limits == LimitsSettings(
+            maxConnections: 200, headerTimeout: .seconds(2), bodyTimeout: .seconds(5), idleTimeout: .seconds(120),
+            streamsPerClient: 3, upstreamConnectionsPerHost: 16
+        ))
+    }
+
+    @Test func badLimitsAreNamedWithTheirLine() throws {
+        let small = try #require(problem(minimal + "\nlimits:\n  max_connections: 4\n"))
+        #expect(small.keyPath == "limits.max_connections")
+        #expect(small.line == 6)
+        #expect(small.reason.contains("16"))
+        let zero = try #require(problem(minimal + "\nlimits:\n  header_timeout: 0s\n"))
+        #expect(zero.keyPath == "limits.header_timeout")
+        let unknown = try #require(problem(minimal + "\nlimits:\n  keepalive: 5s\n"))
+        #expect(unknown.keyPath == "limits.keepalive")
+        #expect(unknown.reason.contains("idle_timeout"))
+    }
+
+    /// The example in the repository is a config that loads (its secrets given).
+    @Test func theExampleConfigLoads() throws {
+        let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("daygate.example.yaml")
+        let text = try String(contentsOf: example, encoding: .utf8).replacing(
+            #/\$\{file:[^}]*\}/#, with: "a-secret-from-a-file-0123456789"
+        )
+        let environment = [
+            "DAYGATE_HA_KEY": "home-assistant-key-0123456789", "TICKEDIFY_PASSWORD": "p", "FITIQ_API_KEY": "k",
+            "FITIQ_PASSWORD": "p", "PRSNL_PASSWORD": "p",
+        ]
+        let config = try load(text, environment: environment)
+        #expect(config.limits == LimitsSettings())
+    }
 }

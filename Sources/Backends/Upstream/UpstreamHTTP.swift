@@ -20,10 +20,11 @@ public final class UpstreamHTTP: Sendable {
     private let ownsClient: Bool
 
     /// A client tuned for fan-out: many connections per host (the default 8 queues a fan-out
-    /// under load), short connect timeout, no redirects.
-    public static func makeClient() -> HTTPClient {
+    /// under load) but a bounded number (each is a file descriptor the connection budget keeps
+    /// free, `limits.upstream_connections_per_host`), short connect timeout, no redirects.
+    public static func makeClient(connectionsPerHost: Int = 64) -> HTTPClient {
         var configuration = HTTPClient.Configuration()
-        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 256
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = connectionsPerHost
         configuration.connectionPool.idleTimeout = .seconds(60)
         configuration.timeout = .init(connect: .seconds(2), read: .seconds(30))
         configuration.redirectConfiguration = .disallow
@@ -32,11 +33,11 @@ public final class UpstreamHTTP: Sendable {
     }
 
     public init(
-        client: HTTPClient? = nil, maxResponseBytes: Int = 10 * 1_048_576, monitor: UpstreamMonitor = UpstreamMonitor(),
-        redactor: SecretRedactor = SecretRedactor(), retry: RetryPolicy = .standard
+        client: HTTPClient? = nil, connectionsPerHost: Int = 64, maxResponseBytes: Int = 10 * 1_048_576,
+        monitor: UpstreamMonitor = UpstreamMonitor(), redactor: SecretRedactor = SecretRedactor(), retry: RetryPolicy = .standard
     ) {
         self.retry = retry
-        self.client = client ?? Self.makeClient()
+        self.client = client ?? Self.makeClient(connectionsPerHost: connectionsPerHost)
         self.ownsClient = client == nil
         self.maxResponseBytes = maxResponseBytes
         self.monitor = monitor
@@ -66,6 +67,17 @@ public final class UpstreamHTTP: Sendable {
     public func send(
         _ method: HTTPMethod = .GET, url: String, headers: [(String, String)] = [], body: Data? = nil,
         timeout: TimeInterval, source: UpstreamSource, gate: Bool = true
+    ) async throws -> Response {
+        try await send(
+            method, url: url, headers: headers, body: body, timeout: timeout, source: source, gate: gate, retry: retry
+        )
+    }
+
+    /// `send` with this call's own retry policy instead of the client's (`.none`: a call that
+    /// must not go out twice without the caller deciding so, such as a Tickedify planning call).
+    public func send(
+        _ method: HTTPMethod = .GET, url: String, headers: [(String, String)] = [], body: Data? = nil,
+        timeout: TimeInterval, source: UpstreamSource, gate: Bool = true, retry: RetryPolicy
     ) async throws -> Response {
         let deadline = ContinuousClock.now + .milliseconds(Int64(timeout * 1000))
         var attempt = 0

@@ -5,14 +5,16 @@ import NIOHTTP1
 import NIOHTTPTypes
 import NIOHTTPTypesHTTP1
 
-/// Hummingbird's HTTP/1 child channel (`HTTP1Channel`) with the hot path in it: the same
-/// handlers in the same order, plus `HotAnswerHandler` between SwiftNIO's HTTP/1 codec and the
-/// conversion to HTTP types, where it sees parsed request heads and can write finished bytes.
+/// Hummingbird's HTTP/1 child channel (`HTTP1Channel`) with the gateway's own handlers between
+/// SwiftNIO's HTTP/1 codec and the conversion to HTTP types, where they see parsed request
+/// heads and can write finished bytes: `ConnectionGuardHandler` (slow clients, the connection
+/// budget's pressure, `Host`), then `HotAnswerHandler` (kept answers, unless `answers` is nil).
 struct GatewayHTTP1Channel: HTTPChannelHandler {
     typealias Value = NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>
 
     let responder: HTTPChannelHandler.Responder
-    let answers: HotAnswers
+    let budget: ConnectionBudget
+    let answers: HotAnswers?
     var configuration = HTTP1Channel.Configuration()
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
@@ -29,7 +31,11 @@ struct GatewayHTTP1Channel: HTTPChannelHandler {
                 withEncoderConfiguration: .init(),
                 withDecoderLimitConfiguration: limits
             )
-            try pipeline.addHandler(HotAnswerHandler(answers: answers))
+            budget.register(channel)
+            try pipeline.addHandler(ConnectionGuardHandler(budget: budget))
+            if let answers {
+                try pipeline.addHandler(HotAnswerHandler(answers: answers))
+            }
             try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
             try pipeline.addHandler(HTTPConnectionStateHandler(idleTimeout: configuration.idleTimeout.map { .init($0) }, logger: logger))
             return try NIOAsyncChannel(wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))

@@ -23,6 +23,10 @@ final class HotAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// The response encoder's context: bytes written there go on to the socket unencoded.
     private var wire: ChannelHandlerContext?
 
+    /// Told to the handlers before this one (`ConnectionGuardHandler`) after each answer written
+    /// here, since those bytes go past them.
+    struct AnswerWritten {}
+
     init(answers: HotAnswers) {
         self.answers = answers
     }
@@ -59,6 +63,7 @@ final class HotAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
             } else {
                 wire.writeAndFlush(NIOAny(IOData.byteBuffer(answer.head)), promise: nil)
             }
+            context.triggerUserOutboundEvent(AnswerWritten(), promise: nil)
         }
     }
 

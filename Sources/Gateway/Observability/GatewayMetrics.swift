@@ -27,7 +27,9 @@ public final class GatewayMetrics: Sendable {
     }
 
     /// The Prometheus text exposition, with the state gauges brought up to date first.
-    public func exposition(cache: CacheStore, monitor: UpstreamMonitor) async -> String {
+    public func exposition(cache: CacheStore, monitor: UpstreamMonitor, connections: ConnectionBudget) async -> String {
+        Gauge(label: "daygate_http_connections", factory: factory).record(connections.open)
+        Gauge(label: "daygate_http_connection_limit", factory: factory).record(connections.limit)
         let memory = await cache.memoryStats
         Gauge(label: "daygate_cache_entries", dimensions: [("tier", "memory")], factory: factory).record(memory.entries)
         Gauge(label: "daygate_cache_bytes", dimensions: [("tier", "memory")], factory: factory).record(memory.bytes)

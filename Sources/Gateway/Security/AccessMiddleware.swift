@@ -58,6 +58,7 @@ struct AccessMiddleware: RouterMiddleware {
         switch decide(path: request.uri.path, authority: request.head.authority, authorization: request.headers[.authorization]) {
         case .serve(let profile, let client):
             context.profile = profile
+            context.client = client
             if let client { context.logger[metadataKey: "client"] = .string(client) }
             return try await next(request, context)
         case .refuse(let error):

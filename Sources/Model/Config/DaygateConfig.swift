@@ -18,12 +18,14 @@ public struct DaygateConfig: Sendable, Hashable, Codable {
     /// Host names (besides localhost and the loopback addresses) that loopback mode accepts
     /// in the `Host` header; anything else is refused (DNS rebinding).
     public var allowedHosts: [String]
+    /// Connection budget and slow-client timeouts.
+    public var limits: LimitsSettings
 
     public init(
         listen: ListenAddress = .defaultAddress, stateDir: String = "state",
         timezone: String = TimeZone.current.identifier, routesDir: String = "routes", staticDir: String = "static",
         cache: CacheSettings = CacheSettings(), profiles: [String: ProfileConfig], clients: [ClientConfig] = [],
-        cors: CORSSettings = CORSSettings(), allowedHosts: [String] = []
+        cors: CORSSettings = CORSSettings(), allowedHosts: [String] = [], limits: LimitsSettings = LimitsSettings()
     ) {
         self.listen = listen
         self.stateDir = stateDir
@@ -35,6 +37,7 @@ public struct DaygateConfig: Sendable, Hashable, Codable {
         self.clients = clients
         self.cors = cors
         self.allowedHosts = allowedHosts
+        self.limits = limits
     }
 
     enum CodingKeys: String, CodingKey {
@@ -48,6 +51,7 @@ public struct DaygateConfig: Sendable, Hashable, Codable {
         case clients
         case cors
         case allowedHosts = "allowed_hosts"
+        case limits
     }
 
     public init(from decoder: any Decoder) throws {
@@ -97,6 +101,7 @@ public struct DaygateConfig: Sendable, Hashable, Codable {
         }
         self.cors = try container.decodeIfPresent(CORSSettings.self, forKey: .cors) ?? CORSSettings()
         self.allowedHosts = try container.decodeIfPresent([String].self, forKey: .allowedHosts) ?? []
+        self.limits = try container.decodeIfPresent(LimitsSettings.self, forKey: .limits) ?? LimitsSettings()
     }
 
     static func isValidProfileName(_ name: String) -> Bool {
@@ -119,6 +124,16 @@ public struct DaygateConfig: Sendable, Hashable, Codable {
             if let settings = profile.prsnl { all.formUnion([settings.password, settings.token].compactMap { $0 }) }
         }
         return all.filter { $0.count >= 4 }
+    }
+
+    /// The upstream servers (scheme, host and port) of every profile: the shared HTTP client
+    /// keeps a connection pool for each.
+    public var upstreamOrigins: Set<String> {
+        Set(profiles.values.flatMap(\.endpoints).compactMap { endpoint in
+            guard let url = URL(string: endpoint.baseURL), let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased()
+            else { return nil }
+            return "\(scheme)://\(host):\(url.port ?? (scheme == "https" ? 443 : 80))"
+        })
     }
 
     /// The profile loopback clients without a key are served.

@@ -22,6 +22,11 @@ public struct ProfileConfig: Sendable, Hashable, Codable {
     /// Every backend daygate knows, in the order answers list them.
     public static let backendNames = ["tickedify", "eightalls", "kantinekoning", "fitiq", "prsnl"]
 
+    /// Where this profile's backends live.
+    public var endpoints: [BackendEndpoint] {
+        [tickedify?.endpoint, eightalls, kantinekoning?.endpoint, fitiq?.endpoint, prsnl?.endpoint].compactMap { $0 }
+    }
+
     /// Names of the backends this profile has settings for.
     public var configuredBackends: [String] {
         var names: [String] = []

@@ -1,0 +1,158 @@
+import Foundation
+import Model
+import NIOCore
+import NIOHTTP1
+
+/// First in each connection's pipeline after SwiftNIO's HTTP/1 codec: it closes connections
+/// whose client is too slow (`ConnectionTimeouts`: a head that does not arrive, a body that
+/// trickles, a keep-alive left idle), sheds idle ones when the connection budget is full
+/// (`ConnectionPressure`), and refuses an HTTP/1.1 request without exactly one `Host` header
+/// (400, as RFC 9112 requires) before anything else sees it.
+///
+/// It learns of answers from the `.end` the router writes and from `HotAnswerHandler.AnswerWritten`
+/// for answers the hot path writes past it. One timer per connection, moved only when a
+/// deadline comes closer: a keep-alive request whose head arrives in one read costs no timer
+/// work.
+final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let budget: ConnectionBudget
+    private var timeouts: ConnectionTimeouts
+    private var timer: Scheduled<Void>?
+    private var timerAt: NIODeadline?
+    /// A request being refused: its parts are dropped until its end, then the answer is written.
+    private var refusing: (status: HTTPResponseStatus, code: String, message: String)?
+
+    init(budget: ConnectionBudget) {
+        self.budget = budget
+        self.timeouts = ConnectionTimeouts(settings: budget.timeouts, now: .now())
+        timeouts.pressureChanged(budget.underPressure)
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        armTimer(context: context)
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        timer?.cancel()
+        timer = nil
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        timer?.cancel()
+        timer = nil
+        context.fireChannelInactive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            timeouts.headRead(now: .now())
+            if head.version.major == 1, head.version.minor >= 1, head.headers[canonicalForm: "host"].count != 1 {
+                refusing = (.badRequest, "missing_host", "an HTTP/1.1 request needs exactly one Host header")
+                return
+            }
+            context.fireChannelRead(data)
+        case .body:
+            if refusing == nil { context.fireChannelRead(data) }
+        case .end:
+            timeouts.requestEnded()
+            if let refusal = refusing {
+                refusing = nil
+                timeouts.answerWritten(now: .now())
+                answerAndClose(context: context, status: refusal.status, code: refusal.code, message: refusal.message)
+                return
+            }
+            context.fireChannelRead(data)
+        }
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        timeouts.bytesRead(now: .now())
+        armTimer(context: context)
+        context.fireChannelReadComplete()
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .end = unwrapOutboundIn(data) {
+            timeouts.answerWritten(now: .now())
+        }
+        context.write(data, promise: promise)
+    }
+
+    func triggerUserOutboundEvent(context: ChannelHandlerContext, event: Any, promise: EventLoopPromise<Void>?) {
+        guard event is HotAnswerHandler.AnswerWritten else {
+            context.triggerUserOutboundEvent(event, promise: promise)
+            return
+        }
+        timeouts.answerWritten(now: .now())
+        promise?.succeed()
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        guard let pressure = event as? ConnectionPressure else {
+            context.fireUserInboundEventTriggered(event)
+            return
+        }
+        timeouts.pressureChanged(pressure.on)
+        armTimer(context: context)
+    }
+
+    /// Makes sure the timer goes off no later than the current deadline.
+    private func armTimer(context: ChannelHandlerContext) {
+        let due = timeouts.deadline?.at ?? (.now() + timeouts.settings.idle)
+        if let timerAt, timerAt <= due, timer != nil { return }
+        schedule(at: due, context: context)
+    }
+
+    private func schedule(at due: NIODeadline, context: ChannelHandlerContext) {
+        timer?.cancel()
+        timerAt = due
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        timer = context.eventLoop.scheduleTask(deadline: due) {
+            let (handler, context) = loopBound.value
+            handler.timerFired(context: context)
+        }
+    }
+
+    private func timerFired(context: ChannelHandlerContext) {
+        timer = nil
+        timerAt = nil
+        switch timeouts.timerFired(now: .now()) {
+        case .wakeAt(let due):
+            schedule(at: due, context: context)
+        case .close(let reason):
+            budget.countClosed(reason)
+            if case .head = timeouts.reading, timeouts.pending == 0 {
+                // Nothing of this request reached the router: the client may still read why.
+                answerAndClose(
+                    context: context, status: .requestTimeout, code: "request_timeout",
+                    message: "the request's head did not arrive in time"
+                )
+            } else {
+                context.close(promise: nil)
+            }
+        }
+    }
+
+    /// Writes a small JSON error with `Connection: close`, then closes the connection.
+    private func answerAndClose(
+        context: ChannelHandlerContext, status: HTTPResponseStatus, code: String, message: String
+    ) {
+        let body = ByteBuffer(data: GatewayError.body(ErrorDetail(code: code, message: message)))
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: "application/json; charset=utf-8")
+        headers.add(name: "Content-Length", value: String(body.readableBytes))
+        headers.add(name: "Connection", value: "close")
+        headers.add(name: "X-Content-Type-Options", value: "nosniff")
+        context.write(
+            wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
+            context.close(promise: nil)
+        }
+    }
+}

@@ -1,0 +1,125 @@
+import NIOCore
+
+/// When a client connection has waited too long for its client, as a pure state machine: the
+/// connection's events in (`ConnectionGuardHandler` feeds them), the time it may still wait
+/// and the reason to close it out. Three limits, as nginx's `client_header_timeout`,
+/// `client_body_timeout` and `keepalive_timeout`:
+///
+/// - **head**: from the connection's start, or from the first bytes of a later request, until
+///   that request's head is complete;
+/// - **body**: from a request's head until its end;
+/// - **idle**: from the last answer written until the next request's first bytes.
+///
+/// While an answer is being written (the router working, a `/v1/stream` that never ends) no
+/// limit runs: the client has done its part. Under pressure (the connection budget is full) the
+/// head and idle limits shrink to `Settings.underPressure`, so connections that hold a slot
+/// without using it make room first.
+///
+/// "First bytes of a request" is seen as a read that brought neither a head nor a request's
+/// end (`bytesRead`): bytes of a next request that arrive in the same read as the end of the
+/// one before are only noticed with the next read, so such a request waits at most the idle
+/// limit instead of the head limit.
+struct ConnectionTimeouts {
+    struct Settings: Equatable {
+        var head: TimeAmount
+        var body: TimeAmount
+        var idle: TimeAmount
+        var underPressure: TimeAmount = .seconds(1)
+    }
+
+    enum Reason: String, Equatable, CaseIterable {
+        case headTimeout = "header_timeout"
+        case bodyTimeout = "body_timeout"
+        case idleTimeout = "idle_timeout"
+        /// Idle or sending a head slowly while the connection budget was full.
+        case shed
+    }
+
+    enum Reading: Equatable {
+        /// No byte of a next request seen since the last request's end.
+        case waiting
+        case head(since: NIODeadline)
+        case body(since: NIODeadline)
+    }
+
+    enum Action: Equatable {
+        /// Check again at this time (`timerFired`).
+        case wakeAt(NIODeadline)
+        /// Close the connection.
+        case close(Reason)
+    }
+
+    let settings: Settings
+    private(set) var reading: Reading
+    /// Requests read to their end whose answer is not written yet.
+    private(set) var pending = 0
+    /// When the last answer was written: the idle limit runs from then (it is written after the
+    /// request's end, so it is also the later of the two).
+    private var answeredAt: NIODeadline
+    private(set) var underPressure = false
+    /// Whether the read going on has brought a request's head or end so far.
+    private var readBroughtRequest = false
+
+    /// A connection that has just started: its first head must be complete within the head limit.
+    init(settings: Settings, now: NIODeadline) {
+        self.settings = settings
+        self.reading = .head(since: now)
+        self.answeredAt = now
+    }
+
+    mutating func headRead(now: NIODeadline) {
+        reading = .body(since: now)
+        readBroughtRequest = true
+    }
+
+    mutating func requestEnded() {
+        reading = .waiting
+        pending += 1
+        readBroughtRequest = true
+    }
+
+    mutating func answerWritten(now: NIODeadline) {
+        pending = max(0, pending - 1)
+        if pending == 0 { answeredAt = now }
+    }
+
+    /// A read ended (`channelReadComplete`). One that brought neither a head nor a request's end
+    /// while waiting for the next request brought the first bytes of its head.
+    mutating func bytesRead(now: NIODeadline) {
+        if !readBroughtRequest, case .waiting = reading {
+            reading = .head(since: now)
+        }
+        readBroughtRequest = false
+    }
+
+    mutating func pressureChanged(_ pressure: Bool) {
+        underPressure = pressure
+    }
+
+    /// When the connection has waited too long, and why; nil while an answer is on its way.
+    var deadline: (at: NIODeadline, reason: Reason)? {
+        switch reading {
+        case .body(let since):
+            return (since + settings.body, .bodyTimeout)
+        case .head(let since):
+            return limited(since, settings.head, .headTimeout)
+        case .waiting:
+            guard pending == 0 else { return nil }
+            return limited(answeredAt, settings.idle, .idleTimeout)
+        }
+    }
+
+    private func limited(_ since: NIODeadline, _ limit: TimeAmount, _ reason: Reason) -> (
+        at: NIODeadline, reason: Reason
+    ) {
+        guard underPressure, settings.underPressure < limit else { return (since + limit, reason) }
+        return (since + settings.underPressure, .shed)
+    }
+
+    /// The timer went off: close, or the time to check again (while an answer is on its way,
+    /// after one idle limit — it cannot end sooner than the answer).
+    func timerFired(now: NIODeadline) -> Action {
+        guard let deadline else { return .wakeAt(now + settings.idle) }
+        return deadline.at <= now ? .close(deadline.reason) : .wakeAt(deadline.at)
+    }
+}

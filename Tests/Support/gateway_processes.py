@@ -1,0 +1,171 @@
+"""Shared by the Python tests that run the gateway as separate processes (Tests/Durability,
+Tests/Resilience): `daygate simulate` on free ports with the config it writes, `daygate serve`
+against it, and a small HTTP helper. Every child dies with the test (PR_SET_PDEATHSIG)."""
+import http.client
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import threading
+import time
+
+from demo_process import BINARY, ROOT, ZONE
+
+SIMULATORS = ["tickedify", "eightalls", "kantinekoning", "fitiq", "prsnl"]
+
+
+def die_with_parent():
+    """Children get SIGKILL if this test is killed (Linux), so nothing outlives it."""
+    try:
+        import ctypes
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except Exception:  # noqa: BLE001 - best effort
+        pass
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def ports_free(base, count):
+    for port in range(base, base + count):
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                return False
+    return True
+
+
+def call(port, path, method="GET", body=None, headers=None, timeout=10):
+    """(status, headers, parsed JSON or None)."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        data = json.dumps(body).encode() if body is not None else None
+        sent = {"Content-Type": "application/json"} if data is not None else {}
+        connection.request(method, path, body=data, headers={**sent, **(headers or {})})
+        response = connection.getresponse()
+        text = response.read()
+        try:
+            parsed = json.loads(text) if text else None
+        except ValueError:
+            parsed = None
+        return response.status, {k.lower(): v for k, v in response.getheaders()}, parsed
+    finally:
+        connection.close()
+
+
+NO_CACHE = {"Cache-Control": "no-cache"}
+
+
+class Simulators:
+    """`daygate simulate` on five free consecutive ports (it takes no port 0)."""
+
+    def __init__(self, work, state_dir):
+        self.config = os.path.join(work, "daygate.yaml")
+        self.process = None
+        self.ports = {}
+        for _ in range(8):
+            base = random.randrange(20000, 32000)  # below Linux's ephemeral range
+            if not ports_free(base, 5):
+                continue
+            log = open(os.path.join(work, "simulate.log"), "w")
+            process = subprocess.Popen(
+                [BINARY, "simulate", "--port-base", str(base), "--write-config", self.config,
+                 "--state-dir", state_dir, "--timezone", ZONE, "--log-level", "warning"],
+                cwd=work, stdout=subprocess.PIPE, stderr=log, text=True, preexec_fn=die_with_parent,
+            )
+            ports = {}
+            for line in process.stdout:
+                parts = line.split()
+                if len(parts) >= 4 and parts[1] == "simulator" and parts[0] in SIMULATORS:
+                    ports[parts[0]] = int(parts[3].rsplit(":", 1)[1])
+                if line.startswith("Ctrl-C"):
+                    break
+            if process.poll() is None and len(ports) == 5 and os.path.exists(self.config):
+                self.process, self.ports = process, ports
+                threading.Thread(target=lambda: [None for _ in process.stdout], daemon=True).start()
+                return
+            process.kill()
+            process.wait()
+        raise RuntimeError("could not start `daygate simulate` on free ports")
+
+    def call(self, name, path, method="GET", body=None):
+        status, _, parsed = call(self.ports[name], path, method, body)
+        assert status == 200, f"{name} {method} {path} answered {status}"
+        return parsed
+
+    def auth(self):
+        return self.call("fitiq", "/_sim/auth")
+
+    def fault_all(self, fault):
+        for name in SIMULATORS:
+            self.call(name, "/_sim/faults", "POST", fault)
+
+    def stop(self):
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+class Gateway:
+    """`daygate serve` on the shared state folder; `prefix` goes before the command (e.g.
+    `prlimit --nofile=1024`)."""
+
+    def __init__(self, config, state_dir, log_path, prefix=()):
+        self.config, self.state_dir, self.log_path, self.prefix = config, state_dir, log_path, list(prefix)
+        self.process = None
+        self.port = None
+
+    def start(self, timeout=30):
+        for _ in range(3):
+            self.port = free_port()
+            log = open(self.log_path, "a")
+            self.process = subprocess.Popen(
+                [*self.prefix, BINARY, "serve", "--config", self.config, "--listen", f"127.0.0.1:{self.port}",
+                 "--state-dir", self.state_dir, "--log-level", "warning"],
+                cwd=ROOT, stdout=log, stderr=log, preexec_fn=die_with_parent,
+            )
+            log.close()
+            deadline = time.time() + timeout
+            while time.time() < deadline and self.process.poll() is None:
+                try:
+                    status, _, body = call(self.port, "/readyz", timeout=2)
+                    return status, body
+                except OSError:
+                    time.sleep(0.05)
+            if self.process.poll() is None:
+                raise AssertionError(f"no answer on /readyz within {timeout} s")
+        raise AssertionError(f"`daygate serve` exited with {self.process.returncode}; see {self.log_path}")
+
+    def stop(self):
+        """SIGINT, as Ctrl-C: the gateway shuts down gracefully."""
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+    def kill9(self):
+        if self.process and self.process.poll() is None:
+            os.kill(self.process.pid, signal.SIGKILL)
+        if self.process:
+            self.process.wait()
+            return self.process.returncode
+
+    def tail(self, lines=15):
+        try:
+            with open(self.log_path) as f:
+                return "".join(f.readlines()[-lines:])
+        except OSError:
+            return ""
