@@ -157,14 +157,19 @@ enum PRSNLSeed {
         ]
     }
 
-    static func items(seedDay: String, timeZone: TimeZone) -> [PRSNLItem] {
+    /// The seeded items. Nothing is captured after `now`: an item whose time of day has not come
+    /// yet (the seed day is today, early in the morning) was captured a few minutes ago instead,
+    /// in the same order, so "the newest item" is never one from the future.
+    static func items(seedDay: String, timeZone: TimeZone, now: Date = Date()) -> [PRSNLItem] {
         guard let calendar = SeedCalendar(seedDay: seedDay, timeZone: timeZone) else { return [] }
+        let nowMicros = Int64(now.timeIntervalSince1970 * 1_000_000)
 
         return specs.enumerated().map { index, spec in
             let digest = PRSNLSHA256.hash(Array("prsnl|\(seedDay)|\(index)".utf8))
             // Seconds and microseconds as a real capture would have them.
             let jitter = Int64(digest[16]) % 60 * Civil.microsPerSecond + Int64(UInt32(digest[17]) << 16 | UInt32(digest[18]) << 8 | UInt32(digest[19])) % 1_000_000
-            let created = calendar.utcMicros(spec.day, spec.time) + jitter
+            let planned = calendar.utcMicros(spec.day, spec.time) + jitter
+            let created = min(planned, nowMicros - Int64(specs.count - index) * 60 * Civil.microsPerSecond)
             var metadata: JSONObject = [:]
             if let platform = spec.platform { metadata.append("platform", .string(platform)) }
             if spec.status == "failed" { metadata.append("error", .string("403 Client Error: Forbidden for url: \(spec.url ?? "")")) }
