@@ -53,9 +53,9 @@ public enum GatewayApplication {
             let report = await SourcesReport.make(profile: context.profile, runtime: runtime)
             return try JSONResponse.make(status: .ok, body: JSONCoding.encode(report), headers: [.cacheControl: "no-store"])
         }
-        let summary = SummaryService(aggregator: runtime.aggregator, registry: runtime.registry)
+        let summary = SummaryHandler(service: runtime.summary, answers: runtime.answers)
         router.get(RouterPath(SummaryService.path)) { request, context in
-            try await SummaryHandler(service: summary).handle(request, context: context)
+            try await summary.handle(request, context: context)
         }
         let stream = ChangeStreamHandler(
             feed: runtime.cache.changes, heartbeat: heartbeat, quota: StreamQuota(perClient: runtime.config.limits.streamsPerClient)

@@ -19,6 +19,8 @@ public final class GatewayRuntime: Sendable {
     public let vault: SQLiteCredentialVault
     public let sessions: SessionRegistry
     public let aggregator: Aggregator
+    /// `/v1/summary`: the built-in route Home Assistant polls.
+    public let summary: SummaryService
     public let metrics: GatewayMetrics
     /// Client connections held at once, and how long slow clients may take.
     public let connections: ConnectionBudget
@@ -68,6 +70,7 @@ public final class GatewayRuntime: Sendable {
         self.vault = SQLiteCredentialVault(database: database)
         self.sessions = SessionRegistry(vault: vault)
         self.aggregator = Aggregator(config: config, cache: cache, http: self.http, sessions: sessions, logger: logger, now: now)
+        self.summary = SummaryService(aggregator: aggregator, registry: registry)
         self.answers = AnswerMemo(cache: cache)
     }
 

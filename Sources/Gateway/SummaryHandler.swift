@@ -4,23 +4,33 @@ import Hummingbird
 import Model
 
 /// `GET /v1/summary`: no parameters (names starting with `_` are ignored, for cache-busting);
-/// the same caching headers and 304 as every aggregated answer (`AggregateAnswer+HTTP`).
+/// the same caching headers and 304 as every aggregated answer (`AggregateAnswer+HTTP`), and
+/// kept for reuse like them (`AnswerMemo`), so Home Assistant's polls take the hot path.
 struct SummaryHandler: Sendable {
     let service: SummaryService
+    let answers: AnswerMemo
 
     func handle(_ request: Request, context: GatewayRequestContext) async throws -> Response {
-        let answer: AggregateAnswer
+        let forceRefresh = AggregateRouteHandler.wantsRefresh(request)
+        let aggregator = service.aggregator
+        let resolved: Aggregator.ResolvedRequest
         do throws(ErrorDetail) {
-            let query = try QueryItems.parse(request.uri.query)
-            if let (name, _) = query.first(where: { !$0.0.hasPrefix("_") }) {
-                throw .badParameter("unknown parameter \"\(RouteParameter.shown(name))\" for \(SummaryService.path) (it takes none)")
-            }
-            answer = try await service.run(
-                profileName: context.profile, forceRefresh: AggregateRouteHandler.wantsRefresh(request), logger: context.logger
-            )
+            try SummaryService.checkQuery(QueryItems.parse(request.uri.query))
+            resolved = try service.resolve(profileName: context.profile)
         } catch {
             throw GatewayError(.badRequest, error)
         }
-        return answer.response(for: request)
+        let key = resolved.answerKey
+        if !forceRefresh, let kept = answers.reuse(key, now: aggregator.now()) {
+            return kept.response(for: request)
+        }
+        let rendered: RenderedAnswer
+        do {
+            rendered = try await service.run(resolved, forceRefresh: forceRefresh, logger: context.logger).rendered
+        } catch {
+            throw GatewayError(.badRequest, error)
+        }
+        answers.keep(rendered, for: key, now: aggregator.now())
+        return rendered.response(for: request)
     }
 }

@@ -186,4 +186,28 @@ struct SummaryTests {
         #expect(first.body != second.body)
         #expect(first.validatorBody == second.validatorBody)
     }
+
+    /// A summary built from fresh hits is reused like any answer (Home Assistant's polls take
+    /// the hot path), but never past the moment the clock alone changes it: when the next event
+    /// starts, it is no longer "next".
+    @Test func aSummaryIsReusableUntilTheNextEventStarts() async throws {
+        let start = Self.time("2026-11-22T11:59:59.500+01:00")
+        let events = [Event(id: "m", title: "Lunch", start: "2026-11-22T12:00:00+01:00", end: "2026-11-22T13:00:00+01:00")]
+        let clock = Clock(start)
+        let (service, folder) = try Self.service(Backends.with(events: events), clock: clock)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        _ = try await service.run(profileName: "default", forceRefresh: false)  // fetched: not reusable
+        clock.advance(0.2)
+        let hits = try await service.run(profileName: "default", forceRefresh: false)
+        #expect(hits.lookups["events"]?.outcome == .fresh)
+        #expect(hits.reusableUntil == Self.time("2026-11-22T12:00:00+01:00"), "not a second later, when Lunch has begun")
+
+        let quiet = Clock(Self.time("2026-11-22T14:00:00.250+01:00"))
+        let (later, laterFolder) = try Self.service(Backends.with(events: events), clock: quiet)
+        defer { try? FileManager.default.removeItem(atPath: laterFolder) }
+        _ = try await later.run(profileName: "default", forceRefresh: false)
+        quiet.advance(0.2)
+        let reused = try await later.run(profileName: "default", forceRefresh: false)
+        #expect(reused.reusableUntil == Self.time("2026-11-22T14:00:01.250+01:00"), "nothing starts: the next age tick")
+    }
 }

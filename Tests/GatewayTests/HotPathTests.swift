@@ -106,6 +106,28 @@ import Testing
         }
     }
 
+    /// Home Assistant polls `/v1/summary`: it is kept and answered on the hot path like a route
+    /// file's answer, byte for byte what the router gives, and its query rule (only `_` names)
+    /// holds there too.
+    @Test func theSummaryTakesTheHotPath() async throws {
+        try await withBoth { hot, plain, _ in
+            _ = try await hot.execute(uri: "/v1/summary", method: .get)  // fetched: not kept
+            let composed = try await hot.execute(uri: "/v1/summary", method: .get)  // composed, kept
+            #expect(composed.status == .ok)
+            #expect(try await Self.hotAnswers(hot) == 0)
+            let viaHot = try await hot.execute(uri: "/v1/summary?_=1", method: .get)
+            let viaRouter = try await plain.execute(uri: "/v1/summary?_=1", method: .get)
+            #expect(try await Self.hotAnswers(hot) == 1)
+            #expect(viaHot.status == .ok)
+            #expect(viaHot.body == viaRouter.body)
+            #expect(Self.comparable(viaHot.headers) == Self.comparable(viaRouter.headers))
+            let today = LocalDate.today(in: DemoHarness.zone).description
+            let refused = try await hot.execute(uri: "/v1/summary?date=\(today)", method: .get)
+            #expect(refused.status == .badRequest)
+            #expect(try await Self.hotAnswers(hot) == 1)
+        }
+    }
+
     @Test func whatTheHotPathCannotJudgeReachesTheRouter() async throws {
         try await withBoth { hot, _, _ in
             _ = try await hot.execute(uri: "/v1/today", method: .get)

@@ -86,6 +86,9 @@ public struct Summary: Encodable, Sendable {
     var diensten: Diensten
     var nutrition: Nutrition
     var sections: [String: SectionReport]
+    /// When the clock alone changes this summary: the next event or dienst starts (and stops
+    /// being "next"). Not part of the answer.
+    var changesAt: Date?
 
     enum CodingKeys: String, CodingKey {
         case date, timezone
@@ -163,5 +166,6 @@ extension Summary {
             proteinG: nutrition?.proteinG, carbsG: nutrition?.carbsG, fatG: nutrition?.fatG
         )
         self.sections = answer.sections
+        self.changesAt = [next?.start, futureDiensten.first?.start].compactMap { $0.flatMap { LenientDate.parse($0) } }.min()
     }
 }

@@ -41,12 +41,29 @@ public struct SummaryService: Sendable {
         )
     }
 
+    /// The summary takes no parameters: only names starting with `_` (cache-busting), which are
+    /// ignored. Its own `date` and `until` are always their defaults.
+    public static func checkQuery(_ query: [(String, String)]) throws(ErrorDetail) {
+        if let (name, _) = query.first(where: { !$0.0.hasPrefix("_") }) {
+            throw .badParameter("unknown parameter \"\(RouteParameter.shown(name))\" for \(path) (it takes none)")
+        }
+    }
+
+    /// The request the summary answers for `profileName` now (its key names the kept answer).
+    public func resolve(profileName: String) throws(ErrorDetail) -> Aggregator.ResolvedRequest {
+        try aggregator.resolve(route: route, query: [], profileName: profileName)
+    }
+
     /// The summary as an answer: its body is the `Summary` JSON (status always 200).
     public func run(profileName: String, forceRefresh: Bool, logger: Logger? = nil) async throws(ErrorDetail) -> AggregateAnswer {
+        try await run(resolve(profileName: profileName), forceRefresh: forceRefresh, logger: logger)
+    }
+
+    public func run(_ request: Aggregator.ResolvedRequest, forceRefresh: Bool, logger: Logger? = nil) async throws(ErrorDetail) -> AggregateAnswer {
         let zone = aggregator.config.timeZone
         let now = aggregator.now()
-        let date = LocalDate.today(in: zone, now: now)
-        var answer = try await aggregator.run(route: route, query: [], profileName: profileName, forceRefresh: forceRefresh, logger: logger)
+        let date = request.values["date"]?.date ?? LocalDate.today(in: zone, now: now)
+        var answer = try await aggregator.run(request, forceRefresh: forceRefresh, logger: logger)
         let summary = Summary(answer: answer, date: date, zone: zone, now: now)
         var stable = summary
         stable.ageSeconds = 0
@@ -54,8 +71,11 @@ public struct SummaryService: Sendable {
         answer.status = 200
         answer.body = (try? JSONCoding.encode(summary)) ?? Data("{}".utf8)
         answer.validatorBody = (try? JSONCoding.encode(stable)) ?? answer.body
-        // The summary reads the clock itself (what is next, what is overdue): never reused.
-        answer.reusableUntil = nil
+        // The summary reads the clock itself (what is next): reusable as long as every section
+        // is, and only until the next event or dienst starts.
+        if let until = answer.reusableUntil, let changesAt = summary.changesAt {
+            answer.reusableUntil = changesAt > now ? min(until, changesAt) : nil
+        }
         return answer
     }
 }

@@ -9,14 +9,21 @@ import NIOHTTP1
 import Synchronization
 
 /// The hot path: answers a request on its connection's event loop, before the router, when it
-/// is a plain HTTP/1.1 `GET`/`HEAD` of a route whose answer `AnswerMemo` holds, and gives
+/// is a plain HTTP/1.1 `GET`/`HEAD` of a route (a route file's, or `/v1/summary`) whose answer
+/// `AnswerMemo` holds, and gives
 /// exactly what the router would (same headers and body, a request id, metrics, the access
 /// line). Anything else — another method, version or path, a query the route refuses,
 /// `no-cache` or any `Cache-Control`/`Pragma`, an `Origin`, `Connection` other than
 /// `keep-alive`, a body, a refused host or key, too many headers, an answer not kept — goes on
 /// to the router, which decides as always.
 struct HotAnswers: Sendable {
-    let routes: [String: Route]
+    /// A route the hot path serves, and how a request's query resolves against it.
+    struct HotRoute: Sendable {
+        let path: String
+        let resolve: @Sendable (_ query: [(String, String)], _ profile: String) throws(ErrorDetail) -> Aggregator.ResolvedRequest
+    }
+
+    let routes: [String: HotRoute]
     let access: AccessMiddleware
     let answers: AnswerMemo
     let aggregator: Aggregator
@@ -32,8 +39,18 @@ struct HotAnswers: Sendable {
     let answered: Counter
 
     init(runtime: GatewayRuntime, serverName: String) {
-        var routes: [String: Route] = [:]
-        for route in runtime.routes { routes[route.path] = route }
+        var routes: [String: HotRoute] = [:]
+        let aggregator = runtime.aggregator
+        for route in runtime.routes {
+            routes[route.path] = HotRoute(path: route.path) { query, profile throws(ErrorDetail) in
+                try aggregator.resolve(route: route, query: query, profileName: profile)
+            }
+        }
+        let summary = runtime.summary
+        routes[SummaryService.path] = HotRoute(path: SummaryService.path) { query, profile throws(ErrorDetail) in
+            try SummaryService.checkQuery(query)
+            return try summary.resolve(profileName: profile)
+        }
         self.routes = routes
         self.access = AccessMiddleware(config: runtime.config)
         self.answers = runtime.answers
@@ -101,14 +118,12 @@ struct HotAnswers: Sendable {
     /// The `AnswerMemo` key for `target` asked by `profile`: remembered per whole second of the
     /// gateway's clock, because what a request resolves to changes only with the day ("today"
     /// parameters), and days start on a whole second.
-    private func answerKey(route: Route, target: String, profile: String, now: Date) -> String? {
+    private func answerKey(route: HotRoute, target: String, profile: String, now: Date) -> String? {
         let second = Int64(now.timeIntervalSince1970.rounded(.down))
         let asked = Targets.Asked(profile: profile, target: target)
         if let known = targets.key(for: asked, second: second) { return known }
         let query = target.firstIndex(of: "?").map { String(target[target.index(after: $0)...]) }
-        guard let items = try? QueryItems.parse(query),
-              let resolved = try? aggregator.resolve(route: route, query: items, profileName: profile)
-        else { return nil }
+        guard let items = try? QueryItems.parse(query), let resolved = try? route.resolve(items, profile) else { return nil }
         let key = resolved.answerKey
         targets.remember(key, for: asked, second: second)
         return key
