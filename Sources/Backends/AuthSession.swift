@@ -92,8 +92,9 @@ public actor AuthSession {
     /// false: refused, throwing: could not tell), once for all callers that ask while a check
     /// of the same credential is on its way: each gets an answer that arrived after it asked
     /// (from a check that started at most one round trip earlier), for one call instead of
-    /// many. Nothing is remembered: a caller after the check has ended starts a new one (a
-    /// Tickedify planning call needs a session checked just before it).
+    /// many. Nothing is remembered: a caller after the check has ended starts a new one (how
+    /// long a check's answer may be relied on is the caller's decision, e.g.
+    /// `TickedifySessionTrust`).
     public func check(_ credential: String, using check: @escaping @Sendable () async throws -> Bool) async throws -> Bool {
         if let running = checks[credential] {
             return try await running.value
@@ -140,13 +141,29 @@ public actor AuthSession {
     }
 }
 
-/// Every `AuthSession` of the running gateway, one per profile and backend (and name).
+/// Every `AuthSession` of the running gateway, one per profile and backend (and name), and
+/// other per-account state a backend keeps across requests (`shared(_:make:)`).
 public final class SessionRegistry: Sendable {
     private let sessions = Mutex<[String: AuthSession]>([:])
+    private let others = Mutex<[String: any Sendable]>([:])
     public let vault: any CredentialVault
+    /// The clock of the state kept here (a test can move it forward).
+    public let now: @Sendable () -> Date
 
-    public init(vault: any CredentialVault) {
+    public init(vault: any CredentialVault, now: @escaping @Sendable () -> Date = { Date() }) {
         self.vault = vault
+        self.now = now
+    }
+
+    /// The value kept under `key`, made by `make` the first time it is asked for (a reference
+    /// type, such as an actor, so that every request shares it).
+    public func shared<Value: AnyObject & Sendable>(_ key: String, make: () -> Value) -> Value {
+        others.withLock { others in
+            if let existing = others[key] as? Value { return existing }
+            let created = make()
+            others[key] = created
+            return created
+        }
     }
 
     public func session(

@@ -68,7 +68,7 @@ public final class GatewayRuntime: Sendable {
             redactor: SecretRedactor(secrets: config.secrets)
         )
         self.vault = SQLiteCredentialVault(database: database)
-        self.sessions = SessionRegistry(vault: vault)
+        self.sessions = SessionRegistry(vault: vault, now: now)
         self.aggregator = Aggregator(config: config, cache: cache, http: self.http, sessions: sessions, logger: logger, now: now)
         self.summary = SummaryService(aggregator: aggregator, registry: registry)
         self.answers = AnswerMemo(cache: cache)

@@ -130,11 +130,16 @@ struct AllBackendsTests {
         }
     }
 
+    /// Sessions forgotten by the server are found by the session check once the trust window
+    /// (`session_trust`, 30 s) has passed: one login, no crash. (Inside the window it costs one
+    /// crashed call: TickedifySessionTrustSimulatorTests.)
     @Test func tickedifyReloginsOnceWhenTheSessionIsGone() async throws {
-        try await withDemo { demo in
+        let clock = HotPathTests.SteppingClock()
+        try await withDemo(now: { clock.read() }) { demo in
             try await demo.test { client in
                 _ = try await client.execute(uri: "/v1/plan", method: .get)
                 _ = try await demo.call(.tickedify, .POST, "/_sim/sessions/expire")
+                clock.set(clock.read().addingTimeInterval(31))
                 let plan = try await client.execute(uri: "/v1/plan", method: .get, headers: [.cacheControl: "no-cache"]).json
                 #expect(plan["sections"]?["plan"]?["status"] == .string("ok"))
                 let counts = try await client.execute(uri: "/v1/tasks/counts", method: .get).json
@@ -323,14 +328,17 @@ struct AllBackendsTests {
         }
     }
 
-    /// Planning calls that start together share one session check (`GET /api/auth/me`), made
-    /// right before them; a later call checks again.
+    /// Planning calls that start together once the trust window has passed share one session
+    /// check (`GET /api/auth/me`), made right before them; a call inside the window that check
+    /// opened needs none, one after it checks again.
     @Test func planningCallsStartingTogetherShareOneSessionCheck() async throws {
-        try await withDemo { demo in
+        let clock = HotPathTests.SteppingClock()
+        try await withDemo(now: { clock.read() }) { demo in
             try await demo.test { client in
                 _ = try await client.execute(uri: "/v1/plan", method: .get)  // logs in once
                 _ = try await demo.call(.tickedify, .POST, "/_sim/faults", json: #"{"latency_ms":150}"#)
                 _ = try await demo.call(.tickedify, .POST, "/_sim/stats/reset")
+                clock.set(clock.read().addingTimeInterval(31))
                 let days = (1...5).map { "2030-01-0\($0)" }
                 let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
                     for day in days {
@@ -347,6 +355,10 @@ struct AllBackendsTests {
                     #expect(calls?["GET /api/dagelijkse-planning/\(day)"] == .number(1), "\(day)")
                 }
                 _ = try await client.execute(uri: "/v1/plan?date=2030-01-06", method: .get)
+                calls = try await demo.call(.tickedify, .GET, "/_sim/stats")["calls"]
+                #expect(calls?["GET /api/auth/me"] == .number(1), "inside the window: no check")
+                clock.set(clock.read().addingTimeInterval(31))
+                _ = try await client.execute(uri: "/v1/plan?date=2030-01-07", method: .get)
                 calls = try await demo.call(.tickedify, .GET, "/_sim/stats")["calls"]
                 #expect(calls?["GET /api/auth/me"] == .number(2))
             }

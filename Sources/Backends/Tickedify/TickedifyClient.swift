@@ -1,30 +1,49 @@
 import Foundation
+import Logging
 import Model
 import NIOHTTP1
 
-/// Tickedify over HTTP (contracts/tickedify.md): a cookie session from email + `wachtwoord`.
-/// The cookie lives in the vault, so a restart does not log in again; the gateway logs in only
-/// after a 401 or a failed session check, single-flighted, and never after a refusal until
-/// the block ends (5 logins per 15 minutes lock the account). Planning routes are called only
-/// with a session verified just before (one check shared by the calls that start together):
-/// the real server crashes on them without one.
+/// Tickedify over HTTP (see docs/backends/tickedify.md): a cookie session from email +
+/// `wachtwoord`. The cookie and its expiry live in the vault, so a restart does not log in
+/// again; the gateway logs in after a 401 or a failed session check, and once ahead of time
+/// when the cookie is within an hour of its expiry, single-flighted, and never after a refusal
+/// until the block ends (5 logins per 15 minutes lock the account).
+///
+/// The real server crashes when a planning route is called without a valid session, so those
+/// calls (and the task lists, which answer 404 without one) go out only with a session proven
+/// within the trust window (`session_trust`, `TickedifySessionTrust`) or checked just before
+/// with `GET /api/auth/me` (one check shared by the calls that start together); they are never
+/// retried automatically, and any failure of theirs ends the trust.
 public struct TickedifyClient: Sendable {
     public static let backend = "tickedify"
     public static let cookieName = "tickedify.sid"
+
+    /// What a GET needs from the session.
+    public enum SessionUse: Sendable {
+        /// The route answers 401 without a session: a 401 leads to one login and one retry
+        /// (`/api/counts/sidebar`).
+        case loginOn401
+        /// The route misbehaves without a session (a planning route crashes the server, a task
+        /// list answers 404): it is called only with a session proven within the trust window or
+        /// checked just before, it is never retried automatically, and any failure of it ends
+        /// the trust.
+        case provenFirst
+    }
+
     public var settings: TickedifySettings
     public var http: UpstreamHTTP
-    public var session: AuthSession
+    /// The account's session, shared by every request of the profile.
+    public var session: TickedifySession
     private let source: UpstreamSource
+    private let logger: Logger
 
     public init(settings: TickedifySettings, context: OperationContext) {
         self.settings = settings
         self.http = context.http
+        self.logger = context.logger
         self.source = UpstreamSource(profile: context.profileName, backend: Self.backend)
-        // Tickedify locks an account after 5 logins in 15 minutes (every attempt counts): the
-        // gateway makes at most 4, leaving one for the person's own browser.
-        self.session = context.sessions.session(
-            profile: context.profileName, backend: Self.backend, name: "session_cookie",
-            limit: AuthSession.AttemptLimit(attempts: 4, window: 900)
+        self.session = context.sessions.tickedifySession(
+            profile: context.profileName, policy: TickedifySessionTrust.Policy(window: settings.sessionTrust.seconds)
         )
     }
 
@@ -32,36 +51,41 @@ public struct TickedifyClient: Sendable {
         CredentialFingerprint.of([settings.endpoint.baseURL, settings.email])
     }
 
-    /// GET `path` with a session. With `verifyFirst`, `/api/auth/me` checks the session first
-    /// (and a login follows its 401); otherwise a 401 on `path` itself leads to one login and
-    /// one retry.
-    public func get(_ path: String, verifyFirst: Bool) async throws -> JSONValue {
-        var cookie = try await currentOrLogin()
-        if verifyFirst {
-            cookie = try await verified(cookie)
-        }
-        var response = try await send(.GET, path, cookie: cookie)
-        if response.status == 401, !verifyFirst {
-            cookie = try await relogin(replacing: cookie)
-            response = try await send(.GET, path, cookie: cookie)
+    /// GET `path` with a session, as `use` says.
+    public func get(_ path: String, session use: SessionUse) async throws -> JSONValue {
+        var cookie = try await currentCookie()
+        let response: UpstreamHTTP.Response
+        switch use {
+        case .provenFirst:
+            if await session.needsCheck(cookie) {
+                cookie = try await verified(cookie)
+            }
+            response = try await send(.GET, path, cookie: cookie, retry: RetryPolicy.none, needsProof: true)
+        case .loginOn401:
+            var answer = try await send(.GET, path, cookie: cookie)
+            if answer.status == 401 {
+                cookie = try await relogin(replacing: cookie)
+                answer = try await send(.GET, path, cookie: cookie)
+            }
+            response = answer
         }
         guard response.isSuccess else {
             throw UpstreamHTTP.error(for: response, backend: Self.backend)
         }
         guard let value = try? JSONCoding.decoder.decode(JSONValue.self, from: response.body) else {
-            throw BackendError(.badResponse, backend: Self.backend, message: "Tickedify sent an answer that is not JSON")
+            throw BackendError(
+                .badResponse, backend: Self.backend, message: "Tickedify sent an answer that is not JSON"
+            )
         }
         return value
     }
 
     /// POST `path` with a session checked just before (`/api/auth/me`, logging in after its
-    /// 401). The POST itself is sent once: a write is never retried.
+    /// 401), whatever the trust: writes are rare. The POST itself is sent once: a write is
+    /// never retried.
     public func post(_ path: String, body: Data) async throws -> JSONValue {
-        let cookie = try await verified(currentOrLogin())
-        let response = try await http.send(
-            .POST, url: settings.endpoint.baseURL + path, headers: [("Cookie", cookie)], body: body,
-            timeout: settings.endpoint.timeout.seconds, source: source
-        )
+        let cookie = try await verified(currentCookie())
+        let response = try await send(.POST, path, cookie: cookie, body: body, needsProof: true)
         guard response.isSuccess else { throw UpstreamHTTP.error(for: response, backend: Self.backend) }
         return (try? JSONCoding.decoder.decode(JSONValue.self, from: response.body)) ?? .null
     }
@@ -69,7 +93,7 @@ public struct TickedifyClient: Sendable {
     /// `cookie` checked with `GET /api/auth/me` just now (one check shared by the calls that
     /// ask at the same time), or a fresh one from a login when Tickedify refused it.
     private func verified(_ cookie: String) async throws -> String {
-        let valid = try await session.check(cookie) { [self] in
+        let valid = try await session.auth.check(cookie) { [self] in
             let me = try await send(.GET, "/api/auth/me", cookie: cookie)
             if me.status == 401 { return false }
             guard me.isSuccess else { throw UpstreamHTTP.error(for: me, backend: Self.backend) }
@@ -78,17 +102,44 @@ public struct TickedifyClient: Sendable {
         return valid ? cookie : try await relogin(replacing: cookie)
     }
 
-    private func currentOrLogin() async throws -> String {
-        if let cookie = await session.current() { return cookie }
-        return try await relogin(replacing: nil)
+    /// The cookie to use: the current one, a fresh one when there is none, or — once per
+    /// cookie, when it is within an hour of its expiry — a fresh one from a login ahead of
+    /// time. When that early login fails or is refused, the still valid cookie is kept.
+    private func currentCookie() async throws -> String {
+        guard let cookie = await session.cookie() else { return try await relogin(replacing: nil) }
+        guard await session.claimRenewal(of: cookie) else { return cookie }
+        do {
+            let fresh = try await relogin(replacing: cookie)
+            logger.info("Tickedify session cookie near its expiry: logged in again ahead of time")
+            return fresh
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            logger.warning(
+                "Tickedify session cookie near its expiry, but logging in again failed; the current one is kept",
+                metadata: ["error": "\(error)"]
+            )
+            return cookie
+        }
     }
 
     private func relogin(replacing stale: String?) async throws -> String {
-        try await session.renew(replacing: stale) { [self] in try await login() }
+        try await session.auth.renew(replacing: stale) { [self] in
+            let sent = session.now()
+            let cookie: TickedifySessionCookie
+            do {
+                cookie = try await login()
+            } catch let error as BackendError {
+                if let failure = Self.failure(error, needsProof: false) { await session.failed(failure) }
+                throw error
+            }
+            try await session.loggedIn(cookie, sentAt: sent)
+            return cookie.pair
+        }
     }
 
-    /// `POST /api/auth/login`; returns the `tickedify.sid=…` cookie pair.
-    func login() async throws -> String {
+    /// `POST /api/auth/login`; returns the `tickedify.sid=…` cookie with its lifetime.
+    func login() async throws -> TickedifySessionCookie {
         let body = try JSONCoding.encode(["email": settings.email, "wachtwoord": settings.password])
         let response = try await http.send(
             .POST, url: settings.endpoint.baseURL + "/api/auth/login", body: body,
@@ -96,16 +147,23 @@ public struct TickedifyClient: Sendable {
         )
         switch response.status {
         case 200..<300:
-            for header in response.headers[canonicalForm: "Set-Cookie"] {
-                let pair = header.split(separator: ";", maxSplits: 1).first.map(String.init) ?? ""
-                if pair.hasPrefix(Self.cookieName + "=") { return pair.trimmingCharacters(in: .whitespaces) }
+            let cookie = TickedifySessionCookie.parse(
+                response.headers[canonicalForm: "Set-Cookie"].map(String.init), name: Self.cookieName,
+                serverDate: response.headers.first(name: "Date"), now: session.now()
+            )
+            guard let cookie else {
+                throw BackendError(
+                    .badResponse, backend: Self.backend,
+                    message: "Tickedify accepted the login but set no session cookie"
+                )
             }
-            throw BackendError(.badResponse, backend: Self.backend, message: "Tickedify accepted the login but set no session cookie")
+            return cookie
         case 429:
             let wait = response.headers.first(name: "Retry-After").flatMap { RetryAfter.seconds(from: $0) } ?? 900
             throw BackendError(
                 .reauthBlocked, backend: Self.backend,
-                message: "Tickedify allows 5 logins per 15 minutes; the gateway waits \(Int(wait)) s before logging in again",
+                message: "Tickedify allows 5 logins per 15 minutes; "
+                    + "the gateway waits \(Int(wait)) s before logging in again",
                 status: 429, retryAfter: wait
             )
         case 400, 401, 403:
@@ -120,10 +178,50 @@ public struct TickedifyClient: Sendable {
         }
     }
 
-    private func send(_ method: HTTPMethod, _ path: String, cookie: String) async throws -> UpstreamHTTP.Response {
-        try await http.send(
-            method, url: settings.endpoint.baseURL + path, headers: [("Cookie", cookie)],
-            timeout: settings.endpoint.timeout.seconds, source: source
-        )
+    /// One call with `cookie`, its outcome told to the session: a 2xx proves the session; a 401,
+    /// a dropped connection or a timeout ends the trust, and so does any failure of a call that
+    /// `needsProof`. `retry` nil: the client's own policy.
+    private func send(
+        _ method: HTTPMethod, _ path: String, cookie: String, body: Data? = nil, retry: RetryPolicy? = nil,
+        needsProof: Bool = false
+    ) async throws -> UpstreamHTTP.Response {
+        let sent = session.now()
+        let url = settings.endpoint.baseURL + path
+        let headers = [("Cookie", cookie)]
+        let timeout = settings.endpoint.timeout.seconds
+        do {
+            let response = if let retry {
+                try await http.send(
+                    method, url: url, headers: headers, body: body, timeout: timeout, source: source, retry: retry
+                )
+            } else {
+                try await http.send(method, url: url, headers: headers, body: body, timeout: timeout, source: source)
+            }
+            if response.isSuccess {
+                await session.proven(cookie, sentAt: sent)
+            } else if response.status == 401 {
+                await session.failed(.unauthorized)
+            } else if needsProof {
+                await session.failed(.provenCallFailed)
+            }
+            return response
+        } catch let error as BackendError {
+            if let failure = Self.failure(error, needsProof: needsProof) { await session.failed(failure) }
+            throw error
+        } catch {
+            // Cancelled: nobody knows what the server made of it.
+            if needsProof { await session.failed(.provenCallFailed) }
+            throw error
+        }
+    }
+
+    /// What a failed call says about the trust: nothing, unless the server may be gone (no
+    /// answer) or the call needed a proven session.
+    static func failure(_ error: BackendError, needsProof: Bool) -> TickedifySessionTrust.Failure? {
+        switch error.kind {
+        case .unreachable: .unreachable
+        case .timeout: .timeout
+        default: needsProof ? .provenCallFailed : nil
+        }
     }
 }

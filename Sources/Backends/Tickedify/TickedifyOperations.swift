@@ -15,7 +15,9 @@ public struct TickedifyDailyPlanOperation: TickedifyOperation {
     public func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
         let client = try TickedifyClient.make(context)
         let date = arguments["date"]?.date ?? LocalDate.today(in: context.timeZone)
-        let value = try await client.get("/api/dagelijkse-planning/\(QueryString.pathSegment(date.description))", verifyFirst: true)
+        let path = "/api/dagelijkse-planning/\(QueryString.pathSegment(date.description))"
+        // The server crashes on this route without a valid session.
+        let value = try await client.get(path, session: .provenFirst)
         return try OperationOutput(encoding: TickedifyNormalisation.planItems(value))
     }
 }
@@ -38,8 +40,8 @@ public struct TickedifyListOperation: TickedifyOperation {
     public func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
         let client = try TickedifyClient.make(context)
         let list = arguments["list"]?.string ?? "inbox"
-        // An unauthenticated /api/lijst answers 404, so the session is checked first.
-        let value = try await client.get("/api/lijst/\(QueryString.pathSegment(list))", verifyFirst: true)
+        // An unauthenticated /api/lijst answers 404, so the session must be proven first.
+        let value = try await client.get("/api/lijst/\(QueryString.pathSegment(list))", session: .provenFirst)
         return try OperationOutput(encoding: TickedifyNormalisation.tasks(value, list: list, zone: context.timeZone))
     }
 }
@@ -60,7 +62,7 @@ public struct TickedifyCompletedOperation: TickedifyOperation {
     public func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
         let client = try TickedifyClient.make(context)
         let day = (arguments["date"]?.date ?? LocalDate.today(in: context.timeZone)).interval(in: context.timeZone)
-        let value = try await client.get("/api/lijst/afgewerkte-taken", verifyFirst: true)
+        let value = try await client.get("/api/lijst/afgewerkte-taken", session: .provenFirst)
         let done = try TickedifyNormalisation.tasks(value, list: "afgewerkt", zone: context.timeZone).filter { task in
             guard let completed = task.completedAt.flatMap({ LenientDate.parse($0) }) else { return false }
             return completed >= day.start && completed < day.end
@@ -79,7 +81,8 @@ public struct TickedifyCountsOperation: TickedifyOperation {
 
     public func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
         let client = try TickedifyClient.make(context)
-        return try OperationOutput(encoding: TickedifyNormalisation.counts(try await client.get("/api/counts/sidebar", verifyFirst: false)))
+        let value = try await client.get("/api/counts/sidebar", session: .loginOn401)
+        return try OperationOutput(encoding: TickedifyNormalisation.counts(value))
     }
 }
 

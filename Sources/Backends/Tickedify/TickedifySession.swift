@@ -1,0 +1,99 @@
+import Foundation
+import Model
+
+/// The session of one Tickedify account, shared by every request of its profile (one per
+/// profile in the `SessionRegistry`): the cookie with its logins and checks (`AuthSession`)
+/// and the trust in it (`TickedifySessionTrust`).
+///
+/// The cookie's expiry is kept in the vault next to the cookie (`session_cookie.expires`,
+/// with a fingerprint of the cookie it belongs to), so it survives a restart; the trust
+/// itself is kept in memory only, so the first call after a restart checks the session.
+public actor TickedifySession {
+    public static let vaultName = "session_cookie"
+    static let expiresName = vaultName + ".expires"
+
+    /// The cookie, its logins (single-flight, limited) and its shared checks.
+    public nonisolated let auth: AuthSession
+    private var trust: TickedifySessionTrust
+    private var restoring = false
+    private let vault: any CredentialVault
+    private let profile: String
+    private let clock: @Sendable () -> Date
+
+    public init(
+        auth: AuthSession, vault: any CredentialVault, profile: String, policy: TickedifySessionTrust.Policy,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.auth = auth
+        self.vault = vault
+        self.profile = profile
+        self.trust = TickedifySessionTrust(policy: policy)
+        self.clock = now
+    }
+
+    /// The time by the session's clock.
+    public nonisolated func now() -> Date { clock() }
+
+    /// The trust as it stands (for tests and diagnostics).
+    public var state: TickedifySessionTrust { trust }
+
+    /// The current cookie, nil when there is none yet. The first time, its expiry is read from
+    /// the vault.
+    public func cookie() async -> String? {
+        guard let cookie = await auth.current() else { return nil }
+        if trust.cookie == nil, !restoring {
+            restoring = true
+            let stored = await vault.value(profile: profile, backend: TickedifyClient.backend, name: Self.expiresName)
+            // A login may have set the state while the vault was read: that one is newer.
+            if trust.cookie == nil {
+                trust.restored(cookie: cookie, expires: Self.expiry(stored, of: cookie), now: now())
+            }
+            restoring = false
+        }
+        return cookie
+    }
+
+    /// Whether `cookie` must be checked before a call that needs a proven session.
+    public func needsCheck(_ cookie: String) -> Bool {
+        trust.needsCheck(cookie, now: now())
+    }
+
+    /// True once for `cookie` when it is close enough to its expiry to be renewed ahead of time.
+    public func claimRenewal(of cookie: String) -> Bool {
+        guard cookie == trust.cookie else { return false }
+        return trust.claimRenewal(now: now())
+    }
+
+    /// A login sent at `sentAt` gave `cookie`: it is proven, and its expiry goes to the vault.
+    public func loggedIn(_ cookie: TickedifySessionCookie, sentAt: Date) async throws {
+        let expires = now().addingTimeInterval(cookie.lifetime)
+        trust.loggedIn(cookie: cookie.pair, sentAt: sentAt, expires: expires)
+        try await vault.setValue(
+            Self.record(expires: expires, of: cookie.pair), profile: profile, backend: TickedifyClient.backend,
+            name: Self.expiresName
+        )
+    }
+
+    /// A request with `cookie`, sent at `sentAt`, got an answer proving the session.
+    public func proven(_ cookie: String, sentAt: Date) {
+        trust.proven(cookie, sentAt: sentAt)
+    }
+
+    /// Ends the trust.
+    public func failed(_ failure: TickedifySessionTrust.Failure) {
+        trust.failed(failure, at: now())
+    }
+
+    /// `<unix seconds> <fingerprint of the cookie>`.
+    static func record(expires: Date, of cookie: String) -> String {
+        "\(Int(expires.timeIntervalSince1970.rounded(.down))) \(CredentialFingerprint.of([cookie]))"
+    }
+
+    /// The expiry in `record` when it belongs to `cookie`; nil otherwise.
+    static func expiry(_ record: String?, of cookie: String) -> Date? {
+        guard let parts = record?.split(separator: " "), parts.count == 2, let seconds = Double(parts[0]),
+              parts[1] == CredentialFingerprint.of([cookie])
+        else { return nil }
+        return Date(timeIntervalSince1970: seconds)
+    }
+}
