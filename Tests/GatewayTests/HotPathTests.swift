@@ -128,6 +128,24 @@ import Testing
         }
     }
 
+    /// Answers written by the hot path go past SwiftNIO's response encoder: the encoder must not
+    /// be left waiting for their heads (it once framed the router's next answer as the answer
+    /// to a hot `HEAD`, without its body, and kept every hot request's method for good).
+    @Test func aRouterAnswerAfterHotOnesOnTheSameConnectionKeepsItsBody() async throws {
+        try await withBoth { hot, _, _ in
+            _ = try await hot.execute(uri: "/v1/today", method: .get)
+            _ = try await hot.execute(uri: "/v1/today", method: .get)  // now kept
+            let port = try #require(hot.port)
+            let client = try RawClient(port: port)
+            client.send("HEAD /v1/today HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            await client.wait(timeout: .seconds(5)) { $0.text.contains("\r\n\r\n") }
+            client.send("GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            let answered = await client.wait(timeout: .seconds(5)) { $0.text.hasSuffix(#"{"status":"ok"}"#) }
+            #expect(answered.held, "the router's answer after a hot HEAD: \(client.text)")
+            #expect(try await Self.hotAnswers(hot) == 1)
+        }
+    }
+
     @Test func whatTheHotPathCannotJudgeReachesTheRouter() async throws {
         try await withBoth { hot, _, _ in
             _ = try await hot.execute(uri: "/v1/today", method: .get)

@@ -24,13 +24,17 @@ struct GatewayHTTP1Channel: HTTPChannelHandler {
             limits.maxHeaderListSize = configuration.httpDecoder.maxHeaderListSize
             limits.maxHeaderFieldCount = configuration.httpDecoder.maxHeaderFieldCount
             let pipeline = channel.pipeline.syncOperations
-            try pipeline.configureHTTPServerPipeline(
-                withPipeliningAssistance: false,
-                withErrorHandling: false,
-                withOutboundHeaderValidation: false,
-                withEncoderConfiguration: .init(),
-                withDecoderLimitConfiguration: limits
+            // SwiftNIO's `configureHTTPServerPipeline` pairs the decoder with the encoder: each
+            // request's method is queued in the encoder and taken off by the response head it
+            // writes. Answers the hot path writes past the encoder never take theirs off, so the
+            // queue grew with every kept answer on a keep-alive connection, and a router answer
+            // after a hot `HEAD` was framed as a `HEAD` answer (no body). Unpaired, the encoder
+            // frames by status alone; Hummingbird leaves the body out of `HEAD` answers itself.
+            try pipeline.addHandler(HTTPResponseEncoder(configuration: .init()))
+            let decoder = HTTPRequestDecoder(
+                leftOverBytesStrategy: .dropBytes, informationalResponseStrategy: .drop, limitConfiguration: limits
             )
+            try pipeline.addHandler(ByteToMessageHandler(decoder))
             budget.register(channel)
             try pipeline.addHandler(ConnectionGuardHandler(budget: budget))
             if let answers {
