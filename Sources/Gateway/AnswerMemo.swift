@@ -11,6 +11,13 @@ import Synchronization
 /// while entries are being refreshed, so a burst of requests then cannot starve the refresh;
 /// `no-cache` requests skip it, and each reuse still counts a hit (or a stale serve) of every
 /// section it stands for.
+///
+/// Composing is single-flight per key (`answer(for:now:compose:)`): when a kept answer runs out
+/// (every second, as its ages tick) under load, the requests that find it gone wait for one
+/// composition instead of each running the aggregator — 256 connections used to compose 256
+/// answers at every tick, with their tasks' memory — unless the cache changed since that
+/// composition began (a write's invalidation): then they compose their own, as the cache's
+/// own single-flight does.
 final class AnswerMemo: Sendable {
     private struct Kept {
         var answer: RenderedAnswer
@@ -21,6 +28,8 @@ final class AnswerMemo: Sendable {
     }
 
     private let entries = Mutex<[String: Kept]>([:])
+    /// Compositions on their way, by key, with the cache generation each began in.
+    private let flights = Mutex<[String: (generation: UInt64, task: Task<RenderedAnswer, any Error>)]>([:])
     private let cache: CacheStore
     private let limit: Int
 
@@ -35,6 +44,42 @@ final class AnswerMemo: Sendable {
     /// cache hit for each section it stands for.
     func reuse(_ key: String, now: Date) -> RenderedAnswer? {
         lookUp(key, now: now)?.answer
+    }
+
+    /// The answer for `key`: the kept one when it may be given; else the one a composition on
+    /// its way brings (when nothing cached changed since it began); else a new composition by
+    /// `compose`, kept when it may be reused. With `fresh` (a client's `no-cache`) always a new
+    /// composition of the caller's own.
+    func answer(
+        for key: String, fresh: Bool = false, now: @Sendable () -> Date,
+        compose: @escaping @Sendable () async throws -> RenderedAnswer
+    ) async throws -> RenderedAnswer {
+        if fresh {
+            let answer = try await compose()
+            keep(answer, for: key, now: now())
+            return answer
+        }
+        if let kept = reuse(key, now: now()) { return kept }
+        let generation = cache.generation.current
+        let (task, joined) = flights.withLock { flights in
+            if let flight = flights[key], flight.generation == generation { return (flight.task, true) }
+            let task = Task { try await compose() }
+            flights[key] = (generation, task)
+            return (task, false)
+        }
+        if joined {
+            let answer = try await task.value
+            // Counted like a reuse (a hit or a stale serve per section) when it was kept.
+            return reuse(key, now: now()) ?? answer
+        }
+        defer {
+            flights.withLock { flights in
+                if flights[key]?.task == task { flights.removeValue(forKey: key) }
+            }
+        }
+        let answer = try await task.value
+        keep(answer, for: key, now: now())
+        return answer
     }
 
     /// `reuse` for the hot path: the kept answer as HTTP/1.1 bytes.

@@ -20,17 +20,15 @@ struct SummaryHandler: Sendable {
         } catch {
             throw GatewayError(.badRequest, error)
         }
-        let key = resolved.answerKey
-        if !forceRefresh, let kept = answers.reuse(key, now: aggregator.now()) {
-            return kept.response(for: request)
-        }
-        let rendered: RenderedAnswer
+        let service = self.service
+        let logger = context.logger
         do {
-            rendered = try await service.run(resolved, forceRefresh: forceRefresh, logger: context.logger).rendered
-        } catch {
+            let rendered = try await answers.answer(for: resolved.answerKey, fresh: forceRefresh, now: aggregator.now) {
+                try await service.run(resolved, forceRefresh: forceRefresh, logger: logger).rendered
+            }
+            return rendered.response(for: request)
+        } catch let error as ErrorDetail {
             throw GatewayError(.badRequest, error)
         }
-        answers.keep(rendered, for: key, now: aggregator.now())
-        return rendered.response(for: request)
     }
 }
