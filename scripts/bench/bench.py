@@ -9,7 +9,11 @@ In one run, against the five simulators (`daygate simulate`) and `daygate serve`
    PRSNL at 0: p50 should be about the slowest backend, not the sum.  target: p50 <= latency + 10 ms
 3. 1000 concurrent clients on a cold key (a fresh gateway, /v1/today?date=2030-01-01): upstream
    calls per section from /_sim/stats, against one cold fetch.        target: exactly one fetch per section
-4. RSS of the gateway while wrk holds 256 connections (VmRSS, peak).   target: <= 80 MB
+4. RSS of the gateway while wrk holds 256 connections (VmRSS, peak).   target: <= 64 MB
+5. cache hits as in (1) while 5000 idle keep-alive connections are held open, beside a plain run
+   right before it: req/s and p99 of both.                            no target; reported
+6. start-up to ready with a warm cache of 1000 entries: from exec to the first /readyz 200,
+   median of 5 restarts.                                               target: <= 300 ms
 
 Prints a report with PASS/FAIL per target and writes it to BENCHMARKS.md (section "bench").
 Environment (all optional):
@@ -22,6 +26,9 @@ Environment (all optional):
   BENCH_COLD_ITERATIONS=30     sequential cold requests in (2)
   BENCH_CLIENTS=1000           concurrent clients in (3)
   BENCH_STAMPEDE_LATENCY_MS=200  simulator latency in (3), so that requests pile up
+  BENCH_IDLE_CONNECTIONS=5000  idle connections held open in (5)
+  BENCH_STARTUP_ENTRIES=1000   cache entries in the state folder for (6)
+  BENCH_STARTUP_RUNS=5         restarts measured in (6)
   BENCH_STRICT=1               exit 1 when a target is missed (default: report only, exit 0)
   BENCH_KEEP=1                 keep the work directory (logs, configs) after the run
   BENCH_NO_WRITE=1             do not touch BENCHMARKS.md
@@ -50,8 +57,11 @@ from common import (  # noqa: E402
 
 TODAY = "/v1/today"
 COLD_DATE = "2030-01-01"
-RSS_TARGET_MB = 80
-RATIO_TARGET = 0.8
+RSS_TARGET_MB = 64
+RATIO_TARGET = 0.9
+STARTUP_TARGET_MS = 300
+# The gateway's connection budget for the benchmark: (5) holds thousands of idle connections.
+BENCH_LIMITS = "\nlimits:\n  max_connections: 8192\n"
 
 
 # MARK: - nginx
@@ -423,6 +433,149 @@ def bench_stampede(binary: Path, sims: Simulators, workdir: Path, cfg: dict) -> 
 # MARK: - report
 
 
+# MARK: - (5) cache hits beside thousands of idle connections
+
+
+def open_idle(port: int, count: int) -> list:
+    """`count` keep-alive connections, each after one answered request, left idle."""
+    import socket
+    held = []
+    for _ in range(count):
+        s = socket.create_connection(("127.0.0.1", port), timeout=10)
+        s.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        data = b""
+        while not data.endswith(b"}"):
+            chunk = s.recv(4096)
+            if not chunk:
+                raise RuntimeError("an idle connection was closed before it was answered")
+            data += chunk
+        held.append(s)
+    return held
+
+
+def still_open(held: list) -> int:
+    """How many of `held` the server has not closed (a closed one polls readable: EOF)."""
+    import select
+    poller = select.poll()
+    for s in held:
+        poller.register(s.fileno(), select.POLLIN | select.POLLHUP)
+    return len(held) - len(poller.poll(0))
+
+
+def bench_idle(gateway: Gateway, cfg: dict) -> dict:
+    url = f"http://127.0.0.1:{gateway.port}{TODAY}"
+    warm_until(gateway.get, TODAY, "cache-status", "hit")
+    log(f"(5) plain run: {cfg['connections']} connections, {cfg['duration']}")
+    plain, argv = run_wrk(url, cfg["connections"], cfg["duration"])
+    log(f"    {plain['rps']:.0f} req/s p99 {fmt_ms(plain['p99'])}")
+    log(f"(5) opening {cfg['idle']} idle keep-alive connections")
+    started = time.monotonic()
+    held = open_idle(gateway.port, cfg["idle"])
+    opened_s = time.monotonic() - started
+    rss_idle = gateway.rss_kb()
+    try:
+        log(f"    opened in {opened_s:.1f} s; gateway RSS {fmt_mb(rss_idle)}")
+        log(f"(5) beside them: {cfg['connections']} connections, {cfg['duration']}")
+        busy, _ = run_wrk(url, cfg["connections"], cfg["duration"])
+        log(f"    {busy['rps']:.0f} req/s p99 {fmt_ms(busy['p99'])}")
+        kept = still_open(held)
+        rss_busy = gateway.rss_kb()
+    finally:
+        for s in held:
+            s.close()
+    return {
+        "plain": plain, "busy": busy, "idle": cfg["idle"], "opened_s": opened_s, "kept": kept,
+        "rss_idle_kb": rss_idle, "rss_busy_kb": rss_busy, "wrk_argv": " ".join(argv),
+        "ratio": busy["rps"] / plain["rps"] if plain["rps"] else 0.0,
+        "pass": kept == cfg["idle"] and busy["non2xx"] == 0 and busy["socket_errors"] == 0,
+    }
+
+
+# MARK: - (6) start-up with a warm cache
+
+
+def bench_startup(binary: Path, sims: Simulators, workdir: Path, cfg: dict) -> dict:
+    """Fills a state folder with BENCH_STARTUP_ENTRIES cache entries (one 8alls day each), then
+    starts the gateway on it again and again: exec to the first /readyz 200."""
+    import concurrent.futures
+    import datetime
+    import signal
+    import socket
+    import subprocess
+
+    sims.set_latency({b: 0 for b in BACKENDS})
+    state = workdir / "startup-state"
+    gateway = Gateway(binary, sims.config, state, workdir / "startup.log")
+    gateway.start()
+    first = datetime.date(2020, 1, 1)
+    days = [(first + datetime.timedelta(days=i)).isoformat() for i in range(cfg["startup_entries"])]
+    try:
+        log(f"(6) filling the cache with {len(days)} entries (/v1/events of {len(days)} days)")
+        def fetch(day):
+            status, _headers, _body = gateway.get(f"/v1/events?date={day}")
+            return status
+        with concurrent.futures.ThreadPoolExecutor(8) as pool:
+            statuses = list(pool.map(fetch, days))
+        if any(status != 200 for status in statuses):
+            raise RuntimeError(f"filling the cache: {sum(s != 200 for s in statuses)} answers were not 200")
+        _status, _headers, body = gateway.get("/metrics")
+        stored = 0
+        for line in body.decode().splitlines():
+            if line.startswith('daygate_cache_entries{tier="sqlite"}'):
+                stored = int(float(line.split()[-1]))
+    finally:
+        gateway.stop()
+
+    def ready_time() -> tuple[float, float]:
+        port = free_port()
+        argv = [str(binary), "serve", "--config", str(sims.config), "--listen", f"127.0.0.1:{port}",
+                "--state-dir", str(state), "--log-level", "warning"]
+        started = time.monotonic()
+        proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        try:
+            request = b"GET /readyz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+            while True:
+                if proc.poll() is not None:
+                    raise RuntimeError(f"daygate serve exited with {proc.returncode}")
+                if time.monotonic() - started > 30:
+                    raise RuntimeError("no /readyz within 30 s")
+                try:
+                    with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+                        s.sendall(request)
+                        answer = s.recv(64)
+                    if answer.startswith(b"HTTP/1.1 200"):
+                        ready = time.monotonic() - started
+                        break
+                except OSError:
+                    time.sleep(0.002)
+            # And the first cached answer: a day filled above, from SQLite.
+            status, headers, _body = http_get("127.0.0.1", port, f"/v1/events?date={days[len(days) // 2]}")
+            served = time.monotonic() - started
+            if status != 200 or "hit" not in headers.get("cache-status", ""):
+                raise RuntimeError(f"the first cached answer after the restart was {status} {headers.get('cache-status')}")
+            return ready, served
+        finally:
+            proc.send_signal(signal.SIGINT)
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+    runs = []
+    for index in range(cfg["startup_runs"]):
+        ready, served = ready_time()
+        runs.append({"ready_ms": ready * 1000, "served_ms": served * 1000})
+        log(f"(6) start {index + 1}/{cfg['startup_runs']}: ready after {ready * 1000:.0f} ms, "
+            f"first cached answer after {served * 1000:.0f} ms")
+    ready_median = percentile(sorted(r["ready_ms"] for r in runs), 50)
+    return {
+        "entries": stored, "runs": runs, "ready_p50_ms": ready_median,
+        "served_p50_ms": percentile(sorted(r["served_ms"] for r in runs), 50),
+        "pass": ready_median <= STARTUP_TARGET_MS and stored >= cfg["startup_entries"],
+    }
+
+
 def calls_text(calls: dict[str, int]) -> str:
     return "<br>".join(f"`{k}` × {v}" for k, v in sorted(calls.items())) or "none"
 
@@ -433,6 +586,7 @@ def verdict(ok: bool) -> str:
 
 def report(results: dict, info: dict, cfg: dict, meta: dict) -> str:
     hits, cold, stampede, rss = results.get("hits"), results.get("cold"), results.get("stampede"), results.get("rss")
+    idle, startup = results.get("idle"), results.get("startup")
     lines = [
         "## `make bench` — latest result",
         "",
@@ -469,6 +623,17 @@ def report(results: dict, info: dict, cfg: dict, meta: dict) -> str:
             f"| 4 | gateway RSS, {cfg['rss_connections']} connections (cache hits, {len(rss['runs'])} runs of {cfg['duration']}) "
             f"| peak **{fmt_mb(rss['peak_kb'])}** ({rss['peak_kb']:,} KiB; idle before {fmt_mb(rss['idle_kb'])}) "
             f"| ≤ {RSS_TARGET_MB} MB (read as MiB: {RSS_TARGET_MB * 1024:,} KiB) | {verdict(rss['pass'])} |")
+    if idle:
+        lines.append(
+            f"| 5 | cache hits, {cfg['connections']} connections, beside {idle['idle']:,} idle keep-alive connections "
+            f"| {idle['busy']['rps']:,.0f} req/s (p99 {fmt_ms(idle['busy']['p99'])}) against {idle['plain']['rps']:,.0f} "
+            f"req/s (p99 {fmt_ms(idle['plain']['p99'])}) without them: **{idle['ratio']:.2f}×**; "
+            f"{idle['kept']:,} of {idle['idle']:,} still open | reported; all kept open | {verdict(idle['pass'])} |")
+    if startup:
+        lines.append(
+            f"| 6 | start-up to ready, {startup['entries']:,} cache entries, {len(startup['runs'])} restarts "
+            f"| median **{startup['ready_p50_ms']:.0f} ms** to `/readyz` 200, {startup['served_p50_ms']:.0f} ms to the first "
+            f"cached answer | ≤ {STARTUP_TARGET_MS} ms | {verdict(startup['pass'])} |")
     for name, error in results.get("errors", {}).items():
         lines.append(f"| {name} | did not complete: {error} | | **FAIL** |")
 
@@ -485,6 +650,8 @@ def report(results: dict, info: dict, cfg: dict, meta: dict) -> str:
         lines.append(f"#     {hits['wrk_health']}   # reference only")
     if rss:
         lines.append(f"# (4) {rss['wrk_argv']}   # × {len(rss['runs'])}")
+    if idle:
+        lines.append(f"# (5) {idle['wrk_argv']}   # without, then beside {idle['idle']} idle connections")
     lines += ["```", "", "### Machine", "", machine_table(info, {"load average before": meta["load_before"]}), ""]
 
     if hits:
@@ -567,6 +734,26 @@ def report(results: dict, info: dict, cfg: dict, meta: dict) -> str:
         lines += ["", f"Idle before: {fmt_mb(rss['idle_kb'])} (anonymous {fmt_mb(idle_anon)}, file-backed — the binary "
                   f"and the Swift runtime, Foundation and ICU libraries — {fmt_mb(idle_file)}); 1 s after the last run: "
                   f"{fmt_mb(rss['after_kb'])} (anonymous {fmt_mb(rss['anon_kb'])}, file-backed {fmt_mb(rss['file_kb'])}).", ""]
+    if idle:
+        lines += [
+            f"### 5. Cache hits beside {idle['idle']:,} idle connections", "",
+            f"{idle['idle']:,} connections each made one request (`GET /healthz`, keep-alive) and then stayed idle "
+            f"(opened in {idle['opened_s']:.1f} s; the benchmark's config sets `limits.max_connections: 8192`, the idle "
+            f"limit of 60 s outlasts the run). wrk then ran as in (1), right after a plain run without them. Gateway RSS "
+            f"with the idle connections {fmt_mb(idle['rss_idle_kb'])}, after the run beside them {fmt_mb(idle['rss_busy_kb'])}.", "",
+            "| | req/s | p50 | p99 |", "|---|---|---|---|",
+            f"| plain | {idle['plain']['rps']:,.0f} | {fmt_ms(idle['plain']['p50'])} | {fmt_ms(idle['plain']['p99'])} |",
+            f"| beside {idle['idle']:,} idle | {idle['busy']['rps']:,.0f} | {fmt_ms(idle['busy']['p50'])} | "
+            f"{fmt_ms(idle['busy']['p99'])} |", "",
+        ]
+    if startup:
+        lines += [
+            "### 6. Start-up with a warm cache", "",
+            f"A state folder with {startup['entries']:,} entries in SQLite (`/v1/events` of as many days), then "
+            f"`daygate serve` started on it {len(startup['runs'])} times (SIGINT in between): time from exec to the first "
+            f"`/readyz` 200 (polled every 2 ms), and to the first answer served from the cache.", "",
+            "| start | ready | first cached answer |", "|---|---|---|",
+        ] + [f"| {i} | {r['ready_ms']:.0f} ms | {r['served_ms']:.0f} ms |" for i, r in enumerate(startup["runs"], 1)] + [""]
     return "\n".join(lines)
 
 
@@ -576,7 +763,7 @@ def report(results: dict, info: dict, cfg: dict, meta: dict) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--binary", required=True, help="the daygate binary (release build)")
-    parser.add_argument("--only", default="1,2,3,4", help="which measurements, e.g. 1,4")
+    parser.add_argument("--only", default="1,2,3,4,5,6", help="which measurements, e.g. 1,4")
     args = parser.parse_args()
 
     duration, _seconds = env_duration("BENCH_DURATION", "10s")
@@ -590,11 +777,15 @@ def main() -> int:
         "cold_iterations": env_int("BENCH_COLD_ITERATIONS", 30),
         "clients": env_int("BENCH_CLIENTS", 1000),
         "stampede_latency": env_int("BENCH_STAMPEDE_LATENCY_MS", 200),
+        "idle": env_int("BENCH_IDLE_CONNECTIONS", 5000),
+        "startup_entries": env_int("BENCH_STARTUP_ENTRIES", 1000),
+        "startup_runs": max(1, env_int("BENCH_STARTUP_RUNS", 5)),
     }
     only = {part.strip() for part in args.only.split(",")}
-    fd_limit = raise_fd_limit(max(65536, cfg["clients"] * 4))
-    if fd_limit < cfg["clients"] + 100:
-        print(f"open-file limit {fd_limit} is too low for {cfg['clients']} clients (ulimit -n)", file=sys.stderr)
+    fd_limit = raise_fd_limit(max(65536, cfg["clients"] * 4, cfg["idle"] * 4))
+    if fd_limit < max(cfg["clients"], cfg["idle"]) * 2 + 100:
+        print(f"open-file limit {fd_limit} is too low for {cfg['clients']} clients and {cfg['idle']} idle connections "
+              "(ulimit -n)", file=sys.stderr)
         return 2
     for tool in ("wrk",):
         if not shutil.which(tool):
@@ -618,7 +809,9 @@ def main() -> int:
             ("BENCH_LATENCY_MS", cfg["latency"]), ("BENCH_DURATION", cfg["duration"]),
             ("BENCH_CONNECTIONS", cfg["connections"]), ("BENCH_ROUNDS", cfg["rounds"]),
             ("BENCH_RSS_CONNECTIONS", cfg["rss_connections"]), ("BENCH_RSS_RUNS", cfg["rss_runs"]), ("BENCH_COLD_ITERATIONS", cfg["cold_iterations"]),
-            ("BENCH_CLIENTS", cfg["clients"]), ("BENCH_STAMPEDE_LATENCY_MS", cfg["stampede_latency"])]},
+            ("BENCH_CLIENTS", cfg["clients"]), ("BENCH_STAMPEDE_LATENCY_MS", cfg["stampede_latency"]),
+            ("BENCH_IDLE_CONNECTIONS", cfg["idle"]), ("BENCH_STARTUP_ENTRIES", cfg["startup_entries"]),
+            ("BENCH_STARTUP_RUNS", cfg["startup_runs"])]},
     }
     log(f"work directory {workdir}; load average {meta['load_before']}; other work: {meta['other_work']}")
     started = time.monotonic()
@@ -627,6 +820,8 @@ def main() -> int:
     gateway = None
     try:
         sims.start()
+        with open(sims.config, "a") as config:
+            config.write(BENCH_LIMITS)
         gateway = Gateway(binary, sims.config, workdir / "state", workdir / "gateway.log")
         gateway.start()
         meta["sim_command"] = [os.path.basename(a) if i == 0 else a for i, a in enumerate(sims.command)]
@@ -634,6 +829,7 @@ def main() -> int:
         steps = [
             ("1", "hits", lambda: bench_cache_hits(gateway, sims, workdir, cfg)),
             ("4", "rss", lambda: bench_rss(gateway, cfg)),
+            ("5", "idle", lambda: bench_idle(gateway, cfg)),
             ("2", "cold", lambda: bench_cold(gateway, sims, cfg)),
         ]
         for number, key, step in steps:
@@ -645,12 +841,17 @@ def main() -> int:
                 log(f"({number}) failed: {error!r}")
                 results["errors"][f"({number})"] = repr(error)
         gateway.stop()
-        if "3" in only:
+        for number, key, step in [
+            ("3", "stampede", lambda: bench_stampede(binary, sims, workdir, cfg)),
+            ("6", "startup", lambda: bench_startup(binary, sims, workdir, cfg)),
+        ]:
+            if number not in only:
+                continue
             try:
-                results["stampede"] = bench_stampede(binary, sims, workdir, cfg)
+                results[key] = step()
             except Exception as error:
-                log(f"(3) failed: {error!r}")
-                results["errors"]["(3)"] = repr(error)
+                log(f"({number}) failed: {error!r}")
+                results["errors"][f"({number})"] = repr(error)
     finally:
         if gateway is not None:
             gateway.stop()
@@ -667,7 +868,7 @@ def main() -> int:
         log(f"logs and configs kept in {workdir}")
     else:
         shutil.rmtree(workdir, ignore_errors=True)
-    checks = [r["pass"] for r in (results.get("hits"), results.get("cold"), results.get("stampede"), results.get("rss")) if r]
+    checks = [r["pass"] for key in ("hits", "cold", "stampede", "rss", "idle", "startup") if (r := results.get(key))]
     if results["errors"]:
         return 2
     if os.environ.get("BENCH_STRICT") == "1" and not all(checks):
