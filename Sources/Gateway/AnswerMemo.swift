@@ -82,10 +82,30 @@ final class AnswerMemo: Sendable {
         return answer
     }
 
-    /// `reuse` for the hot path: the kept answer as HTTP/1.1 bytes.
-    func reuseWire(_ key: String, now: Date) -> AnswerWire? {
-        lookUp(key, now: now)?.wire
+    /// A kept answer as the hot path holds it: its bytes, what a reuse counts, and until when
+    /// it may be given. A connection may keep it between requests and give it again while
+    /// `isReusable` holds — exactly when `AnswerMemo` itself would still give it.
+    struct HotAnswer: Sendable {
+        let wire: AnswerWire
+        let hits: ReusedLookups
+        let generation: UInt64
+        let until: Date
+
+        func isReusable(now: Date, generation current: UInt64) -> Bool {
+            generation == current && now < until
+        }
     }
+
+    /// `reuse` for the hot path (counted like it).
+    func reuseHot(_ key: String, now: Date) -> HotAnswer? {
+        lookUp(key, now: now).flatMap { kept in
+            kept.answer.reusableUntil.map {
+                HotAnswer(wire: kept.wire, hits: kept.hits, generation: kept.answer.generation, until: $0)
+            }
+        }
+    }
+
+    var generation: UInt64 { cache.generation.current }
 
     private func lookUp(_ key: String, now: Date) -> Kept? {
         let current = cache.generation.current

@@ -54,8 +54,8 @@ import Testing
         await harness.close()
     }
 
-    static func hotAnswers(_ client: any TestClientProtocol) async throws -> Int {
-        let metrics = try await client.execute(uri: "/metrics", method: .get)
+    static func hotAnswers(_ client: any TestClientProtocol, headers: HTTPFields = [:]) async throws -> Int {
+        let metrics = try await client.execute(uri: "/metrics", method: .get, headers: headers)
         let text = String(buffer: metrics.body)
         let line = text.split(separator: "\n").first { $0.hasPrefix("daygate_http_hot_answers_total ") }
         return line.flatMap { Int($0.split(separator: " ").last ?? "") } ?? 0
@@ -144,6 +144,34 @@ import Testing
             #expect(answered.held, "the router's answer after a hot HEAD: \(client.text)")
             #expect(try await Self.hotAnswers(hot) == 1)
         }
+    }
+
+    /// A connection remembers what its last request resolved to (`HotAnswers.Recent`), but only
+    /// for the same target, `Host` and `Authorization`: another key on the same connection is
+    /// decided anew.
+    @Test func aConnectionsMemoryOfItsLastRequestHoldsOnlyForTheSameCredentials() async throws {
+        let key = "hot-path-key-0123456789"
+        let harness = try await DemoHarness.start(clients: [ClientConfig(name: "hall", key: key, profile: "default")])
+        do {
+            try await GatewayApplication.make(runtime: harness.runtime).test(.live) { client in
+                let auth: HTTPFields = [.authorization: "Bearer \(key)"]
+                _ = try await client.execute(uri: "/v1/today", method: .get, headers: auth)
+                _ = try await client.execute(uri: "/v1/today", method: .get, headers: auth)  // kept
+                let port = try #require(client.port)
+                let raw = try RawClient(port: port)
+                for (number, presented) in [key, key, "not-the-key-0123456789", key].enumerated() {
+                    raw.send("GET /v1/today HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(presented)\r\n\r\n")
+                    await raw.wait(timeout: .seconds(5)) { $0.answers > number && $0.text.hasSuffix("}") }
+                }
+                let statuses = raw.text.components(separatedBy: "HTTP/1.1 ").dropFirst().map { $0.prefix(3) }
+                #expect(statuses == ["200", "200", "401", "200"], "\(raw.text.prefix(300))")
+                #expect(try await Self.hotAnswers(client, headers: auth) >= 3)
+            }
+        } catch {
+            await harness.close()
+            throw error
+        }
+        await harness.close()
     }
 
     @Test func whatTheHotPathCannotJudgeReachesTheRouter() async throws {

@@ -22,6 +22,8 @@ final class HotAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var pending: (head: ByteBuffer, body: ByteBuffer?)?
     /// The response encoder's context: bytes written there go on to the socket unencoded.
     private var wire: ChannelHandlerContext?
+    /// What this connection asked last (`HotAnswers.Recent`).
+    private var recent: HotAnswers.Recent?
 
     /// Told to the handlers before this one (`ConnectionGuardHandler`) after each answer written
     /// here, since those bytes go past them.
@@ -42,7 +44,8 @@ final class HotAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let request):
-            if passedOn == 0, wire != nil, let answer = answers.answer(request, allocator: context.channel.allocator) {
+            if passedOn == 0, wire != nil,
+               let answer = answers.answer(request, allocator: context.channel.allocator, recent: &recent) {
                 pending = answer
                 return
             }

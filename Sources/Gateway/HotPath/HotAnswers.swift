@@ -61,9 +61,31 @@ struct HotAnswers: Sendable {
         self.answered = Counter(label: "daygate_http_hot_answers_total", factory: runtime.metrics.factory)
     }
 
+    /// What one connection asked last and what it came to, kept by its `HotAnswerHandler`: a
+    /// polling client asks the same thing again and again on a keep-alive connection, and then
+    /// skips the access decision, the query, the shared tables and their locks. It holds for the
+    /// whole second it was made in (what a target resolves to changes only with the day), for
+    /// the same target, `Host` and `Authorization`; its kept answer while `AnswerMemo` would
+    /// still give it.
+    struct Recent {
+        let target: String
+        let host: String?
+        let authorization: String?
+        let second: Int64
+        let route: String
+        let client: String?
+        let key: String
+        var kept: AnswerMemo.HotAnswer?
+        /// The request metrics of (method, status) answered on this connection.
+        var series: [(method: HTTPRequest.Method, status: Int, handles: RequestMetricHandles.Handles)] = []
+    }
+
     /// The HTTP/1.1 response to `request` — its head, and its body unless it has none (the
     /// kept answer's own buffer, not a copy) — or nil when the router should answer it.
-    func answer(_ request: HTTPRequestHead, allocator: ByteBufferAllocator) -> (head: ByteBuffer, body: ByteBuffer?)? {
+    /// `recent` is the connection's memory of its last request (`Recent`).
+    func answer(
+        _ request: HTTPRequestHead, allocator: ByteBufferAllocator, recent: inout Recent?
+    ) -> (head: ByteBuffer, body: ByteBuffer?)? {
         let started = ContinuousClock.now
         let method: HTTPRequest.Method
         switch request.method {
@@ -71,32 +93,48 @@ struct HotAnswers: Sendable {
         case .HEAD: method = .head
         default: return nil
         }
-        let headers = request.headers
         let target = request.uri
-        guard request.version == .http1_1, target.utf8.first == UInt8(ascii: "/"),
-              !headers.contains(name: "origin"), !headers.contains(name: "cache-control"), !headers.contains(name: "pragma"),
-              !headers.contains(name: "transfer-encoding"), headers.first(name: "content-length").map({ $0 == "0" }) ?? true,
-              !headers.contains(name: "connection") || headers["connection"].allSatisfy({ $0.lowercased() == "keep-alive" }),
-              RequestLimitsMiddleware.headersWithinLimits(headers)
-        else { return nil }
-        let path = target.firstIndex(of: "?").map { target[..<$0] } ?? target[...]
-        guard let route = routes[String(path)],
-              case .serve(let profile, let client) = access.decide(
-                  path: route.path, authority: headers.first(name: "host"), authorization: headers.first(name: "authorization")
-              )
-        else { return nil }
+        guard request.version == .http1_1, target.utf8.first == UInt8(ascii: "/") else { return nil }
+        let head = HotRequestHead(request.headers)
+        guard !head.passOn else { return nil }
         let now = aggregator.now()
-        guard let key = answerKey(route: route, target: target, profile: profile, now: now),
-              let wire = answers.reuseWire(key, now: now)
-        else { return nil }
+        let second = Int64(now.timeIntervalSince1970.rounded(.down))
 
-        let id = headers.first(name: "x-request-id").flatMap { RequestIDMiddleware.isSane($0) ? $0 : nil }
-            ?? RequestIDMiddleware.newID()
-        let conditions = headers.contains(name: "if-none-match") ? headers["if-none-match"] : []
-        let head = wire.head(method: method, ifNoneMatch: conditions)
+        var asked: Recent
+        if let known = recent, known.second == second, known.target == target, known.host == head.host,
+           known.authorization == head.authorization {
+            asked = known
+        } else {
+            let path = target.utf8.firstIndex(of: UInt8(ascii: "?")).map { String(target[..<$0]) } ?? target
+            guard let route = routes[path],
+                  case .serve(let profile, let client) = access.decide(
+                      path: route.path, authority: head.host, authorization: head.authorization
+                  ),
+                  let key = answerKey(route: route, target: target, profile: profile, second: second, now: now)
+            else { return nil }
+            asked = Recent(
+                target: target, host: head.host, authorization: head.authorization, second: second, route: route.path,
+                client: client, key: key
+            )
+        }
+        let kept: AnswerMemo.HotAnswer
+        if let known = asked.kept, known.isReusable(now: now, generation: answers.generation) {
+            known.hits.count()
+            kept = known
+        } else {
+            guard let found = answers.reuseHot(asked.key, now: now) else {
+                recent = asked
+                return nil
+            }
+            kept = found
+            asked.kept = found
+        }
+
+        let id = head.requestID.flatMap { RequestIDMiddleware.isSane($0) ? $0 : nil } ?? RequestIDMiddleware.newID()
+        let answer = kept.wire.head(method: method, ifNoneMatch: head.ifNoneMatch)
         let date = dates.now
-        var response = allocator.buffer(capacity: head.bytes.readableBytes + common.readableBytes + 64 + date.utf8.count)
-        response.writeImmutableBuffer(head.bytes)
+        var response = allocator.buffer(capacity: answer.bytes.readableBytes + common.readableBytes + 64 + date.utf8.count)
+        response.writeImmutableBuffer(answer.bytes)
         response.writeImmutableBuffer(common)
         response.writeStaticString("X-Request-Id: ")
         response.writeString(id)
@@ -104,22 +142,29 @@ struct HotAnswers: Sendable {
         response.writeString(date)
         response.writeStaticString("\r\n\r\n")
 
-        metrics.record(route: route.path, method: method.rawValue, status: head.status, since: started)
+        if let series = asked.series.first(where: { $0.method == method && $0.status == answer.status }) {
+            series.handles.record(since: started)
+        } else {
+            let handles = metrics.handles(route: asked.route, method: method.rawValue, status: answer.status)
+            handles.record(since: started)
+            asked.series.append((method, answer.status, handles))
+        }
         answered.increment()
         if logger.logLevel <= .info {
             var log = logger
             log[metadataKey: "request_id"] = .string(id)
-            if let client { log[metadataKey: "client"] = .string(client) }
-            RequestIDMiddleware.logAccess(log, method: method, path: String(path), status: head.status, started: started)
+            if let client = asked.client { log[metadataKey: "client"] = .string(client) }
+            let path = target.utf8.firstIndex(of: UInt8(ascii: "?")).map { String(target[..<$0]) } ?? target
+            RequestIDMiddleware.logAccess(log, method: method, path: path, status: answer.status, started: started)
         }
-        return (response, head.withBody ? wire.body : nil)
+        recent = asked
+        return (response, answer.withBody ? kept.wire.body : nil)
     }
 
     /// The `AnswerMemo` key for `target` asked by `profile`: remembered per whole second of the
     /// gateway's clock, because what a request resolves to changes only with the day ("today"
     /// parameters), and days start on a whole second.
-    private func answerKey(route: HotRoute, target: String, profile: String, now: Date) -> String? {
-        let second = Int64(now.timeIntervalSince1970.rounded(.down))
+    private func answerKey(route: HotRoute, target: String, profile: String, second: Int64, now: Date) -> String? {
         let asked = Targets.Asked(profile: profile, target: target)
         if let known = targets.key(for: asked, second: second) { return known }
         let query = target.firstIndex(of: "?").map { String(target[target.index(after: $0)...]) }

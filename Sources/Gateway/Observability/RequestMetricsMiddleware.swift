@@ -39,9 +39,7 @@ final class RequestMetricHandles: Sendable {
 
     /// Counts one request and records how long it took.
     func record(route: String, method: String, status: Int, since started: ContinuousClock.Instant) {
-        let (counter, timer) = handles(route: route, method: method, status: status)
-        counter.increment()
-        timer.recordInterval(ContinuousClock.now - started)
+        handles(route: route, method: method, status: status).record(since: started)
     }
 
     private struct Series: Hashable {
@@ -50,16 +48,28 @@ final class RequestMetricHandles: Sendable {
         var status: Int
     }
 
-    private let series = Mutex<[Series: (Counter, Timer)]>([:])
+    /// One series' counter and timer.
+    struct Handles: Sendable {
+        let counter: Counter
+        let timer: Timer
 
-    private func handles(route: String, method: String, status: Int) -> (Counter, Timer) {
+        func record(since started: ContinuousClock.Instant) {
+            counter.increment()
+            timer.recordInterval(ContinuousClock.now - started)
+        }
+    }
+
+    private let series = Mutex<[Series: Handles]>([:])
+
+    /// The series of (route, method, status), made the first time it is asked for.
+    func handles(route: String, method: String, status: Int) -> Handles {
         let key = Series(route: route, method: method, status: status)
         return series.withLock { series in
             if let found = series[key] { return found }
             let dimensions = [("route", route), ("method", method), ("status", String(status))]
-            let made = (
-                Counter(label: "daygate_http_requests_total", dimensions: dimensions, factory: factory),
-                Timer(label: "daygate_http_request_duration_seconds", dimensions: dimensions, factory: factory)
+            let made = Handles(
+                counter: Counter(label: "daygate_http_requests_total", dimensions: dimensions, factory: factory),
+                timer: Timer(label: "daygate_http_request_duration_seconds", dimensions: dimensions, factory: factory)
             )
             series[key] = made
             return made

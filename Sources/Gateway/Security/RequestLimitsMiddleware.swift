@@ -2,7 +2,6 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Model
-import NIOHTTP1
 
 /// Bounds on what a request may carry, checked before anything else reads it: headers (count
 /// and total size → 431), a declared body over 64 KB (→ 413), and writes that are not
@@ -43,22 +42,18 @@ struct RequestLimitsMiddleware: RouterMiddleware {
 
     /// At most `maximumHeaderCount` headers and `maximumHeaderBytes` of them.
     static func headersWithinLimits(_ headers: HTTPFields) -> Bool {
-        withinLimits(headers.lazy.map { ($0.name.rawName, $0.value) })
-    }
-
-    /// The same for headers as SwiftNIO's HTTP/1 decoder gives them (the hot path).
-    static func headersWithinLimits(_ headers: HTTPHeaders) -> Bool {
-        withinLimits(headers.lazy.map { ($0.name, $0.value) })
-    }
-
-    private static func withinLimits(_ fields: some Sequence<(String, String)>) -> Bool {
         var bytes = 0
-        var count = 0
-        for (name, value) in fields {
-            count += 1
-            bytes += name.utf8.count + value.utf8.count + 4
-        }
-        return count <= maximumHeaderCount && bytes <= maximumHeaderBytes
+        for field in headers { bytes += size(name: field.name.rawName, value: field.value) }
+        return withinLimits(count: headers.count, bytes: bytes)
+    }
+
+    /// What one header counts against `maximumHeaderBytes` (as on the wire: `name: value\r\n`).
+    static func size(name: String, value: String) -> Int {
+        name.utf8.count + value.utf8.count + 4
+    }
+
+    static func withinLimits(count: Int, bytes: Int) -> Bool {
+        count <= maximumHeaderCount && bytes <= maximumHeaderBytes
     }
 
     static func isWrite(_ method: HTTPRequest.Method) -> Bool {
