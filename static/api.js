@@ -12,12 +12,23 @@ export function storeKey(key) {
   try { localStorage.setItem(KEY_STORAGE, key); } catch { /* private mode: keep it in memory only */ }
 }
 
-function headers(extra = {}) {
-  const key = storedKey();
+function headers(extra = {}, key = storedKey()) {
   return key ? { ...extra, Authorization: `Bearer ${key}` } : extra;
 }
 
-export class KeyRequired extends Error {}
+/**
+ * A 401: the gateway refused `key` (the key the request was sent with, "" for none). By the
+ * time the answer arrives another key may have been stored: then this refusal is old news.
+ */
+export class KeyRequired extends Error {
+  constructor(key = "") {
+    super("the gateway needs a client key");
+    this.key = key;
+  }
+
+  /** Whether the key refused is still the one stored (so the user must be asked for another). */
+  get current() { return this.key === storedKey(); }
+}
 
 /** A refused write: the gateway's `{"error":{"code","message"}}`, or what went wrong on the way. */
 export class WriteFailed extends Error {
@@ -54,18 +65,19 @@ export function newIdempotencyKey() {
 export async function sendJSON(method, path, body, { idempotencyKey = null } = {}) {
   const extra = { "Content-Type": "application/json" };
   if (method === "POST") extra["Idempotency-Key"] = idempotencyKey || newIdempotencyKey();
+  const key = storedKey();
   let response;
   try {
     response = await fetch(path, {
       method,
-      headers: headers(extra),
+      headers: headers(extra, key),
       body: body === undefined ? undefined : JSON.stringify(body),
       cache: "no-store",
     });
   } catch {
     throw new WriteFailed("Could not reach the gateway. Try again.");
   }
-  if (response.status === 401) throw new KeyRequired();
+  if (response.status === 401) throw new KeyRequired(key);
   let answer = null;
   try { answer = await response.json(); } catch { /* not JSON: reported below */ }
   if (!response.ok) {
@@ -91,13 +103,18 @@ export function removeVolunteer(dienstID, name) {
   return sendJSON("DELETE", `/v1/diensten/${encodeURIComponent(dienstID)}/volunteers/${encodeURIComponent(name)}`);
 }
 
-/** GET a gateway path; `refresh` asks the gateway to refetch from the backends. */
+/**
+ * GET a gateway path; `refresh` asks the gateway to refetch from the backends. Otherwise the
+ * gateway answers from its cache. Both headers are always set: with `cache: "no-store"` (no
+ * copy in the browser's HTTP cache, so an answer after a change event is never an old one) the
+ * browser would otherwise add `Cache-Control: no-cache` and `Pragma: no-cache` itself, and the
+ * gateway would refetch every section from every backend on every load.
+ */
 export async function getJSON(path, { refresh = false } = {}) {
-  const response = await fetch(path, {
-    headers: headers(refresh ? { "Cache-Control": "no-cache" } : {}),
-    cache: "no-store",
-  });
-  if (response.status === 401) throw new KeyRequired();
+  const key = storedKey();
+  const cacheHeaders = refresh ? { "Cache-Control": "no-cache", Pragma: "no-cache" } : { "Cache-Control": "no-store", Pragma: "" };
+  const response = await fetch(path, { headers: headers(cacheHeaders, key), cache: "no-store" });
+  if (response.status === 401) throw new KeyRequired(key);
   let body = null;
   try { body = await response.json(); } catch { /* not JSON: reported below */ }
   if (!body) throw new Error(`${path} answered ${response.status} without JSON`);
@@ -108,6 +125,8 @@ export async function getJSON(path, { refresh = false } = {}) {
 /**
  * Follows GET /v1/stream. Calls onEvent(name, data) per event and onState("live"|"connecting"|
  * "offline"); reconnects with backoff (1 s doubling to 10 s) after errors or a gateway restart.
+ * A 401 ends it with onEvent("key-required", {error}) (a KeyRequired). Once stopped it calls
+ * neither again, whatever is still on its way.
  */
 export function followChanges(onEvent, onState) {
   let stopped = false;
@@ -119,14 +138,17 @@ export function followChanges(onEvent, onState) {
       onState("connecting");
       controller = new AbortController();
       try {
-        const response = await fetch("/v1/stream", { headers: headers(), signal: controller.signal, cache: "no-store" });
-        if (response.status === 401) throw new KeyRequired();
+        const key = storedKey();
+        const response = await fetch("/v1/stream", { headers: headers({}, key), signal: controller.signal, cache: "no-store" });
+        if (stopped) return;
+        if (response.status === 401) throw new KeyRequired(key);
         if (!response.ok || !response.body) throw new Error(`stream answered ${response.status}`);
         onState("live");
         delay = 1000;
-        await readEvents(response.body, onEvent);
+        await readEvents(response.body, (name, data) => { if (!stopped) onEvent(name, data); });
       } catch (error) {
-        if (error instanceof KeyRequired) { onState("offline"); onEvent("key-required", {}); return; }
+        if (stopped) return;
+        if (error instanceof KeyRequired) { onState("offline"); onEvent("key-required", { error }); return; }
       }
       if (stopped) return;
       onState("offline");

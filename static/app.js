@@ -42,10 +42,42 @@ function setBadges(sections) {
 
 function fill(id, nodes) { $(id).replaceChildren(...nodes); }
 
+/**
+ * Asking again by itself. A section the gateway could not get from its backend (error,
+ * timeout) or answered from an old copy (stale, or ok but still refreshing), and a load that
+ * failed as a whole, are asked for again after a while (2 s, doubling to 30 s while it stays so).
+ * Events alone do not do it: the gateway reports a backend's failure once over /v1/stream and
+ * then backs off before it tries that backend again; the reload the report triggers comes
+ * inside that backoff and gets the same error, and no event says when the backend answers again.
+ */
+const RETRY_FIRST = 2000;
+const RETRY_MAX = 30000;
+const retry = { timer: null, delay: RETRY_FIRST };
+
+function unsettled(report) {
+  if (!report) return false;
+  return report.status === "error" || report.status === "timeout" || report.status === "stale"
+    || (report.status === "ok" && report.cache === "stale");
+}
+
+function retryLater(needed) {
+  clearTimeout(retry.timer);
+  retry.timer = null;
+  if (!needed) { retry.delay = RETRY_FIRST; return; }
+  retry.timer = setTimeout(() => {
+    retry.timer = null;
+    retry.delay = Math.min(retry.delay * 2, RETRY_MAX); // longer next time, if this does not settle it
+    load();
+  }, retry.delay);
+}
+
 async function load({ refresh = false } = {}) {
   if (state.loading) { state.pending = true; return state.loading; }
+  clearTimeout(retry.timer);
+  retry.timer = null;
   state.loading = (async () => {
     const writes = state.writes;
+    let again = false;
     try {
       const query = state.date ? `?date=${state.date}` : "";
       const [day, counts, upcoming] = await Promise.all([
@@ -73,6 +105,7 @@ async function load({ refresh = false } = {}) {
 
       const all = Object.values(sections).filter(Boolean);
       const incomplete = all.filter((report) => report.status !== "ok");
+      again = all.some(unsettled);
       $("banner").hidden = incomplete.length === 0;
       $("banner").textContent = incomplete.length
         ? `Incomplete: ${incomplete.length} section${incomplete.length > 1 ? "s" : ""} ${incomplete.length > 1 ? "are" : "is"} stale or unavailable — see the badges.`
@@ -80,12 +113,18 @@ async function load({ refresh = false } = {}) {
       $("updated").textContent = `Updated ${new Date().toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" })}`;
       window.__daygate.renders += 1;
     } catch (error) {
-      if (error instanceof KeyRequired) { askForKey(); return; }
+      if (error instanceof KeyRequired) {
+        // Refused with the key it was sent with. If another key was stored meanwhile (typed
+        // while this load was on its way), the refusal is old news: load again, with that key.
+        if (error.current) askForKey(); else state.pending = true;
+        return;
+      }
+      again = true;
       $("banner").hidden = false;
       $("banner").textContent = `The gateway did not answer: ${error.message}`;
     } finally {
       state.loading = null;
-      if (state.pending) { state.pending = false; load(); }
+      if (state.pending) { state.pending = false; load(); } else retryLater(again);
     }
   })();
   return state.loading;
@@ -134,7 +173,10 @@ function announce(id, text) {
 }
 
 function refusal(error) {
-  if (error instanceof KeyRequired) { askForKey(); return "The gateway needs a key: enter it and try again."; }
+  if (error instanceof KeyRequired) {
+    if (error.current) askForKey();
+    return "The gateway needs a key: enter it and try again.";
+  }
   return error instanceof WriteFailed ? error.message : `Something went wrong: ${error.message}`;
 }
 
@@ -281,10 +323,10 @@ function start() {
 let stopFollowing = null;
 function connect() {
   stopFollowing?.();
-  stopFollowing = followChanges((name) => {
+  stopFollowing = followChanges((name, data) => {
     if (name === "change") onChange();
     else if (name === "hello") onChange();
-    else if (name === "key-required") askForKey();
+    else if (name === "key-required" && data.error?.current) askForKey();
   }, (live) => {
     $("live").dataset.state = live;
     $("live").textContent = live === "live" ? "live" : live === "connecting" ? "connecting…" : "reconnecting…";

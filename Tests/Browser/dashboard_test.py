@@ -4,8 +4,10 @@
 Starts `daygate demo` on free ports, loads the page and checks the rendered DOM: every
 section, a seeded event, an update arriving over /v1/stream without a reload, a stale badge
 after the 8alls simulator is faulted, the writes (a task into the inbox, volunteers on a
-manager's dienst, a refusal shown on its dienst, no controls on member diensten), and
-reconnection after the gateway restarts. Writes screenshots to a temporary folder. Prints "browser: N passed, N failed".
+manager's dienst, a refusal shown on its dienst, no controls on member diensten),
+reconnection after the gateway restarts, the client key asked for once (even when the first
+refusal arrives after the key was typed), and sections that failed on a cold gateway coming back
+without an event or a reload. Writes screenshots to a temporary folder. Prints "browser: N passed, N failed".
 
     python3 Tests/Browser/dashboard_test.py [path/to/daygate]
 """
@@ -56,6 +58,8 @@ def main():
     demo = Demo(state_dir)
     keyed_state = tempfile.mkdtemp(prefix="daygate-browser-keyed-")
     keyed = None
+    cold_state = tempfile.mkdtemp(prefix="daygate-browser-cold-")
+    cold = None
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
@@ -237,28 +241,72 @@ def main():
                 key = "browser-test-key-0123456789"
                 keyed = Demo(keyed_state, extra_args=["--client-key", key])
                 guarded = browser.new_page(viewport={"width": 1280, "height": 900})
-                guarded.goto(keyed.url + "/")
-                guarded.wait_for_selector("#key-dialog[open]", timeout=20000)
-                guarded.fill("#key-input", "wrong-key-but-long-enough")
-                guarded.press("#key-input", "Enter")
-                guarded.wait_for_selector("#key-dialog[open]", timeout=20000)
-                guarded.fill("#key-input", key)
-                guarded.press("#key-input", "Enter")
+                # The first /v1/today (sent without a key) is held until the right key has been
+                # entered: the page asks because /v1/stream was refused, and that first refusal
+                # then arrives for a key the page no longer holds. It must not ask again.
+                held = []
+
+                def hold_the_first(route):
+                    if not held and "authorization" not in route.request.headers:
+                        held.append(route)
+                    else:
+                        route.continue_()
+                guarded.route("**/v1/today*", hold_the_first)
+                try:
+                    guarded.goto(keyed.url + "/")
+                    guarded.wait_for_selector("#key-dialog[open]", timeout=20000)
+                    assert held, "the page did not ask for /v1/today"
+                    guarded.fill("#key-input", "wrong-key-but-long-enough")
+                    guarded.press("#key-input", "Enter")
+                    guarded.wait_for_selector("#key-dialog[open]", timeout=20000)
+                    guarded.fill("#key-input", key)
+                    guarded.press("#key-input", "Enter")
+                finally:
+                    for route in held:
+                        route.continue_()
+                    guarded.unroute("**/v1/today*", hold_the_first)
                 guarded.wait_for_selector("#timeline li .title", timeout=20000)
                 guarded.wait_for_selector("#live[data-state=live]", timeout=20000)
+                assert guarded.locator("#key-dialog[open]").count() == 0, "asked again after the right key"
                 guarded.reload()
                 guarded.wait_for_selector("#timeline li .title", timeout=20000)
                 assert guarded.locator("#key-dialog[open]").count() == 0, "asked again after a reload"
                 stored = guarded.evaluate("Object.values(localStorage)")
                 assert key in stored, "the key is kept in this browser"
             check("with a client key the page asks once, keeps it and sends it", asks_for_the_key_once)
+
+            def comes_back_after_a_failed_first_fetch():
+                # A cold gateway whose first fetches fail: the gateway says so once ("failed" over
+                # /v1/stream), backs off, and says nothing when the backend is back. The page must
+                # ask again by itself, without a reload.
+                nonlocal cold
+                cold = Demo(cold_state)
+                faulted = ["eightalls", "tickedify"]
+                for name in faulted:
+                    call(cold.simulators[name] + "/_sim/faults", "POST", {"error_status": 500})
+                fresh = browser.new_page(viewport={"width": 1280, "height": 900})
+                fresh.goto(cold.url + "/")
+                fresh.wait_for_selector(".badge[data-section=events][data-state=error]", timeout=20000)
+                fresh.wait_for_selector("#live[data-state=live]", timeout=20000)
+                loaded_at = fresh.evaluate("window.__daygate.loadedAt")
+                assert fresh.locator("#timeline li .title").count() == 0, "a timeline although plan and events failed"
+                for name in faulted:
+                    call(cold.simulators[name] + "/_sim/faults", "POST", {})
+                started = time.time()
+                fresh.wait_for_selector("#timeline li .title", timeout=20000)
+                assert fresh.evaluate("window.__daygate.loadedAt") == loaded_at, "the page reloaded"
+                return f"back {time.time() - started:.1f} s after the backends were"
+            check("a section that failed on a cold gateway comes back by itself", comes_back_after_a_failed_first_fetch)
             browser.close()
     finally:
         demo.stop()
         if keyed:
             keyed.stop()
+        if cold:
+            cold.stop()
         shutil.rmtree(state_dir, ignore_errors=True)
         shutil.rmtree(keyed_state, ignore_errors=True)
+        shutil.rmtree(cold_state, ignore_errors=True)
     print(f"screenshots in {shots}")
     return checks.finish()
 
