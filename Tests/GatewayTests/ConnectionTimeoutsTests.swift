@@ -25,11 +25,13 @@ struct ConnectionTimeoutsTests {
 
     @Test func noLimitRunsWhileAnAnswerIsOnItsWayThenTheIdleLimit() {
         var timeouts = ConnectionTimeouts(settings: Self.settings, now: Self.start)
-        timeouts.headRead(now: Self.at(1))
+        timeouts.headRead()
+        #expect(timeouts.deadline == nil, "the body's time starts when the read that brought the head ends")
+        timeouts.bytesRead(now: Self.at(1))
         #expect(timeouts.deadline?.at == Self.at(21))
         #expect(timeouts.deadline?.reason == .bodyTimeout)
         timeouts.requestEnded()
-        timeouts.bytesRead(now: Self.at(1))  // the read that brought the request
+        timeouts.bytesRead(now: Self.at(2))  // the read that brought the body's end
         #expect(timeouts.deadline == nil)
         // A stream that answers for an hour is not cut; the timer just looks again later.
         #expect(timeouts.timerFired(now: Self.at(3600)) == .wakeAt(Self.at(3660)))
@@ -41,7 +43,7 @@ struct ConnectionTimeoutsTests {
 
     @Test func bytesOfANextRequestStartTheHeadLimit() {
         var timeouts = ConnectionTimeouts(settings: Self.settings, now: Self.start)
-        timeouts.headRead(now: Self.at(0))
+        timeouts.headRead()
         timeouts.requestEnded()
         timeouts.bytesRead(now: Self.at(0))
         timeouts.answerWritten(now: Self.at(0.1))
@@ -55,7 +57,7 @@ struct ConnectionTimeoutsTests {
 
     @Test func aBodyMustArriveWithinTheBodyLimitHoweverItTrickles() {
         var timeouts = ConnectionTimeouts(settings: Self.settings, now: Self.start)
-        timeouts.headRead(now: Self.at(2))
+        timeouts.headRead()
         timeouts.bytesRead(now: Self.at(2))
         for second in stride(from: 3.0, to: 22, by: 1) { timeouts.bytesRead(now: Self.at(second)) }
         #expect(timeouts.timerFired(now: Self.at(22)) == .close(.bodyTimeout))
@@ -64,7 +66,7 @@ struct ConnectionTimeoutsTests {
     @Test func pipelinedRequestsKeepTheConnectionBusyUntilTheLastAnswer() {
         var timeouts = ConnectionTimeouts(settings: Self.settings, now: Self.start)
         for _ in 0..<3 {
-            timeouts.headRead(now: Self.at(0))
+            timeouts.headRead()
             timeouts.requestEnded()
         }
         timeouts.bytesRead(now: Self.at(0))
@@ -77,7 +79,7 @@ struct ConnectionTimeoutsTests {
 
     @Test func pressureShrinksTheHeadAndIdleLimitsButNotTheBodyOne() {
         var idle = ConnectionTimeouts(settings: Self.settings, now: Self.start)
-        idle.headRead(now: Self.at(0))
+        idle.headRead()
         idle.requestEnded()
         idle.answerWritten(now: Self.at(0))
         idle.pressureChanged(true)
@@ -91,7 +93,8 @@ struct ConnectionTimeoutsTests {
         #expect(head.timerFired(now: Self.at(1)) == .close(.shed))
 
         var body = ConnectionTimeouts(settings: Self.settings, now: Self.start)
-        body.headRead(now: Self.at(0))
+        body.headRead()
+        body.bytesRead(now: Self.at(0))
         body.pressureChanged(true)
         #expect(body.deadline?.at == Self.at(20))
         #expect(body.deadline?.reason == .bodyTimeout)

@@ -143,6 +143,11 @@ import Testing
             let answered = await client.wait(timeout: .seconds(5)) { $0.text.hasSuffix(#"{"status":"ok"}"#) }
             #expect(answered.held, "the router's answer after a hot HEAD: \(client.text)")
             #expect(try await Self.hotAnswers(hot) == 1)
+            // And the router's own answer to a HEAD (an unknown path's 404) has no body either.
+            client.send("HEAD /nope HTTP/1.1\r\nHost: localhost\r\n\r\nGET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            await client.wait(timeout: .seconds(5)) { $0.answers >= 4 && $0.text.hasSuffix(#"{"status":"ok"}"#) }
+            let last = client.text.components(separatedBy: "HTTP/1.1 ").suffix(2)
+            #expect(last.first?.hasPrefix("404") == true && last.first?.hasSuffix("\r\n\r\n") == true, "\(last)")
         }
     }
 

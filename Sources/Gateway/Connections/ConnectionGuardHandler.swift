@@ -6,8 +6,9 @@ import NIOHTTP1
 /// First in each connection's pipeline after SwiftNIO's HTTP/1 codec: it closes connections
 /// whose client is too slow (`ConnectionTimeouts`: a head that does not arrive, a body that
 /// trickles, a keep-alive left idle), sheds idle ones when the connection budget is full
-/// (`ConnectionPressure`), and refuses an HTTP/1.1 request without exactly one `Host` header
-/// (400, as RFC 9112 requires) before anything else sees it.
+/// (`ConnectionPressure`), refuses an HTTP/1.1 request without exactly one `Host` header
+/// (400, as RFC 9112 requires) before anything else sees it, and leaves the body out of every
+/// answer to a `HEAD` (`ResponseFraming`).
 ///
 /// It learns of answers from the `.end` the router writes and from `HotAnswerHandler.AnswerWritten`
 /// for answers the hot path writes past it. One timer per connection, moved only when a
@@ -21,8 +22,11 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
 
     private let budget: ConnectionBudget
     private var timeouts: ConnectionTimeouts
+    private var framing = ResponseFraming()
     private var timer: Scheduled<Void>?
     private var timerAt: NIODeadline?
+    /// When the last read ended: the time of what happens in the same event-loop tick.
+    private var readAt = NIODeadline.now()
     /// A request being refused: its parts are dropped until its end, then the answer is written.
     private var refusing: (status: HTTPResponseStatus, code: String, message: String)?
 
@@ -50,8 +54,9 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let head):
-            timeouts.headRead(now: .now())
-            if head.version.major == 1, head.version.minor >= 1, head.headers[canonicalForm: "host"].count != 1 {
+            timeouts.headRead()
+            framing.requestRead(isHead: head.method == .HEAD)
+            if head.version.major == 1, head.version.minor >= 1, !Self.hasOneHost(head.headers) {
                 refusing = (.badRequest, "missing_host", "an HTTP/1.1 request needs exactly one Host header")
                 return
             }
@@ -62,6 +67,7 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
             timeouts.requestEnded()
             if let refusal = refusing {
                 refusing = nil
+                framing.answeredElsewhere()
                 timeouts.answerWritten(now: .now())
                 answerAndClose(context: context, status: refusal.status, code: refusal.code, message: refusal.message)
                 return
@@ -71,25 +77,45 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
-        timeouts.bytesRead(now: .now())
+        readAt = .now()
+        timeouts.bytesRead(now: readAt)
         armTimer(context: context)
         context.fireChannelReadComplete()
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = unwrapOutboundIn(data) {
+        switch unwrapOutboundIn(data) {
+        case .head:
+            framing.answerBegins()
+        case .body:
+            if framing.droppingBody {
+                promise?.succeed()
+                return
+            }
+        case .end:
+            framing.answerEnds()
             timeouts.answerWritten(now: .now())
         }
         context.write(data, promise: promise)
     }
 
     func triggerUserOutboundEvent(context: ChannelHandlerContext, event: Any, promise: EventLoopPromise<Void>?) {
-        guard event is HotAnswerHandler.AnswerWritten else {
+        // A type comparison, not a cast: this runs for every answer of the hot path.
+        guard type(of: event) == HotAnswerHandler.AnswerWritten.self else {
             context.triggerUserOutboundEvent(event, promise: promise)
             return
         }
-        timeouts.answerWritten(now: .now())
+        // Written in the tick of the read that brought the request.
+        framing.answeredElsewhere()
+        timeouts.answerWritten(now: readAt)
         promise?.succeed()
+    }
+
+    /// Exactly one `Host` header (RFC 9112 §3.2).
+    private static func hasOneHost(_ headers: HTTPHeaders) -> Bool {
+        var count = 0
+        for (name, _) in headers where name.isHeaderName("host") { count += 1 }
+        return count == 1
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {

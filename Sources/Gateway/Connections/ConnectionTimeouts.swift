@@ -18,7 +18,8 @@ import NIOCore
 /// "First bytes of a request" is seen as a read that brought neither a head nor a request's
 /// end (`bytesRead`): bytes of a next request that arrive in the same read as the end of the
 /// one before are only noticed with the next read, so such a request waits at most the idle
-/// limit instead of the head limit.
+/// limit instead of the head limit. Times come from the end of each read, so a request read
+/// at once costs one reading of the clock.
 struct ConnectionTimeouts {
     struct Settings: Equatable {
         var head: TimeAmount
@@ -39,7 +40,8 @@ struct ConnectionTimeouts {
         /// No byte of a next request seen since the last request's end.
         case waiting
         case head(since: NIODeadline)
-        case body(since: NIODeadline)
+        /// Since the end of the read that brought the head (nil until that read ends).
+        case body(since: NIODeadline?)
     }
 
     enum Action: Equatable {
@@ -67,8 +69,8 @@ struct ConnectionTimeouts {
         self.answeredAt = now
     }
 
-    mutating func headRead(now: NIODeadline) {
-        reading = .body(since: now)
+    mutating func headRead() {
+        reading = .body(since: nil)
         readBroughtRequest = true
     }
 
@@ -86,8 +88,10 @@ struct ConnectionTimeouts {
     /// A read ended (`channelReadComplete`). One that brought neither a head nor a request's end
     /// while waiting for the next request brought the first bytes of its head.
     mutating func bytesRead(now: NIODeadline) {
-        if !readBroughtRequest, case .waiting = reading {
-            reading = .head(since: now)
+        switch reading {
+        case .waiting where !readBroughtRequest: reading = .head(since: now)
+        case .body(since: nil): reading = .body(since: now)
+        default: break
         }
         readBroughtRequest = false
     }
@@ -100,7 +104,7 @@ struct ConnectionTimeouts {
     var deadline: (at: NIODeadline, reason: Reason)? {
         switch reading {
         case .body(let since):
-            return (since + settings.body, .bodyTimeout)
+            return since.map { ($0 + settings.body, .bodyTimeout) }
         case .head(let since):
             return limited(since, settings.head, .headTimeout)
         case .waiting:

@@ -24,6 +24,10 @@ final class HotAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var wire: ChannelHandlerContext?
     /// What this connection asked last (`HotAnswers.Recent`).
     private var recent: HotAnswers.Recent?
+    /// Whether anything was passed on since the last read ended: if not, the handlers after
+    /// this one (the conversion to HTTP types, the connection's task) have nothing to do when
+    /// this one ends.
+    private var passedOnInRead = false
 
     /// Told to the handlers before this one (`ConnectionGuardHandler`) after each answer written
     /// here, since those bytes go past them.
@@ -50,12 +54,15 @@ final class HotAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 return
             }
             passedOn += 1
+            passedOnInRead = true
             context.fireChannelRead(data)
         case .body:
             if pending != nil { return }
+            passedOnInRead = true
             context.fireChannelRead(data)
         case .end:
             guard let answer = pending, let wire else {
+                passedOnInRead = true
                 context.fireChannelRead(data)
                 return
             }
@@ -68,6 +75,12 @@ final class HotAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
             }
             context.triggerUserOutboundEvent(AnswerWritten(), promise: nil)
         }
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        guard passedOnInRead else { return }
+        passedOnInRead = false
+        context.fireChannelReadComplete()
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {

@@ -66,8 +66,9 @@ struct HotAnswers: Sendable {
     /// skips the access decision, the query, the shared tables and their locks. It holds for the
     /// whole second it was made in (what a target resolves to changes only with the day), for
     /// the same target, `Host` and `Authorization`; its kept answer while `AnswerMemo` would
-    /// still give it.
-    struct Recent {
+    /// still give it. A class, so a repeated request changes it in place instead of copying its
+    /// strings.
+    final class Recent {
         let target: String
         let host: String?
         let authorization: String?
@@ -76,8 +77,28 @@ struct HotAnswers: Sendable {
         let client: String?
         let key: String
         var kept: AnswerMemo.HotAnswer?
-        /// The request metrics of (method, status) answered on this connection.
-        var series: [(method: HTTPRequest.Method, status: Int, handles: RequestMetricHandles.Handles)] = []
+        /// The request metrics of each (method, status) answered on this connection.
+        var series: [Series] = []
+
+        struct Series {
+            var method: HTTPRequest.Method
+            var status: Int
+            var handles: RequestMetricHandles.Handles
+        }
+
+        init(target: String, host: String?, authorization: String?, second: Int64, route: String, client: String?, key: String) {
+            self.target = target
+            self.host = host
+            self.authorization = authorization
+            self.second = second
+            self.route = route
+            self.client = client
+            self.key = key
+        }
+
+        func holds(target: String, host: String?, authorization: String?, second: Int64) -> Bool {
+            self.second == second && self.target == target && self.host == host && self.authorization == authorization
+        }
     }
 
     /// The HTTP/1.1 response to `request` — its head, and its body unless it has none (the
@@ -100,9 +121,8 @@ struct HotAnswers: Sendable {
         let now = aggregator.now()
         let second = Int64(now.timeIntervalSince1970.rounded(.down))
 
-        var asked: Recent
-        if let known = recent, known.second == second, known.target == target, known.host == head.host,
-           known.authorization == head.authorization {
+        let asked: Recent
+        if let known = recent, known.holds(target: target, host: head.host, authorization: head.authorization, second: second) {
             asked = known
         } else {
             let path = target.utf8.firstIndex(of: UInt8(ascii: "?")).map { String(target[..<$0]) } ?? target
@@ -116,16 +136,14 @@ struct HotAnswers: Sendable {
                 target: target, host: head.host, authorization: head.authorization, second: second, route: route.path,
                 client: client, key: key
             )
+            recent = asked
         }
         let kept: AnswerMemo.HotAnswer
         if let known = asked.kept, known.isReusable(now: now, generation: answers.generation) {
             known.hits.count()
             kept = known
         } else {
-            guard let found = answers.reuseHot(asked.key, now: now) else {
-                recent = asked
-                return nil
-            }
+            guard let found = answers.reuseHot(asked.key, now: now) else { return nil }
             kept = found
             asked.kept = found
         }
@@ -147,7 +165,7 @@ struct HotAnswers: Sendable {
         } else {
             let handles = metrics.handles(route: asked.route, method: method.rawValue, status: answer.status)
             handles.record(since: started)
-            asked.series.append((method, answer.status, handles))
+            asked.series.append(.init(method: method, status: answer.status, handles: handles))
         }
         answered.increment()
         if logger.logLevel <= .info {
@@ -157,7 +175,6 @@ struct HotAnswers: Sendable {
             let path = target.utf8.firstIndex(of: UInt8(ascii: "?")).map { String(target[..<$0]) } ?? target
             RequestIDMiddleware.logAccess(log, method: method, path: path, status: answer.status, started: started)
         }
-        recent = asked
         return (response, answer.withBody ? kept.wire.body : nil)
     }
 

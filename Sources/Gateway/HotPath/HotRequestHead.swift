@@ -19,36 +19,29 @@ struct HotRequestHead {
             count += 1
             bytes += RequestLimitsMiddleware.size(name: name, value: value)
             switch name.utf8.count {
-            case 4 where Self.named(name, "host"):
+            case 4 where name.isHeaderName("host"):
                 if host != nil { passOn = true }
                 host = value
-            case 6 where Self.named(name, "origin") || Self.named(name, "pragma"):
+            case 6 where name.isHeaderName("origin") || name.isHeaderName("pragma"):
                 passOn = true
-            case 10 where Self.named(name, "connection"):
-                if !Self.named(value, "keep-alive") { passOn = true }
-            case 12 where Self.named(name, "x-request-id"):
+            case 10 where name.isHeaderName("connection"):
+                if !value.isHeaderName("keep-alive") { passOn = true }
+            case 12 where name.isHeaderName("x-request-id"):
                 if requestID == nil { requestID = value }
-            case 13 where Self.named(name, "cache-control"):
+            case 13 where name.isHeaderName("cache-control"):
                 passOn = true
-            case 13 where Self.named(name, "authorization"):
+            case 13 where name.isHeaderName("authorization"):
                 if authorization == nil { authorization = value }
-            case 13 where Self.named(name, "if-none-match"):
+            case 13 where name.isHeaderName("if-none-match"):
                 ifNoneMatch.append(value)
-            case 14 where Self.named(name, "content-length"):
+            case 14 where name.isHeaderName("content-length"):
                 if value != "0" { passOn = true }
-            case 17 where Self.named(name, "transfer-encoding"):
+            case 17 where name.isHeaderName("transfer-encoding"):
                 passOn = true
             default:
                 break
             }
         }
         if !RequestLimitsMiddleware.withinLimits(count: count, bytes: bytes) { passOn = true }
-    }
-
-    /// `text` is `lowercase` (ASCII letters, digits and `-`), ignoring case.
-    private static func named(_ text: String, _ lowercase: StaticString) -> Bool {
-        let expected = UnsafeBufferPointer(start: lowercase.utf8Start, count: lowercase.utf8CodeUnitCount)
-        return text.utf8.count == expected.count
-            && text.utf8.elementsEqual(expected) { byte, wanted in byte == wanted || (byte | 0x20) == wanted && wanted >= 0x61 }
     }
 }

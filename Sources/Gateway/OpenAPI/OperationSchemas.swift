@@ -22,7 +22,7 @@ enum JSONSchema {
     }
 
     static func enumeration(_ values: [String], nullable: Bool = false, description: String? = nil) -> JSONValue {
-        var schema: [String: JSONValue] = [
+        let schema: [String: JSONValue] = [
             "type": nullable ? .array([.string("string"), .string("null")]) : .string("string"),
             "enum": .array(values.map(JSONValue.string) + (nullable ? [.null] : [])),
         ]
@@ -30,7 +30,7 @@ enum JSONSchema {
     }
 
     static func array(_ items: JSONValue, description: String? = nil) -> JSONValue {
-        var schema: [String: JSONValue] = ["type": .string("array"), "items": items]
+        let schema: [String: JSONValue] = ["type": .string("array"), "items": items]
         return described(schema, description)
     }
 
@@ -46,7 +46,7 @@ enum JSONSchema {
     }
 
     static func nullableRef(_ component: String, description: String? = nil) -> JSONValue {
-        var schema: [String: JSONValue] = ["anyOf": .array([ref(component), null])]
+        let schema: [String: JSONValue] = ["anyOf": .array([ref(component), null])]
         return described(schema, description)
     }
 
@@ -54,7 +54,7 @@ enum JSONSchema {
     static func object(
         _ properties: [String: JSONValue], required: [String]? = nil, description: String? = nil
     ) -> JSONValue {
-        var schema: [String: JSONValue] = [
+        let schema: [String: JSONValue] = [
             "type": .string("object"),
             "properties": .object(properties),
             "required": .array((required ?? properties.keys.sorted()).sorted().map(JSONValue.string)),
@@ -65,7 +65,7 @@ enum JSONSchema {
 
     /// An object whose keys are free (names of sections, of checks) and whose values share a schema.
     static func map(_ values: JSONValue, description: String? = nil) -> JSONValue {
-        var schema: [String: JSONValue] = ["type": .string("object"), "additionalProperties": values]
+        let schema: [String: JSONValue] = ["type": .string("object"), "additionalProperties": values]
         return described(schema, description)
     }
 
