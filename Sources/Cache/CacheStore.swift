@@ -213,6 +213,11 @@ public actor CacheStore {
         book.reusedLookups(profile: profile, lookups)
     }
 
+    /// Brings the Prometheus counters up to date with the uses of reused answers (`ReusedLookups`).
+    public nonisolated func foldReusedLookups() {
+        book.fold()
+    }
+
     public var memoryStats: (entries: Int, bytes: Int) {
         (memory.items.count, memory.bytes)
     }

@@ -84,12 +84,20 @@ final class AnswerMemo: Sendable {
 
     /// A kept answer as the hot path holds it: its bytes, what a reuse counts, and until when
     /// it may be given. A connection may keep it between requests and give it again while
-    /// `isReusable` holds — exactly when `AnswerMemo` itself would still give it.
-    struct HotAnswer: Sendable {
+    /// `isReusable` holds — exactly when `AnswerMemo` itself would still give it. A class: a
+    /// connection holds it without copying its buffers and strings per request.
+    final class HotAnswer: Sendable {
         let wire: AnswerWire
         let hits: ReusedLookups
         let generation: UInt64
         let until: Date
+
+        init(wire: AnswerWire, hits: ReusedLookups, generation: UInt64, until: Date) {
+            self.wire = wire
+            self.hits = hits
+            self.generation = generation
+            self.until = until
+        }
 
         func isReusable(now: Date, generation current: UInt64) -> Bool {
             generation == current && now < until

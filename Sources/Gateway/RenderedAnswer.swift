@@ -39,8 +39,8 @@ struct RenderedAnswer: Sendable {
     /// Whether a request with `method` and these `If-None-Match` values gets `304` for an
     /// answer with `status` and `etag`.
     static func isNotModified(status: HTTPResponse.Status, etag: String, method: HTTPRequest.Method, ifNoneMatch: [String]) -> Bool {
-        guard status == .ok, method == .get || method == .head,
-              let condition = ifNoneMatch.joined(separator: ",").nilIfEmpty
+        guard status == .ok, method == .get || method == .head, !ifNoneMatch.isEmpty,
+              let condition = (ifNoneMatch.count == 1 ? ifNoneMatch[0] : ifNoneMatch.joined(separator: ",")).nilIfEmpty
         else { return false }
         return AggregateAnswer.matches(condition, etag: etag)
     }

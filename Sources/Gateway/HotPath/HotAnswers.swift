@@ -29,6 +29,8 @@ struct HotAnswers: Sendable {
     let aggregator: Aggregator
     let metrics: RequestMetricHandles
     let logger: Logger
+    /// Whether answers are logged (`info`): decided once, the level does not change.
+    let logsAccess: Bool
     let dates = HTTPDate()
     /// Which kept answer a request target stands for (`Targets`).
     let targets = Targets()
@@ -57,6 +59,7 @@ struct HotAnswers: Sendable {
         self.aggregator = runtime.aggregator
         self.metrics = runtime.metrics.requests
         self.logger = runtime.logger
+        self.logsAccess = runtime.logger.logLevel <= .info
         self.common = ByteBuffer(string: "X-Content-Type-Options: nosniff\r\nServer: \(serverName)\r\n")
         self.answered = Counter(label: "daygate_http_hot_answers_total", factory: runtime.metrics.factory)
     }
@@ -168,7 +171,7 @@ struct HotAnswers: Sendable {
             asked.series.append(.init(method: method, status: answer.status, handles: handles))
         }
         answered.increment()
-        if logger.logLevel <= .info {
+        if logsAccess {
             var log = logger
             log[metadataKey: "request_id"] = .string(id)
             if let client = asked.client { log[metadataKey: "client"] = .string(client) }

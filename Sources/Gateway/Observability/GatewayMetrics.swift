@@ -28,6 +28,7 @@ public final class GatewayMetrics: Sendable {
 
     /// The Prometheus text exposition, with the state gauges brought up to date first.
     public func exposition(cache: CacheStore, monitor: UpstreamMonitor, connections: ConnectionBudget) async -> String {
+        cache.foldReusedLookups()
         Gauge(label: "daygate_http_connections", factory: factory).record(connections.open)
         Gauge(label: "daygate_http_connection_limit", factory: factory).record(connections.limit)
         let memory = await cache.memoryStats
