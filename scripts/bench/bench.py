@@ -136,6 +136,44 @@ class Nginx:
 # MARK: - helpers
 
 
+def process_tree(pid: int) -> list[int]:
+    """`pid` and its children (nginx's workers)."""
+    pids, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        pids.append(current)
+        try:
+            for task in os.listdir(f"/proc/{current}/task"):
+                todo += [int(c) for c in Path(f"/proc/{current}/task/{task}/children").read_text().split()]
+        except OSError:
+            pass
+    return pids
+
+
+def cpu_seconds(pids: list[int]) -> tuple[float, float]:
+    """(user, kernel) CPU seconds of every thread of `pids` so far."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    user = kernel = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        user, kernel = user + int(fields[11]), kernel + int(fields[12])
+    return user / ticks, kernel / ticks
+
+
+def wrk_with_cpu(url: str, connections: int, duration: str, pids) -> tuple[dict, list[str]]:
+    """`run_wrk`, plus the server's CPU per request (user and kernel, µs) in the result."""
+    before = cpu_seconds(pids())
+    result, argv = run_wrk(url, connections, duration)
+    after = cpu_seconds(pids())
+    requests = result["requests"] or 1
+    result["user_us"] = (after[0] - before[0]) / requests * 1e6
+    result["kernel_us"] = (after[1] - before[1]) / requests * 1e6
+    return result, argv
+
+
 def strip_per_response(value):
     """The answer without the fields that differ per response (like the gateway's ETag does)."""
     if not isinstance(value, dict):
@@ -198,10 +236,10 @@ def bench_cache_hits(gateway: Gateway, sims: Simulators, workdir: Path, cfg: dic
         rounds = []
         for index in range(cfg["rounds"]):
             log(f"(1) round {index + 1}/{cfg['rounds']}: daygate, {cfg['connections']} connections, {cfg['duration']}")
-            gw, gw_argv = run_wrk(gw_url, cfg["connections"], cfg["duration"])
+            gw, gw_argv = wrk_with_cpu(gw_url, cfg["connections"], cfg["duration"], lambda: [gateway.pid])
             log(f"    daygate {gw['rps']:.0f} req/s p50 {fmt_ms(gw['p50'])} p99 {fmt_ms(gw['p99'])}")
             log(f"(1) round {index + 1}/{cfg['rounds']}: nginx proxy_cache")
-            ng, ng_argv = run_wrk(ng_url, cfg["connections"], cfg["duration"])
+            ng, ng_argv = wrk_with_cpu(ng_url, cfg["connections"], cfg["duration"], lambda: process_tree(nginx.proc.pid))
             log(f"    nginx   {ng['rps']:.0f} req/s p50 {fmt_ms(ng['p50'])} p99 {fmt_ms(ng['p99'])}")
             rounds.append({"daygate": gw, "nginx": ng, "load": load_average()})
         # For context, not a target: the gateway's floor on a route without aggregation or cache.
@@ -604,7 +642,9 @@ def report(results: dict, info: dict, cfg: dict, meta: dict) -> str:
             f"| 1 | cache-hit `GET /v1/today`, {cfg['connections']} connections | daygate {hits['daygate']['rps']:,.0f} req/s "
             f"(p50 {fmt_ms(hits['daygate']['p50'])}, p99 {fmt_ms(hits['daygate']['p99'])}); nginx proxy_cache "
             f"{hits['nginx']['rps']:,.0f} req/s (p50 {fmt_ms(hits['nginx']['p50'])}, p99 {fmt_ms(hits['nginx']['p99'])}); "
-            f"**ratio {hits['ratio']:.2f}×** | ≥ {RATIO_TARGET}× nginx | {verdict(hits['pass'])} |")
+            f"**ratio {hits['ratio']:.2f}×**; CPU per request (user + kernel): daygate "
+            f"{hits['daygate']['user_us']:.1f} + {hits['daygate']['kernel_us']:.1f} µs, nginx "
+            f"{hits['nginx']['user_us']:.1f} + {hits['nginx']['kernel_us']:.1f} µs | ≥ {RATIO_TARGET}× nginx | {verdict(hits['pass'])} |")
     if cold:
         lines.append(
             f"| 2 | cold `GET /v1/today` (`no-cache`), 4 backends at {cfg['latency']} ms, PRSNL at 0, sequential ×{len(cold['durations'])} "
@@ -663,14 +703,19 @@ def report(results: dict, info: dict, cfg: dict, meta: dict) -> str:
             f"nginx {hits['ng_bytes']} bytes, same data apart from the per-response fields: "
             f"{'yes' if hits['identical'] else 'no'}. Both without access logs (the gateway at `--log-level warning`). "
             f"wrk, the gateway and nginx share the same {info['cpus (nproc)']} CPUs. "
-            f"{cfg['rounds']} alternating rounds after a 3 s warm-up of each; the best round of each counts.", "",
-            "| round | daygate req/s | p50 | p99 | nginx req/s | p50 | p99 | ratio | load |",
-            "|---|---|---|---|---|---|---|---|---|",
+            f"{cfg['rounds']} alternating rounds after a 3 s warm-up of each; the best round of each counts. "
+            f"CPU per request is the server's own (all its threads, nginx's workers included; user + kernel, "
+            f"from /proc over the round, divided by the requests wrk made): the figure to compare across "
+            f"machines, since wrk shares the CPUs.", "",
+            "| round | daygate req/s | p50 | p99 | CPU per request | nginx req/s | p50 | p99 | CPU per request | ratio | load |",
+            "|---|---|---|---|---|---|---|---|---|---|---|",
         ]
         for index, r in enumerate(hits["rounds"], 1):
             gw, ng = r["daygate"], r["nginx"]
-            lines.append(f"| {index} | {gw['rps']:,.0f} | {fmt_ms(gw['p50'])} | {fmt_ms(gw['p99'])} | {ng['rps']:,.0f} | "
-                         f"{fmt_ms(ng['p50'])} | {fmt_ms(ng['p99'])} | {gw['rps'] / ng['rps']:.2f} | {r['load']} |")
+            lines.append(f"| {index} | {gw['rps']:,.0f} | {fmt_ms(gw['p50'])} | {fmt_ms(gw['p99'])} | "
+                         f"{gw['user_us']:.1f} + {gw['kernel_us']:.1f} µs | {ng['rps']:,.0f} | "
+                         f"{fmt_ms(ng['p50'])} | {fmt_ms(ng['p99'])} | {ng['user_us']:.1f} + {ng['kernel_us']:.1f} µs | "
+                         f"{gw['rps'] / ng['rps']:.2f} | {r['load']} |")
         h = hits["health"]
         lines += ["", f"For reference (no target): the same gateway on `GET /healthz` (no aggregation, no cache) "
                   f"made {h['rps']:,.0f} req/s (p50 {fmt_ms(h['p50'])}, p99 {fmt_ms(h['p99'])}) = "
