@@ -30,12 +30,7 @@ struct FitIQFoodLogsTests {
     }
 
     static func call(_ sim: RunningSimulator, _ method: HTTPMethod, _ path: String, apiKey: Bool = false) async throws -> JSONValue {
-        var request = HTTPClientRequest(url: sim.baseURL + path)
-        request.method = method
-        if apiKey { request.headers.add(name: "X-API-Key", value: FitIQSimulator.demoAPIKey) }
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(5))
-        let body = try await response.body.collect(upTo: 1 << 20)
-        return (try? JSONDecoder().decode(JSONValue.self, from: Data(body.readableBytesView))) ?? .null
+        try await SimulatorBackedTest.call(sim, method, path, headers: apiKey ? [("X-API-Key", FitIQSimulator.demoAPIKey)] : [])
     }
 
     /// A food of the simulator's catalog, by name.

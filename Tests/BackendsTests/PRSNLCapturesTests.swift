@@ -34,11 +34,7 @@ struct PRSNLCapturesTests {
     }
 
     static func call(_ sim: RunningSimulator, _ method: HTTPMethod, _ path: String) async throws -> JSONValue {
-        var request = HTTPClientRequest(url: sim.baseURL + path)
-        request.method = method
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(5))
-        let body = try await response.body.collect(upTo: 1 << 20)
-        return (try? JSONDecoder().decode(JSONValue.self, from: Data(body.readableBytesView))) ?? .null
+        try await SimulatorBackedTest.call(sim, method, path)
     }
 
     /// The item as PRSNL stored it (`GET /api/items/{id}`, no auth).

@@ -1,7 +1,10 @@
+import AsyncHTTPClient
 import Backends
 import Foundation
 import Logging
 import Model
+import NIOCore
+import NIOHTTP1
 import Simulators
 
 /// What the backend write tests share: an operation context like the aggregator's for one
@@ -26,5 +29,22 @@ enum SimulatorBackedTest {
             throw error
         }
         await simulator.stop()
+    }
+
+    /// Calls `path` on the simulator itself (its `/_sim` control surface, or an API route with
+    /// `headers`) and decodes the JSON answer (`null` when it is not JSON).
+    static func call(
+        _ sim: RunningSimulator, _ method: HTTPMethod, _ path: String, json: String? = nil, headers: [(String, String)] = []
+    ) async throws -> JSONValue {
+        var request = HTTPClientRequest(url: sim.baseURL + path)
+        request.method = method
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        if let json {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(string: json))
+        }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(5))
+        let body = try await response.body.collect(upTo: 1 << 20)
+        return (try? JSONDecoder().decode(JSONValue.self, from: Data(body.readableBytesView))) ?? .null
     }
 }

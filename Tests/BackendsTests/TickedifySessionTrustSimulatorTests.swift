@@ -61,15 +61,7 @@ struct TickedifySessionTrustSimulatorTests {
         }
 
         func control(_ method: HTTPMethod, _ path: String, json: String? = nil) async throws -> JSONValue {
-            var request = HTTPClientRequest(url: sim.baseURL + path)
-            request.method = method
-            if let json {
-                request.headers.add(name: "Content-Type", value: "application/json")
-                request.body = .bytes(ByteBuffer(string: json))
-            }
-            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(5))
-            let body = try await response.body.collect(upTo: 1 << 20)
-            return (try? JSONDecoder().decode(JSONValue.self, from: Data(body.readableBytesView))) ?? .null
+            try await SimulatorBackedTest.call(sim, method, path, json: json)
         }
 
         func crashes() async throws -> Int {

@@ -39,13 +39,18 @@ class Demo:
         self.port = int(self.url.rsplit(":", 1)[1])
 
     def stop(self):
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGINT)
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        interrupt(self.process)
+
+
+def interrupt(process, timeout=15):
+    """SIGINT, as Ctrl-C: the process shuts down gracefully, or is killed after `timeout` s."""
+    if process and process.poll() is None:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
 
 
 class Checks:

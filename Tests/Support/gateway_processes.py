@@ -11,7 +11,7 @@ import subprocess
 import threading
 import time
 
-from demo_process import BINARY, ROOT, ZONE
+from demo_process import BINARY, ROOT, ZONE, interrupt
 
 SIMULATORS = ["tickedify", "eightalls", "kantinekoning", "fitiq", "prsnl"]
 
@@ -107,13 +107,7 @@ class Simulators:
             self.call(name, "/_sim/faults", "POST", fault)
 
     def stop(self):
-        if self.process and self.process.poll() is None:
-            self.process.send_signal(signal.SIGINT)
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        interrupt(self.process, timeout=10)
 
 
 class Gateway:
@@ -148,13 +142,7 @@ class Gateway:
 
     def stop(self):
         """SIGINT, as Ctrl-C: the gateway shuts down gracefully."""
-        if self.process and self.process.poll() is None:
-            self.process.send_signal(signal.SIGINT)
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        interrupt(self.process)
 
     def kill9(self):
         if self.process and self.process.poll() is None:
