@@ -43,11 +43,13 @@ test-openapi: deps
 	python3 Tests/OpenAPI/openapi_test.py "$$($(SWIFT) build --show-bin-path)/daygate"
 
 # kill -9 the gateway five times under heavy cache writes and FitIQ token rotations; after each
-# restart: PRAGMA integrity_check, acknowledged writes kept, cached data served, no token lost
-# (Python's standard library only).
+# restart: PRAGMA integrity_check, acknowledged writes kept, cached data served, no token lost;
+# then once between a keyed write reaching Tickedify and its record: the retry must not write
+# again (Python's standard library only).
 test-durability: deps
 	$(SWIFT) build --product daygate
 	python3 Tests/Durability/crash_test.py "$$($(SWIFT) build --show-bin-path)/daygate"
+	python3 Tests/Durability/idempotency_crash_test.py "$$($(SWIFT) build --show-bin-path)/daygate"
 
 # 1400 half-sent connections against a gateway held to 1024 open files (prlimit, util-linux):
 # it lives, answers every real request, closes the flood, and is normal afterwards.

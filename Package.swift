@@ -118,6 +118,7 @@ let package = Package(
             dependencies: [
                 "Gateway", "Aggregation", "Backends", "Cache", "Model", "Simulators", "daygate",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Yams", package: "Yams"),
             ]

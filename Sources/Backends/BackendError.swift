@@ -34,13 +34,22 @@ public struct BackendError: UpstreamFailure, CustomStringConvertible {
     public var message: String
     public var status: Int?
     public var retryAfter: Double?
+    /// Whether the request may have reached the backend and been acted on — what a write needs
+    /// to know before it may be sent again. No for a refused or timed-out connection and for
+    /// every answer the backend gave; yes when the connection was lost after the request went
+    /// out, and when no answer came in time.
+    public var mayHaveArrived: Bool
 
-    public init(_ kind: Kind, backend: String, message: String, status: Int? = nil, retryAfter: Double? = nil) {
+    public init(
+        _ kind: Kind, backend: String, message: String, status: Int? = nil, retryAfter: Double? = nil,
+        mayHaveArrived: Bool? = nil
+    ) {
         self.kind = kind
         self.backend = backend
         self.message = message
         self.status = status
         self.retryAfter = retryAfter
+        self.mayHaveArrived = mayHaveArrived ?? (kind == .timeout || kind == .badResponse || kind == .unreachable)
     }
 
     public var detail: ErrorDetail {

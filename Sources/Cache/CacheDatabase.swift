@@ -1,11 +1,13 @@
 import Foundation
 import GRDB
+import Synchronization
 
 /// The durable tier: one SQLite file in WAL mode (GRDB `DatabasePool`), created with mode
 /// 0600 inside a 0700 state folder. Survives restarts and `kill -9`.
 public final class CacheDatabase: Sendable {
     public let path: String
     let pool: DatabasePool
+    private let health = Mutex<StorageHealth>(StorageHealth())
 
     public struct StoredEntry: Sendable, Equatable {
         public var key: String
@@ -33,7 +35,10 @@ public final class CacheDatabase: Sendable {
         }
         self.path = path
         var configuration = Configuration()
-        configuration.busyMode = .timeout(5)
+        // Another process holding the write lock (a backup, `daygate cache purge`) is waited for
+        // a second; then the write fails softly (a cache entry kept in memory only, a keyed
+        // write refused before it is sent) instead of holding up requests.
+        configuration.busyMode = .timeout(1)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
@@ -82,6 +87,12 @@ public final class CacheDatabase: Sendable {
                 table.primaryKey(["profile", "key"])
             }
         }
+        migrator.registerMigration("v4-idempotency-reservations") { db in
+            // A key is reserved before its write is sent, and answered after.
+            try db.alter(table: "idempotent_answer") { table in
+                table.add(column: "state", .text).notNull().defaults(to: IdempotencyRecord.State.answered.rawValue)
+            }
+        }
         return migrator
     }
 
@@ -109,7 +120,7 @@ public final class CacheDatabase: Sendable {
     /// `maxBytes`. Returns the keys evicted for size.
     @discardableResult
     public func store(_ entry: StoredEntry, maxBytes: Int, now: Date) async throws -> [String] {
-        try await pool.write { db in
+        try await write { db in
             try db.execute(
                 sql: """
                 INSERT INTO cache_entry (key, profile, operation, body, meta, size, fetched_at, fresh_until, revalidate_until, expires_at)
@@ -156,8 +167,8 @@ public final class CacheDatabase: Sendable {
 
     /// Deletes every entry (or one profile's); returns how many were deleted.
     @discardableResult
-    public func purge(profile: String? = nil) throws -> Int {
-        try pool.write { db in
+    public func purge(profile: String? = nil) async throws -> Int {
+        try await write { db in
             if let profile {
                 try db.execute(sql: "DELETE FROM cache_entry WHERE profile = ?", arguments: [profile])
             } else {
@@ -168,8 +179,8 @@ public final class CacheDatabase: Sendable {
     }
 
     /// Deletes the entries whose key starts with `prefix`.
-    public func delete(storageKeyPrefix prefix: String) throws {
-        try pool.write { db in
+    public func delete(storageKeyPrefix prefix: String) async throws {
+        try await write { db in
             try db.execute(sql: "DELETE FROM cache_entry WHERE substr(key, 1, ?) = ?", arguments: [prefix.unicodeScalars.count, prefix])
         }
     }
@@ -181,9 +192,9 @@ public final class CacheDatabase: Sendable {
         }
     }
 
-    public func delete(keys: [String]) throws {
+    public func delete(keys: [String]) async throws {
         guard !keys.isEmpty else { return }
-        try pool.write { db in
+        try await write { db in
             for key in keys {
                 try db.execute(sql: "DELETE FROM cache_entry WHERE key = ?", arguments: [key])
             }
@@ -192,43 +203,91 @@ public final class CacheDatabase: Sendable {
 
     // MARK: - idempotency keys
 
-    /// The answer a write with `Idempotency-Key` got, kept so a retried call is answered the
-    /// same instead of writing twice.
-    public struct IdempotentAnswer: Sendable, Equatable {
+    /// What the store holds for a write's `Idempotency-Key`: reserved before the write is sent,
+    /// answered (status and JSON body) after it.
+    public struct IdempotencyRecord: Sendable, Equatable {
+        public enum State: String, Sendable {
+            case reserved
+            case answered
+        }
+
         public var requestHash: String
+        public var state: State
         public var status: Int
         public var body: Data
         public var createdAt: Date
 
-        public init(requestHash: String, status: Int, body: Data, createdAt: Date) {
+        public init(requestHash: String, state: State, status: Int, body: Data, createdAt: Date) {
             self.requestHash = requestHash
+            self.state = state
             self.status = status
             self.body = body
             self.createdAt = createdAt
         }
     }
 
-    /// The kept answer for `key`, if one is younger than `maximumAge`; older ones are deleted.
-    public func idempotentAnswer(profile: String, key: String, maximumAge: TimeInterval, now: Date = Date()) throws -> IdempotentAnswer? {
-        try pool.write { db in
+    /// The record of `key`, or — when there is none younger than `maximumAge` — a reservation
+    /// for `requestHash` made now (then nil), in one transaction, so that two reservations of a
+    /// key cannot both succeed. Older records are deleted on the way.
+    public func reserveIdempotencyKey(
+        profile: String, key: String, requestHash: String, maximumAge: TimeInterval, now: Date = Date()
+    ) async throws -> IdempotencyRecord? {
+        try await write { db in
             try db.execute(sql: "DELETE FROM idempotent_answer WHERE created_at < ?", arguments: [now.timeIntervalSince1970 - maximumAge])
-            guard let row = try Row.fetchOne(
-                db, sql: "SELECT request_hash, status, body, created_at FROM idempotent_answer WHERE profile = ? AND key = ?",
+            if let row = try Row.fetchOne(
+                db, sql: "SELECT request_hash, state, status, body, created_at FROM idempotent_answer WHERE profile = ? AND key = ?",
                 arguments: [profile, key]
-            ) else { return nil }
-            return IdempotentAnswer(
-                requestHash: row["request_hash"], status: row["status"], body: row["body"],
-                createdAt: Date(timeIntervalSince1970: row["created_at"])
+            ) {
+                return IdempotencyRecord(
+                    requestHash: row["request_hash"], state: IdempotencyRecord.State(rawValue: row["state"]) ?? .answered,
+                    status: row["status"], body: row["body"], createdAt: Date(timeIntervalSince1970: row["created_at"])
+                )
+            }
+            try db.execute(
+                sql: "INSERT INTO idempotent_answer (profile, key, request_hash, state, status, body, created_at) VALUES (?, ?, ?, ?, 0, ?, ?)",
+                arguments: [profile, key, requestHash, IdempotencyRecord.State.reserved.rawValue, Data(), now.timeIntervalSince1970]
+            )
+            return nil
+        }
+    }
+
+    /// The answer of the write reserved under `key`.
+    public func recordIdempotentAnswer(profile: String, key: String, status: Int, body: Data) async throws {
+        try await write { db in
+            try db.execute(
+                sql: "UPDATE idempotent_answer SET state = ?, status = ?, body = ? WHERE profile = ? AND key = ?",
+                arguments: [IdempotencyRecord.State.answered.rawValue, status, body, profile, key]
             )
         }
     }
 
-    public func storeIdempotentAnswer(_ answer: IdempotentAnswer, profile: String, key: String) throws {
-        try pool.write { db in
+    /// Frees a reservation whose write was not done, so a retry with the key sends it again.
+    public func releaseIdempotencyKey(profile: String, key: String) async throws {
+        try await write { db in
             try db.execute(
-                sql: "INSERT OR REPLACE INTO idempotent_answer (profile, key, request_hash, status, body, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-                arguments: [profile, key, answer.requestHash, answer.status, answer.body, answer.createdAt.timeIntervalSince1970]
+                sql: "DELETE FROM idempotent_answer WHERE profile = ? AND key = ? AND state = ?",
+                arguments: [profile, key, IdempotencyRecord.State.reserved.rawValue]
             )
+        }
+    }
+
+    // MARK: - whether writes succeed
+
+    /// Whether the last write reached the disk, and what the last failure was.
+    public var storageHealth: StorageHealth {
+        health.withLock { $0 }
+    }
+
+    /// Every write goes through here (never blocking a thread: GRDB's writer queue does the
+    /// work), so `storageHealth` knows whether writes succeed.
+    func write<Value: Sendable>(_ body: @escaping @Sendable (Database) throws -> Value) async throws -> Value {
+        do {
+            let value = try await pool.write(body)
+            health.withLock { $0.succeeded(at: Date()) }
+            return value
+        } catch {
+            health.withLock { $0.failed(StorageHealth.describe(error), at: Date()) }
+            throw error
         }
     }
 

@@ -16,6 +16,10 @@ public actor CacheStore {
     private let logger: Logger
     private var memory: MemoryTier
     private var machines: [String: CacheEntryStateMachine] = [:]
+    /// Storage keys (and key prefixes) invalidated while SQLite could not delete them: their rows
+    /// hold data from before a write and are not read again, until they are deleted or stored anew.
+    private var undeleted: Set<String> = []
+    private var undeletedPrefixes: Set<String> = []
     private var waiters: [String: [UInt64: Waiter]] = [:]
     private var nextWaiterID: UInt64 = 0
     /// The policy and fetch of each fetch in flight, by storage key (to start it again when
@@ -153,10 +157,13 @@ public actor CacheStore {
         for key in machines.keys where key.hasPrefix(prefix) {
             forget(key)
         }
+        // Not read from SQLite from here on (the delete below suspends), until it is gone.
+        undeletedPrefixes.insert(prefix)
         do {
-            try database.delete(storageKeyPrefix: prefix)
+            try await database.delete(storageKeyPrefix: prefix)
+            undeletedPrefixes.remove(prefix)
         } catch {
-            logger.error("cache invalidation failed", metadata: ["error": "\(error)"])
+            logger.error("cache invalidation could not delete from SQLite; those entries are not read from it again", metadata: ["error": "\(error)"])
         }
         if !dropped.isEmpty { publishInvalidated(prefix: prefix) }
     }
@@ -181,10 +188,13 @@ public actor CacheStore {
             memory.remove(key)
             forget(key)
         }
+        // Not read from SQLite from here on (the delete below suspends), until they are gone.
+        undeleted.formUnion(doomed)
         do {
-            try database.delete(keys: Array(doomed))
+            try await database.delete(keys: Array(doomed))
+            undeleted.subtract(doomed)
         } catch {
-            logger.error("cache invalidation failed", metadata: ["error": "\(error)"])
+            logger.error("cache invalidation could not delete from SQLite; those entries are not read from it again", metadata: ["error": "\(error)"])
         }
         changes.publish(CacheChange(kind: .invalidated, profile: profile, operation: operation))
         return doomed.count
@@ -232,6 +242,7 @@ public actor CacheStore {
 
     private func item(for key: String, now: Date) -> MemoryTier.Item? {
         if let item = memory.get(key) { return item }
+        guard !undeleted.contains(key), !undeletedPrefixes.contains(where: { key.hasPrefix($0) }) else { return nil }
         do {
             guard let stored = try database.entry(forKey: key, now: now) else { return nil }
             memory.put(key, value: stored.value, windows: stored.windows)
@@ -259,38 +270,69 @@ public actor CacheStore {
             do {
                 let value = try await fetch()
                 let windows = policy.windows(fetchedAt: clock())
+                let stored: Bool
                 do {
                     try await database.store(
                         .init(key: key.storageKey, profile: key.profile, operation: key.operation, value: value, windows: windows),
                         maxBytes: maxBytes, now: clock()
                     )
+                    stored = true
                 } catch {
+                    stored = false
                     logger.error("cache write failed; serving from memory", metadata: ["error": "\(error)"])
                 }
-                self.fetchSucceeded(key, value: value, windows: windows)
+                let kept = self.fetchSucceeded(key, value: value, windows: windows)
+                if stored { await self.storedAnew(key.storageKey, kept: kept) }
             } catch {
                 self.fetchFailed(key, error: error)
             }
         }
     }
 
-    private func fetchSucceeded(_ key: CacheKey, value: CacheValue, windows: EntryWindows) {
+    /// Returns whether what the fetch brought is kept (not when a write's invalidation overtook it).
+    @discardableResult
+    private func fetchSucceeded(_ key: CacheKey, value: CacheValue, windows: EntryWindows) -> Bool {
         let storageKey = key.storageKey
         let again = inFlight.removeValue(forKey: storageKey)
         if let overtaken = overtaken.removeValue(forKey: storageKey) {
             overtakenFetchSucceeded(key, value: value, windows: windows, overtaken: overtaken, again: again)
-            return
+            return overtaken.change != .invalidated
         }
         var machine = machines[storageKey] ?? CacheEntryStateMachine()
         let action = machine.fetchSucceeded(windows: windows)
         machines[storageKey] = machine
         generation.advance()
-        guard case .storeAndResumeWaiters(let stored) = action else { return }
+        guard case .storeAndResumeWaiters(let stored) = action else { return true }
         if memory.items[storageKey]?.value != value {
             changes.publish(CacheChange(kind: .updated, profile: key.profile, operation: key.operation))
         }
         memory.put(storageKey, value: value, windows: stored)
         resumeWaiters(key, value: value, windows: stored, of: waiters.removeValue(forKey: storageKey) ?? [:])
+        return true
+    }
+
+    /// `storageKey`'s row was written: when what it holds is kept it may be read again; and the
+    /// storage takes writes again, so what invalidations could not delete is deleted now.
+    private func storedAnew(_ storageKey: String, kept: Bool) async {
+        if kept { undeleted.remove(storageKey) }
+        await deleteUndeleted()
+    }
+
+    /// Deletes what invalidations could not.
+    private func deleteUndeleted() async {
+        guard !undeleted.isEmpty || !undeletedPrefixes.isEmpty else { return }
+        let keys = undeleted
+        let prefixes = undeletedPrefixes
+        do {
+            try await database.delete(keys: Array(keys))
+            undeleted.subtract(keys)
+            for prefix in prefixes {
+                try await database.delete(storageKeyPrefix: prefix)
+                undeletedPrefixes.remove(prefix)
+            }
+        } catch {
+            logger.debug("entries invalidated earlier still cannot be deleted from SQLite", metadata: ["error": "\(error)"])
+        }
     }
 
     /// Forgets an invalidated entry's state; a fetch already on its way stays in flight, but
@@ -324,11 +366,9 @@ public actor CacheStore {
         case .invalidated:
             machine = CacheEntryStateMachine()
             memory.remove(storageKey)
-            do {
-                try database.delete(keys: [storageKey])
-            } catch {
-                logger.error("cache invalidation failed", metadata: ["error": "\(error)"])
-            }
+            // Not read from SQLite again until deleted (after this, without suspending here).
+            undeleted.insert(storageKey)
+            Task { await self.deleteUndeleted() }
         case .expired:
             machine.markStale(now: now)
             if let stale = machine.windows { memory.put(storageKey, value: value, windows: stale) }

@@ -22,7 +22,7 @@ public final class SQLiteCredentialVault: CredentialVault {
     }
 
     public func setValue(_ value: String?, profile: String, backend: String, name: String) async throws {
-        try await database.pool.write { db in
+        try await database.write { db in
             if let value {
                 try db.execute(
                     sql: """

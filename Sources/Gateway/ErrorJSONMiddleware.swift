@@ -13,6 +13,8 @@ public struct ErrorJSONMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let error as GatewayError {
             throw error
+        } catch let error as WriteFailed {
+            throw error.answer
         } catch let error as ErrorDetail {
             throw GatewayError(.badRequest, error)
         } catch let error as HTTPError {

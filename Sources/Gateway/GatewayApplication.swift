@@ -30,10 +30,14 @@ public enum GatewayApplication {
         router.get("/readyz") { _, _ in
             let checks = runtime.readiness()
             let ready = checks.values.allSatisfy { $0 }
-            struct Readiness: Encodable { var status: String; var checks: [String: Bool] }
+            let storage = StorageReport(runtime.database.storageHealth, zone: runtime.config.timeZone)
+            struct Readiness: Encodable { var status: String; var checks: [String: Bool]; var storage: StorageReport }
+            // Serving, but writes to the state folder fail: "degraded", still 200 (cached
+            // answers come from memory; writes with an Idempotency-Key are refused).
+            let status = !ready ? "not_ready" : storage.writable ? "ready" : "degraded"
             return try JSONResponse.make(
                 status: ready ? .ok : .serviceUnavailable,
-                body: JSONCoding.encode(Readiness(status: ready ? "ready" : "not_ready", checks: checks))
+                body: JSONCoding.encode(Readiness(status: status, checks: checks, storage: storage))
             )
         }
         let spec = OpenAPIDocument.make(routes: runtime.routes)

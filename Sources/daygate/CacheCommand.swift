@@ -28,7 +28,7 @@ struct CacheCommand: ParsableCommand {
         }
     }
 
-    struct Purge: ParsableCommand {
+    struct Purge: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Delete cached entries (all, or one profile's).")
 
         @Option(name: .long, help: "The config file (YAML).")
@@ -37,9 +37,9 @@ struct CacheCommand: ParsableCommand {
         @Option(name: .long, help: "Only this profile's entries.")
         var profile: String?
 
-        func run() throws {
+        func run() async throws {
             let loaded = try ConfigFile.load(config)
-            let deleted = try CacheDatabase(stateDirectory: loaded.stateDir).purge(profile: profile)
+            let deleted = try await CacheDatabase(stateDirectory: loaded.stateDir).purge(profile: profile)
             Console.line("purged \(deleted) entries")
         }
     }

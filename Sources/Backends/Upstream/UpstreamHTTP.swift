@@ -151,22 +151,33 @@ public final class UpstreamHTTP: Sendable {
             case .deadlineExceeded, .readTimeout, .writeTimeout:
                 throw BackendError(.timeout, backend: backend, message: "\(backend) did not answer in \(seconds)")
             case .connectTimeout:
-                throw BackendError(.unreachable, backend: backend, message: "could not connect to \(backend) in time")
+                throw BackendError(.unreachable, backend: backend, message: "could not connect to \(backend) in time", mayHaveArrived: false)
             case .remoteConnectionClosed:
                 throw BackendError(.unreachable, backend: backend, message: "\(backend) closed the connection without answering")
             case .cancelled:
                 throw CancellationError()
             default:
-                throw BackendError(.unreachable, backend: backend, message: "\(backend) could not be reached (\(Self.reason(for: error)))")
+                let reason = Self.reason(for: error)
+                throw BackendError(
+                    .unreachable, backend: backend, message: "\(backend) could not be reached (\(reason))",
+                    mayHaveArrived: !Self.neverConnected.contains(reason)
+                )
             }
         } catch is NIOTooManyBytesError {
             throw BackendError(.badResponse, backend: backend, message: "\(backend) sent more than \(maxResponseBytes / 1_048_576) MB")
         } catch is CancellationError {
             throw CancellationError()
         } catch {
-            throw BackendError(.unreachable, backend: backend, message: "\(backend) could not be reached (\(Self.reason(for: error)))")
+            let reason = Self.reason(for: error)
+            throw BackendError(
+                .unreachable, backend: backend, message: "\(backend) could not be reached (\(reason))",
+                mayHaveArrived: !Self.neverConnected.contains(reason)
+            )
         }
     }
+
+    /// `reason(for:)`s that mean no connection was made: nothing was sent.
+    static let neverConnected: Set<String> = ["connection refused", "host unreachable"]
 
     /// Turns a non-2xx answer into a `BackendError` with the upstream's own message (FastAPI
     /// `detail` as a string or array, `error`, `message`), trimmed.

@@ -87,8 +87,10 @@ struct SourcesReport: Encodable {
     var profile: String
     var generatedAt: String
     var sources: [String: Source]
+    /// Whether the state folder (cache, vault, idempotency keys) takes writes.
+    var storage: StorageReport
 
-    enum CodingKeys: String, CodingKey { case profile, generatedAt = "generated_at", sources }
+    enum CodingKeys: String, CodingKey { case profile, generatedAt = "generated_at", sources, storage }
 
     static func make(profile name: String, runtime: GatewayRuntime, now: Date = Date()) async -> SourcesReport {
         let zone = runtime.config.timeZone
@@ -137,6 +139,9 @@ struct SourcesReport: Encodable {
             }
             sources[backend] = source
         }
-        return SourcesReport(profile: name, generatedAt: LenientDate.format(now, in: zone), sources: sources)
+        return SourcesReport(
+            profile: name, generatedAt: LenientDate.format(now, in: zone), sources: sources,
+            storage: StorageReport(runtime.database.storageHealth, zone: zone)
+        )
     }
 }

@@ -47,3 +47,38 @@ enum WriteError {
         }
     }
 }
+
+/// A backend write that failed: its answer to the client, and what the failure says about
+/// whether the write happened (`IdempotencyPolicy.Outcome`) — which decides whether its
+/// `Idempotency-Key` may send it again.
+struct WriteFailed: HTTPResponseError {
+    var answer: GatewayError
+    var outcome: IdempotencyPolicy.Outcome
+
+    init(_ error: any Error) {
+        answer = WriteError.gatewayError(for: error)
+        outcome = Self.outcome(of: error)
+    }
+
+    var status: HTTPResponse.Status { answer.status }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        try answer.response(from: request, context: context)
+    }
+
+    static func outcome(of error: any Error) -> IdempotencyPolicy.Outcome {
+        switch error {
+        case is WriteRefusal, is ErrorDetail:
+            return .refused
+        case let failure as BackendError:
+            switch failure.kind {
+            case .rejected: return .refused
+            case .rateLimited, .circuitOpen, .unavailable, .reauthBlocked, .reauthRequired, .notConfigured: return .notDone
+            case .status: return .notDone
+            case .timeout, .badResponse, .unreachable: return failure.mayHaveArrived ? .unknown : .notDone
+            }
+        default:
+            return .unknown
+        }
+    }
+}

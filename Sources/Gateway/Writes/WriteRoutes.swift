@@ -13,7 +13,7 @@ struct WriteRoutes: Sendable {
 
     init(runtime: GatewayRuntime) {
         self.runtime = runtime
-        self.idempotency = IdempotencyGuard(database: runtime.database)
+        self.idempotency = IdempotencyGuard(database: runtime.database, logger: runtime.logger)
     }
 
     func register(on router: Router<GatewayRequestContext>) {
@@ -166,7 +166,8 @@ struct WriteRoutes: Sendable {
 
     // MARK: - shared
 
-    /// Runs a backend write for the request's profile; maps every failure to its JSON answer.
+    /// Runs a backend write for the request's profile; maps every failure to its JSON answer and
+    /// to whether the write may have happened (`WriteFailed`).
     func perform<Value: Sendable>(
         _ context: GatewayRequestContext, _ write: @Sendable (OperationContext) async throws -> Value
     ) async throws -> Value {
@@ -182,9 +183,11 @@ struct WriteRoutes: Sendable {
             context.logger.info("write done")
             return value
         } catch {
-            let answer = WriteError.gatewayError(for: error)
-            context.logger.warning("write refused", metadata: ["error.code": "\(answer.detail.code)", "status": "\(answer.status.code)"])
-            throw answer
+            let failure = WriteFailed(error)
+            context.logger.warning("write refused", metadata: [
+                "error.code": "\(failure.answer.detail.code)", "status": "\(failure.status.code)", "outcome": "\(failure.outcome)",
+            ])
+            throw failure
         }
     }
 
