@@ -103,7 +103,9 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ModelTests", dependencies: ["Model"]),
-        .testTarget(name: "CacheTests", dependencies: ["Cache", "Model"]),
+        .testTarget(
+            name: "CacheTests", dependencies: ["Cache", "Model", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .testTarget(
             name: "BackendsTests",
             dependencies: [

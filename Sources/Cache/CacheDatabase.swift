@@ -24,6 +24,27 @@ public final class CacheDatabase: Sendable {
         public var operations: [String: Int]
     }
 
+    /// The database in `stateDirectory`; when it cannot be opened for writing (a read-only or
+    /// full disk, no permission), one in a temporary folder stands in for it, so the gateway
+    /// still serves — its `storageHealth` says why (`temporary`), and what it keeps is lost at
+    /// the next start.
+    public static func openingOrStandingIn(stateDirectory: String) throws -> CacheDatabase {
+        do {
+            return try CacheDatabase(stateDirectory: stateDirectory)
+        } catch {
+            let folder = FileManager.default.temporaryDirectory
+                .appendingPathComponent("daygate-state-\(ProcessInfo.processInfo.processIdentifier)").path
+            let database = try CacheDatabase(stateDirectory: folder)
+            let readOnly = FileManager.default.fileExists(atPath: stateDirectory)
+                && !FileManager.default.isWritableFile(atPath: stateDirectory)
+            let reason = readOnly ? "the state folder is read-only" : StorageHealth.describe(error)
+            database.health.withLock {
+                $0.standingIn(because: "\(reason) (\(stateDirectory) could not be opened): a temporary cache stands in until the next start")
+            }
+            return database
+        }
+    }
+
     public init(stateDirectory: String) throws {
         let fileManager = FileManager.default
         try fileManager.createDirectory(

@@ -12,12 +12,22 @@ public struct StorageHealth: Sendable, Equatable {
 
     public private(set) var lastFailure: Failure?
     public private(set) var lastSuccess: Date?
+    /// Why the state folder could not be opened, when a temporary one stands in for it (what
+    /// is kept there is lost at the next start).
+    public private(set) var temporary: String?
 
     public init() {}
 
     public var writable: Bool {
         guard let lastFailure else { return true }
         return lastSuccess.map { $0 >= lastFailure.at } ?? false
+    }
+
+    /// Writes land where they should: writable, and in the real state folder.
+    public var healthy: Bool { writable && temporary == nil }
+
+    mutating func standingIn(because reason: String) {
+        temporary = reason
     }
 
     mutating func succeeded(at date: Date) {
@@ -30,6 +40,11 @@ public struct StorageHealth: Sendable, Equatable {
 
     /// What went wrong, for a log line or an error message (no paths, no SQL).
     static func describe(_ error: any Error) -> String {
+        if let error = error as? CocoaError,
+            error.code == .fileWriteNoPermission || error.code == .fileWriteVolumeReadOnly
+        {
+            return "the state folder is read-only"
+        }
         guard let error = error as? DatabaseError else { return "a write to the state folder failed" }
         switch error.resultCode {
         case .SQLITE_FULL: return "the disk holding the state folder is full"

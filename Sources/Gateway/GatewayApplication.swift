@@ -34,7 +34,7 @@ public enum GatewayApplication {
             struct Readiness: Encodable { var status: String; var checks: [String: Bool]; var storage: StorageReport }
             // Serving, but writes to the state folder fail: "degraded", still 200 (cached
             // answers come from memory; writes with an Idempotency-Key are refused).
-            let status = !ready ? "not_ready" : storage.writable ? "ready" : "degraded"
+            let status = !ready ? "not_ready" : storage.healthy ? "ready" : "degraded"
             return try JSONResponse.make(
                 status: ready ? .ok : .serviceUnavailable,
                 body: JSONCoding.encode(Readiness(status: status, checks: checks, storage: storage))

@@ -58,7 +58,10 @@ public final class GatewayRuntime: Sendable {
         )
         self.registry = registry
         self.routes = try RouteLoader(registry: registry).load(directory: config.routesDir)
-        self.database = try CacheDatabase(stateDirectory: config.stateDir)
+        self.database = try CacheDatabase.openingOrStandingIn(stateDirectory: config.stateDir)
+        if let temporary = database.storageHealth.temporary {
+            logger.error("the state folder cannot be used: \(temporary)")
+        }
         self.cache = CacheStore(
             database: database, maxBytes: config.cache.maxSize.bytes, memoryBytes: config.cache.memorySize.bytes,
             metrics: metrics.factory, logger: logger, now: now

@@ -14,15 +14,22 @@ struct StorageReport: Encodable {
     var writable: Bool
     @Nullable var lastFailure: Failure?
     @Nullable var lastSuccess: String?
+    /// Why a temporary folder stands in for the state folder (nothing in it survives a restart).
+    @Nullable var temporary: String?
 
     enum CodingKeys: String, CodingKey {
         case writable
         case lastFailure = "last_failure"
         case lastSuccess = "last_success"
+        case temporary
     }
+
+    /// Writes land where they should.
+    var healthy: Bool { writable && temporary == nil }
 
     init(_ health: StorageHealth, zone: TimeZone) {
         writable = health.writable
+        temporary = health.temporary
         lastFailure = health.lastFailure.map { Failure(reason: $0.reason, at: LenientDate.format($0.at, in: zone)) }
         lastSuccess = health.lastSuccess.map { LenientDate.format($0, in: zone) }
     }
