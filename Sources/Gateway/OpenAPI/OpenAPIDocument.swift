@@ -368,9 +368,9 @@ public enum OpenAPIDocument {
                 ]),
             ]),
             "/readyz": fixed(
-                "getReadyz", summary: "Readiness: config, routes and cache checked.", responses: [
+                "getReadyz", summary: "Readiness: config, routes and cache checked; whether storage takes writes.", responses: [
                     "200": .object([
-                        "description": .string("Ready."), "headers": requestID,
+                        "description": .string("Ready (or degraded: serving while the state folder takes no writes)."), "headers": requestID,
                         "content": jsonContent(JSONSchema.ref("Readiness")),
                     ]),
                     "503": .object([
@@ -448,9 +448,23 @@ public enum OpenAPIDocument {
         return [
             "Health": S.object(["status": S.enumeration(["ok"])]),
             "Readiness": S.object([
-                "status": S.enumeration(["ready", "not_ready"]),
+                "status": S.enumeration(
+                    ["ready", "degraded", "not_ready"],
+                    description: "degraded: serving, but the state folder takes no writes (see storage)."
+                ),
                 "checks": S.map(S.type("boolean"), description: "Each check (config, routes, cache) and whether it passed."),
+                "storage": S.ref("Storage"),
             ]),
+            "Storage": S.object([
+                "writable": S.type("boolean", description: "Whether the last write to the state folder succeeded."),
+                "last_failure": .object(["oneOf": .array([
+                    S.object(["reason": string, "at": S.type("string", format: "date-time")]), .object(["type": .string("null")]),
+                ])]),
+                "last_success": S.nullable("string", format: "date-time"),
+                "temporary": S.nullable(
+                    "string", description: "Why a temporary folder stands in for the state folder (lost at the next start)."
+                ),
+            ], description: "Whether the state folder (cache, vault, idempotency keys) takes writes."),
             "SummaryEvent": S.object([
                 "title": string,
                 "start": S.type("string", format: "date-time"),
@@ -547,6 +561,7 @@ public enum OpenAPIDocument {
             "Sources": S.object([
                 "profile": string,
                 "generated_at": S.type("string", format: "date-time"),
+                "storage": S.ref("Storage"),
                 "sources": S.object(
                     Dictionary(uniqueKeysWithValues: backends.map { ($0, S.ref("SourceStatus")) }),
                     description: "Every backend, configured or not."
