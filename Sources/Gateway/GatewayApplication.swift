@@ -8,6 +8,9 @@ import Model
 /// Builds the Hummingbird application: middleware, one handler per route file, the summary,
 /// sources, metrics and health endpoints, and the dashboard from static/.
 public enum GatewayApplication {
+    /// The `Server` header of every answer.
+    static let serverName = "daygate"
+
     public static func router(runtime: GatewayRuntime, heartbeat: Duration = .seconds(15)) -> Router<GatewayRequestContext> {
         let router = Router(context: GatewayRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: RequestMetricsMiddleware(handles: runtime.metrics.requests))
@@ -85,8 +88,7 @@ public enum GatewayApplication {
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         let address = listen ?? runtime.config.listen
-        let serverName = "daygate"
-        let answers = hotPath ? HotAnswers(runtime: runtime, serverName: serverName) : nil
+        let answers = hotPath ? HotAnswers(runtime: runtime) : nil
         let budget = runtime.connections
         return Application(
             router: router(runtime: runtime, heartbeat: heartbeat),
@@ -95,7 +97,7 @@ public enum GatewayApplication {
             // must not overflow the default 256 and wait out SYN retransmits (1 s, 3 s, …); past
             // the connection budget new connections wait there too.
             configuration: .init(
-                address: .hostname(address.host, port: address.port), serverName: serverName, backlog: 1024,
+                address: .hostname(address.host, port: address.port), serverName: Self.serverName, backlog: 1024,
                 availableConnectionsDelegate: budget.acceptGate
             ),
             onServerRunning: { channel in

@@ -3,11 +3,15 @@ import HTTPTypes
 import NIOCore
 
 /// A kept answer as HTTP/1.1 bytes, made once when `AnswerMemo` keeps it: the status line and
-/// every header the answer owns, for the full answer and for its `304`. The hot path adds the
-/// per-request headers (`HotAnswers.answer`) and writes them straight to the socket, past the
-/// response encoder.
-struct AnswerWire: Sendable {
-    /// `HTTP/1.1 200 OK` … `Content-Length: <body>`, each line ending in CRLF.
+/// every header the answer owns, and those every answer of the server carries, for the full
+/// answer and for its `304`. The hot path adds the per-request headers (`HotAnswers.answer`)
+/// and writes them straight to the socket, past the response encoder. A class: a connection
+/// holds on to it without copying its buffers.
+final class AnswerWire: Sendable {
+    /// What every answer carries (`X-Content-Type-Options`, `Server`), as the router adds it.
+    static let serverHeaders = "X-Content-Type-Options: nosniff\r\nServer: \(GatewayApplication.serverName)\r\n"
+
+    /// `HTTP/1.1 200 OK` … `Content-Length: <body>`, then `serverHeaders`, each line ending in CRLF.
     let full: ByteBuffer
     /// The same for `304 Not Modified` (no Content-Type or Content-Length); nil when the
     /// answer is not a 200, which no `If-None-Match` turns into a 304.
@@ -49,6 +53,7 @@ struct AnswerWire: Sendable {
             buffer.writeString("\r\n")
         }
         if let contentLength { buffer.writeString("Content-Length: \(contentLength)\r\n") }
+        buffer.writeString(serverHeaders)
         return buffer
     }
 }

@@ -5,20 +5,22 @@ import Musl
 #else
 import Darwin
 #endif
+import NIOCore
 import Synchronization
 
-/// The `Date` header value (RFC 9110 IMF-fixdate, `Mon, 23 Nov 2026 15:29:02 GMT`), made once
-/// per second for answers the hot path writes itself.
+/// The `Date` header (RFC 9110 IMF-fixdate, `Mon, 23 Nov 2026 15:29:02 GMT`) that ends the
+/// head of an answer the hot path writes itself, made once per second.
 final class HTTPDate: Sendable {
-    private let cached = Mutex<(second: Int, text: String)>((-1, ""))
+    private let cached = Mutex<(second: Int64, tail: ByteBuffer)>((-1, ByteBuffer()))
 
-    var now: String {
-        var time = timespec()
-        clock_gettime(CLOCK_REALTIME, &time)
-        let second = Int(time.tv_sec)
-        return cached.withLock { cached in
-            if cached.second != second { cached = (second, Self.format(second)) }
-            return cached.text
+    /// `\r\nDate: …\r\n\r\n` for the Unix `second`: the end of the last header line, the
+    /// `Date` line, and the blank line after the head.
+    func headTail(second: Int64) -> ByteBuffer {
+        cached.withLock { cached in
+            if cached.second != second {
+                cached = (second, ByteBuffer(string: "\r\nDate: \(Self.format(Int(second)))\r\n\r\n"))
+            }
+            return cached.tail
         }
     }
 

@@ -34,13 +34,11 @@ struct HotAnswers: Sendable {
     let dates = HTTPDate()
     /// Which kept answer a request target stands for (`Targets`).
     let targets = Targets()
-    /// `X-Content-Type-Options` and `Server`, the headers every answer carries.
-    let common: ByteBuffer
     /// `daygate_http_hot_answers_total`: the requests answered here (also counted in
     /// `daygate_http_requests_total` like every other).
     let answered: Counter
 
-    init(runtime: GatewayRuntime, serverName: String) {
+    init(runtime: GatewayRuntime) {
         var routes: [String: HotRoute] = [:]
         let aggregator = runtime.aggregator
         for route in runtime.routes {
@@ -60,7 +58,6 @@ struct HotAnswers: Sendable {
         self.metrics = runtime.metrics.requests
         self.logger = runtime.logger
         self.logsAccess = runtime.logger.logLevel <= .info
-        self.common = ByteBuffer(string: "X-Content-Type-Options: nosniff\r\nServer: \(serverName)\r\n")
         self.answered = Counter(label: "daygate_http_hot_answers_total", factory: runtime.metrics.factory)
     }
 
@@ -76,6 +73,8 @@ struct HotAnswers: Sendable {
         let host: String?
         let authorization: String?
         let second: Int64
+        /// The head's end with this second's `Date` (`HTTPDate`).
+        let dateTail: ByteBuffer
         let route: String
         let client: String?
         let key: String
@@ -89,11 +88,15 @@ struct HotAnswers: Sendable {
             var handles: RequestMetricHandles.Handles
         }
 
-        init(target: String, host: String?, authorization: String?, second: Int64, route: String, client: String?, key: String) {
+        init(
+            target: String, host: String?, authorization: String?, second: Int64, dateTail: ByteBuffer, route: String,
+            client: String?, key: String
+        ) {
             self.target = target
             self.host = host
             self.authorization = authorization
             self.second = second
+            self.dateTail = dateTail
             self.route = route
             self.client = client
             self.key = key
@@ -136,8 +139,8 @@ struct HotAnswers: Sendable {
                   let key = answerKey(route: route, target: target, profile: profile, second: second, now: now)
             else { return nil }
             asked = Recent(
-                target: target, host: head.host, authorization: head.authorization, second: second, route: route.path,
-                client: client, key: key
+                target: target, host: head.host, authorization: head.authorization, second: second,
+                dateTail: dates.headTail(second: second), route: route.path, client: client, key: key
             )
             recent = asked
         }
@@ -153,15 +156,11 @@ struct HotAnswers: Sendable {
 
         let id = head.requestID.flatMap { RequestIDMiddleware.isSane($0) ? $0 : nil } ?? RequestIDMiddleware.newID()
         let answer = kept.wire.head(method: method, ifNoneMatch: head.ifNoneMatch)
-        let date = dates.now
-        var response = allocator.buffer(capacity: answer.bytes.readableBytes + common.readableBytes + 64 + date.utf8.count)
+        var response = allocator.buffer(capacity: answer.bytes.readableBytes + 32 + asked.dateTail.readableBytes)
         response.writeImmutableBuffer(answer.bytes)
-        response.writeImmutableBuffer(common)
         response.writeStaticString("X-Request-Id: ")
         response.writeString(id)
-        response.writeStaticString("\r\nDate: ")
-        response.writeString(date)
-        response.writeStaticString("\r\n\r\n")
+        response.writeImmutableBuffer(asked.dateTail)
 
         if let series = asked.series.first(where: { $0.method == method && $0.status == answer.status }) {
             series.handles.record(since: started)
