@@ -13,16 +13,14 @@ normal: a new key writes once and replays, and reads work.
 """
 import json
 import os
-import shutil
 import sys
-import tempfile
 import threading
 import time
 import uuid
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "Support"))
 from demo_process import Checks  # noqa: E402
-from gateway_processes import Gateway, Simulators, call  # noqa: E402
+from gateway_processes import call, simulators_and_gateway  # noqa: E402
 
 ADD = "POST /api/taak/add-to-inbox"
 checks = Checks("idempotency crash")
@@ -44,14 +42,9 @@ def adds_seen(sims):
 
 
 def main():
-    work = tempfile.mkdtemp(prefix="daygate-idempotency-")
-    state_dir = os.path.join(work, "state")
-    sims = gateway = None
     title = f"Crash {uuid.uuid4().hex[:8]}"
     key = f"crash-{uuid.uuid4().hex}"
-    try:
-        sims = Simulators(work, state_dir)
-        gateway = Gateway(sims.config, state_dir, os.path.join(work, "serve.log"))
+    with simulators_and_gateway("idempotency") as (sims, gateway):
         gateway.start()
 
         def write_lost_in_a_crash():
@@ -97,12 +90,6 @@ def main():
             assert status == 200 and body["status"] == "ready", f"/readyz: {status} {json.dumps(body)}"
             return "a new key writes once and replays; /readyz ready"
         check("everything is normal afterwards", normal_afterwards)
-    finally:
-        if gateway:
-            gateway.stop()
-        if sims:
-            sims.stop()
-        shutil.rmtree(work, ignore_errors=True)
     return checks.finish()
 
 

@@ -24,16 +24,14 @@ requests all succeed, `/metrics` counts the closed connections, and `/readyz` is
 import http.client
 import json
 import os
-import shutil
 import socket
 import sys
-import tempfile
 import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "Support"))
 from demo_process import Checks  # noqa: E402
-from gateway_processes import Gateway, Simulators, call  # noqa: E402
+from gateway_processes import call, simulators_and_gateway  # noqa: E402
 
 NOFILE = 1024
 FLOOD = 1400              # more connections than descriptors
@@ -151,101 +149,92 @@ class RealClients(threading.Thread):
 
 
 def main():
-    work = tempfile.mkdtemp(prefix="daygate-flood-")
-    state_dir = os.path.join(work, "state")
-    sims = gateway = flood = None
-    try:
-        sims = Simulators(work, state_dir)
+    with simulators_and_gateway("flood", gateway_prefix=["prlimit", f"--nofile={NOFILE}"]) as (sims, gateway):
         with open(sims.config, "a") as config:
             config.write(f"\nlimits:\n  header_timeout: {HEADER_TIMEOUT}\n")
-        gateway = Gateway(sims.config, state_dir, os.path.join(work, "serve.log"),
-                          prefix=["prlimit", f"--nofile={NOFILE}"])
-        status, _ = gateway.start()
-        assert status == 200, f"/readyz answered {status}"
-        port, pid = gateway.port, gateway.process.pid
+        flood = None
+        try:
+            status, _ = gateway.start()
+            assert status == 200, f"/readyz answered {status}"
+            port, pid = gateway.port, gateway.process.pid
 
-        def warm():
-            status, _, body = call(port, "/v1/today")
-            assert status == 200 and body["complete"], f"/v1/today answered {status}"
-            status, _, body = call(port, "/v1/today")
-            assert body["sections"]["events"]["cache"] == "hit", "the second /v1/today was not a cache hit"
-            limit = open(f"/proc/{pid}/limits").read()
-            assert f"{NOFILE}" in [line.split()[3] for line in limit.splitlines() if line.startswith("Max open files")]
-            return f"the gateway's open-file limit is {NOFILE}"
-        check("warm cache under a low open-file limit", warm)
+            def warm():
+                status, _, body = call(port, "/v1/today")
+                assert status == 200 and body["complete"], f"/v1/today answered {status}"
+                status, _, body = call(port, "/v1/today")
+                assert body["sections"]["events"]["cache"] == "hit", "the second /v1/today was not a cache hit"
+                limit = open(f"/proc/{pid}/limits").read()
+                assert f"{NOFILE}" in [line.split()[3] for line in limit.splitlines() if line.startswith("Max open files")]
+                return f"the gateway's open-file limit is {NOFILE}"
+            check("warm cache under a low open-file limit", warm)
 
-        watch = Watch(gateway.process)
-        watch.start()
-        flood = Flood(port)
-        real = RealClients(port)
-        real.start()
-        started = time.time()
-        flood.open()
-        opened = time.time() - started
+            watch = Watch(gateway.process)
+            watch.start()
+            flood = Flood(port)
+            real = RealClients(port)
+            real.start()
+            started = time.time()
+            flood.open()
+            opened = time.time() - started
 
-        def flood_is_shed():
-            deadline = time.time() + 120
-            while flood.poll() and time.time() < deadline:
-                time.sleep(0.05)
-            assert not flood.sockets, f"{len(flood.sockets)} flood connections still open after 120 s"
-            return (f"{FLOOD - flood.refused} connections opened in {opened:.1f} s ({flood.refused} refused by the "
-                    f"kernel), all closed by the server within {time.time() - started:.1f} s; answers {flood.answers}")
-        check("the server closes every half-sent connection", flood_is_shed)
-        gone = time.time()
+            def flood_is_shed():
+                deadline = time.time() + 120
+                while flood.poll() and time.time() < deadline:
+                    time.sleep(0.05)
+                assert not flood.sockets, f"{len(flood.sockets)} flood connections still open after 120 s"
+                return (f"{FLOOD - flood.refused} connections opened in {opened:.1f} s ({flood.refused} refused by the "
+                        f"kernel), all closed by the server within {time.time() - started:.1f} s; answers {flood.answers}")
+            check("the server closes every half-sent connection", flood_is_shed)
+            gone = time.time()
 
-        def settled():
-            timings = []
-            for path in ("/healthz", "/v1/today", "/healthz", "/v1/today"):
-                asked = time.time()
-                status, _, body = call(port, path, timeout=10)
-                timings.append(time.time() - asked)
-                assert status == 200 and isinstance(body, dict), f"{path} answered {status}"
-            assert max(timings) <= SETTLED_WITHIN, f"answers took {[round(t, 3) for t in timings]} s"
-            return f"{time.time() - gone:.2f} s after the flood was gone, slowest {max(timings) * 1000:.0f} ms"
-        check(f"once the flood is gone, answers come within {SETTLED_WITHIN} s", settled)
+            def settled():
+                timings = []
+                for path in ("/healthz", "/v1/today", "/healthz", "/v1/today"):
+                    asked = time.time()
+                    status, _, body = call(port, path, timeout=10)
+                    timings.append(time.time() - asked)
+                    assert status == 200 and isinstance(body, dict), f"{path} answered {status}"
+                assert max(timings) <= SETTLED_WITHIN, f"answers took {[round(t, 3) for t in timings]} s"
+                return f"{time.time() - gone:.2f} s after the flood was gone, slowest {max(timings) * 1000:.0f} ms"
+            check(f"once the flood is gone, answers come within {SETTLED_WITHIN} s", settled)
 
-        real.finish()
-        watch.stop_event.set()
-        watch.join()
+            real.finish()
+            watch.stop_event.set()
+            watch.join()
 
-        def lived():
-            assert watch.died_at is None, f"the gateway died {watch.died_at - started:.1f} s into the flood; see {gateway.log_path}"
-            assert gateway.process.poll() is None, "the gateway is not running"
-            assert watch.most < NOFILE, f"the gateway held {watch.most} descriptors (limit {NOFILE})"
-            return f"at most {watch.most} of {NOFILE} descriptors in use"
-        check("the gateway lives and keeps descriptors to spare", lived)
+            def lived():
+                assert watch.died_at is None, f"the gateway died {watch.died_at - started:.1f} s into the flood; see {gateway.log_path}"
+                assert gateway.process.poll() is None, "the gateway is not running"
+                assert watch.most < NOFILE, f"the gateway held {watch.most} descriptors (limit {NOFILE})"
+                return f"at most {watch.most} of {NOFILE} descriptors in use"
+            check("the gateway lives and keeps descriptors to spare", lived)
 
-        def every_real_request_answered():
-            failed = [r for r in real.results if r[1] != 200 or not r[2]]
-            assert real.results, "no real request was made"
-            assert not failed, f"{len(failed)} of {len(real.results)} failed, e.g. {failed[:3]}"
-            slowest = max(r[3] for r in real.results)
-            return f"{len(real.results)} requests during the flood, all 200 JSON, slowest {slowest:.1f} s"
-        check("every real request during the flood is answered", every_real_request_answered)
+            def every_real_request_answered():
+                failed = [r for r in real.results if r[1] != 200 or not r[2]]
+                assert real.results, "no real request was made"
+                assert not failed, f"{len(failed)} of {len(real.results)} failed, e.g. {failed[:3]}"
+                slowest = max(r[3] for r in real.results)
+                return f"{len(real.results)} requests during the flood, all 200 JSON, slowest {slowest:.1f} s"
+            check("every real request during the flood is answered", every_real_request_answered)
 
-        def normal_afterwards():
-            for number in range(200):
-                status, _, body = call(port, "/v1/today" if number % 2 else "/healthz", timeout=5)
-                assert status == 200, f"request {number} answered {status}"
-            status, _, body = call(port, "/readyz")
-            assert status == 200 and body["status"] == "ready", f"/readyz answered {status} {body}"
-            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-            connection.request("GET", "/metrics")
-            text = connection.getresponse().read().decode()
-            connection.close()
-            closed = {line.split('"')[1]: float(line.split()[-1]) for line in text.splitlines()
-                      if line.startswith("daygate_http_connections_closed_total{")}
-            assert sum(closed.values()) >= FLOOD - flood.refused, f"closed connections counted: {closed}"
-            return f"200 requests ok, /readyz ready, closed connections counted {json.dumps(closed)}"
-        check("everything is normal after the flood", normal_afterwards)
-    finally:
-        if flood:
-            flood.close()
-        if gateway:
-            gateway.stop()
-        if sims:
-            sims.stop()
-        shutil.rmtree(work, ignore_errors=True)
+            def normal_afterwards():
+                for number in range(200):
+                    status, _, body = call(port, "/v1/today" if number % 2 else "/healthz", timeout=5)
+                    assert status == 200, f"request {number} answered {status}"
+                status, _, body = call(port, "/readyz")
+                assert status == 200 and body["status"] == "ready", f"/readyz answered {status} {body}"
+                connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+                connection.request("GET", "/metrics")
+                text = connection.getresponse().read().decode()
+                connection.close()
+                closed = {line.split('"')[1]: float(line.split()[-1]) for line in text.splitlines()
+                          if line.startswith("daygate_http_connections_closed_total{")}
+                assert sum(closed.values()) >= FLOOD - flood.refused, f"closed connections counted: {closed}"
+                return f"200 requests ok, /readyz ready, closed connections counted {json.dumps(closed)}"
+            check("everything is normal after the flood", normal_afterwards)
+        finally:
+            if flood:
+                flood.close()
     return checks.finish()
 
 

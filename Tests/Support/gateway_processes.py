@@ -1,9 +1,12 @@
 """Shared by the Python tests that run the gateway as separate processes (Tests/Durability,
 Tests/Resilience): `daygate simulate` on free ports with the config it writes, `daygate serve`
 against it, and a small HTTP helper. Every child dies with the test (PR_SET_PDEATHSIG)."""
+import contextlib
 import http.client
 import json
 import os
+import shutil
+import tempfile
 import random
 import signal
 import socket
@@ -157,3 +160,22 @@ class Gateway:
                 return "".join(f.readlines()[-lines:])
         except OSError:
             return ""
+
+
+@contextlib.contextmanager
+def simulators_and_gateway(name, gateway_prefix=()):
+    """A work folder, `daygate simulate` in it and a `daygate serve` (not started yet: the
+    config may be changed first) on its state folder; all stopped and removed afterwards."""
+    work = tempfile.mkdtemp(prefix=f"daygate-{name}-")
+    state_dir = os.path.join(work, "state")
+    sims = gateway = None
+    try:
+        sims = Simulators(work, state_dir)
+        gateway = Gateway(sims.config, state_dir, os.path.join(work, "serve.log"), prefix=gateway_prefix)
+        yield sims, gateway
+    finally:
+        if gateway:
+            gateway.stop()
+        if sims:
+            sims.stop()
+        shutil.rmtree(work, ignore_errors=True)
