@@ -3,7 +3,7 @@
 SWIFT ?= swift
 DEMO_ARGS ?=
 
-.PHONY: all deps build release demo test test-swift test-browser test-openapi test-durability test-resilience clean bench soak
+.PHONY: all deps build release demo test lint format test-swift test-browser test-openapi test-durability test-resilience clean bench soak
 
 all: build
 
@@ -20,7 +20,17 @@ demo: build
 	$(SWIFT) build --product daygate --show-bin-path >/dev/null
 	"$$($(SWIFT) build --show-bin-path)/daygate" demo $(DEMO_ARGS)
 
-test: test-swift test-browser test-openapi test-durability test-resilience
+test: lint test-swift test-browser test-openapi test-durability test-resilience
+
+# The house style (.swift-format: 4 spaces, 120 columns): `make format` rewrites the tree,
+# `make lint` (part of `make test`) fails on any finding.
+FORMATTED = Sources Tests Package.swift
+
+format:
+	$(SWIFT) format format --in-place --recursive --configuration .swift-format $(FORMATTED)
+
+lint:
+	$(SWIFT) format lint --strict --recursive --configuration .swift-format $(FORMATTED)
 
 # The fault suite hammers every simulator at once; it runs on its own so its load does not
 # push the other tests past their deadlines on a small machine.

@@ -1,5 +1,8 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 import PackageDescription
+
+/// The gateway's own targets build without a single warning: a warning is an error.
+let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
 
 // Dependencies point one way: Model ← Backends ← Aggregation ← Gateway ← daygate.
 // Cache sits beside Backends (it only knows Model); Simulators stand alone.
@@ -7,7 +10,7 @@ let package = Package(
     name: "daygate",
     platforms: [.macOS(.v14)],
     products: [
-        .executable(name: "daygate", targets: ["daygate"]),
+        .executable(name: "daygate", targets: ["daygate"])
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -136,3 +139,7 @@ let package = Package(
         ),
     ]
 )
+
+for target in package.targets {
+    target.swiftSettings = (target.swiftSettings ?? []) + strict
+}

@@ -36,7 +36,8 @@ public final class Aggregator: Sendable {
         for (name, value) in query where !name.hasPrefix("_") {
             guard known.contains(name) else {
                 let list = known.isEmpty ? "none" : known.sorted().joined(separator: ", ")
-                throw .badParameter("unknown parameter \"\(RouteParameter.shown(name))\" for \(route.path) (parameters: \(list))")
+                throw .badParameter(
+                    "unknown parameter \"\(RouteParameter.shown(name))\" for \(route.path) (parameters: \(list))")
             }
             guard raw[name] == nil else {
                 throw .badParameter("\(name) is given more than once")
@@ -75,7 +76,9 @@ public final class Aggregator: Sendable {
     }
 
     /// Checks the profile and parses the query (see `parameters(for:query:)`).
-    public func resolve(route: Route, query: [(String, String)], profileName: String) throws(ErrorDetail) -> ResolvedRequest {
+    public func resolve(route: Route, query: [(String, String)], profileName: String) throws(ErrorDetail)
+        -> ResolvedRequest
+    {
         guard config.profiles[profileName] != nil else {
             throw ErrorDetail(code: "unknown_profile", message: "no profile \(profileName)")
         }
@@ -94,10 +97,13 @@ public final class Aggregator: Sendable {
     public func run(
         route: Route, query: [(String, String)], profileName: String, forceRefresh: Bool = false, logger: Logger? = nil
     ) async throws(ErrorDetail) -> AggregateAnswer {
-        try await run(resolve(route: route, query: query, profileName: profileName), forceRefresh: forceRefresh, logger: logger)
+        try await run(
+            resolve(route: route, query: query, profileName: profileName), forceRefresh: forceRefresh, logger: logger)
     }
 
-    public func run(_ request: ResolvedRequest, forceRefresh: Bool = false, logger: Logger? = nil) async throws(ErrorDetail) -> AggregateAnswer {
+    public func run(_ request: ResolvedRequest, forceRefresh: Bool = false, logger: Logger? = nil)
+        async throws(ErrorDetail) -> AggregateAnswer
+    {
         let route = request.route
         let profileName = request.profileName
         let values = request.values
@@ -125,19 +131,20 @@ public final class Aggregator: Sendable {
                 throw .badParameter("\(error)")
             }
             let ttl = section.ttl ?? config.cache.ttl[section.operation.name]?.seconds ?? section.operation.defaultTTL
-            prepared.append(PreparedSection(
-                section: section,
-                key: CacheKey(
-                    profile: profileName, operation: section.operation.name,
-                    arguments: normalised.mapValues(\.description),
-                    credentialFingerprint: section.operation.credentialFingerprint(for: profile)
-                ),
-                arguments: normalised,
-                policy: CachePolicy(
-                    ttl: ttl, staleWhileRevalidate: config.cache.staleWhileRevalidate?.seconds,
-                    staleIfError: config.cache.staleIfError.seconds
-                )
-            ))
+            prepared.append(
+                PreparedSection(
+                    section: section,
+                    key: CacheKey(
+                        profile: profileName, operation: section.operation.name,
+                        arguments: normalised.mapValues(\.description),
+                        credentialFingerprint: section.operation.credentialFingerprint(for: profile)
+                    ),
+                    arguments: normalised,
+                    policy: CachePolicy(
+                        ttl: ttl, staleWhileRevalidate: config.cache.staleWhileRevalidate?.seconds,
+                        staleIfError: config.cache.staleIfError.seconds
+                    )
+                ))
         }
 
         let context = OperationContext(
@@ -160,13 +167,15 @@ public final class Aggregator: Sendable {
                         )
                     ) {
                         let output = try await operation.fetch(arguments, context: context)
-                        return CacheValue(body: output.body, meta: output.issues.isEmpty ? nil : try JSONCoding.encode(output.issues))
+                        return CacheValue(
+                            body: output.body, meta: output.issues.isEmpty ? nil : try JSONCoding.encode(output.issues))
                     }
                     let elapsed = ContinuousClock.now - started
                     let milliseconds = elapsed.milliseconds
                     return SectionResult(
                         name: item.section.name, operation: operation.name, result: result,
-                        report: Self.report(result, backend: operation.backend, now: self.now(), durationMs: milliseconds)
+                        report: Self.report(
+                            result, backend: operation.backend, now: self.now(), durationMs: milliseconds)
                     )
                 }
             }
@@ -177,7 +186,8 @@ public final class Aggregator: Sendable {
         let log = context.logger
         for item in results {
             var metadata: Logger.Metadata = [
-                "section": "\(item.name)", "backend": "\(item.report.backend)", "status": "\(item.report.status.rawValue)",
+                "section": "\(item.name)", "backend": "\(item.report.backend)",
+                "status": "\(item.report.status.rawValue)",
                 "cache": "\(item.result.outcome.rawValue)", "duration_ms": "\(item.report.durationMs)",
             ]
             if let error = item.report.error {
@@ -196,14 +206,17 @@ public final class Aggregator: Sendable {
 
     static func report(_ result: CacheLookupResult, backend: String, now: Date, durationMs: Double) -> SectionReport {
         var report = baseReport(result, backend: backend, now: now, durationMs: durationMs)
-        if let meta = result.value?.meta, let issues = try? JSONCoding.decoder.decode([SectionIssue].self, from: meta), !issues.isEmpty {
+        if let meta = result.value?.meta, let issues = try? JSONCoding.decoder.decode([SectionIssue].self, from: meta),
+            !issues.isEmpty
+        {
             report.issues = issues
             if report.status == .ok { report.status = .partial }
         }
         return report
     }
 
-    static func baseReport(_ result: CacheLookupResult, backend: String, now: Date, durationMs: Double) -> SectionReport {
+    static func baseReport(_ result: CacheLookupResult, backend: String, now: Date, durationMs: Double) -> SectionReport
+    {
         let age = result.windows.map { $0.ageSeconds(at: now) }
         let rounded = (durationMs * 10).rounded() / 10
         switch result.outcome {
@@ -216,11 +229,17 @@ public final class Aggregator: Sendable {
         case .staleRevalidating:
             return SectionReport(status: .ok, cache: .stale, ageSeconds: age, backend: backend, durationMs: rounded)
         case .staleAfterError, .staleAfterTimeout:
-            return SectionReport(status: .stale, cache: .stale, ageSeconds: age, backend: backend, durationMs: rounded, error: result.error)
+            return SectionReport(
+                status: .stale, cache: .stale, ageSeconds: age, backend: backend, durationMs: rounded,
+                error: result.error)
         case .failed:
-            return SectionReport(status: .error, cache: .none, ageSeconds: nil, backend: backend, durationMs: rounded, error: result.error)
+            return SectionReport(
+                status: .error, cache: .none, ageSeconds: nil, backend: backend, durationMs: rounded,
+                error: result.error)
         case .timedOut:
-            return SectionReport(status: .timeout, cache: .none, ageSeconds: nil, backend: backend, durationMs: rounded, error: result.error)
+            return SectionReport(
+                status: .timeout, cache: .none, ageSeconds: nil, backend: backend, durationMs: rounded,
+                error: result.error)
         }
     }
 
@@ -252,11 +271,12 @@ public final class Aggregator: Sendable {
         for item in results {
             // Reusable: a fresh hit, or a stale entry whose refresh is on its way (its outcome
             // changes only when the refresh ends, which changes the cache's generation).
-            let reuse: CacheCounters.Event? = switch item.result.outcome {
-            case .fresh: .hits
-            case .staleRevalidating: .staleServes
-            default: nil
-            }
+            let reuse: CacheCounters.Event? =
+                switch item.result.outcome {
+                case .fresh: .hits
+                case .staleRevalidating: .staleServes
+                default: nil
+                }
             if let reuse, let windows = item.result.windows, let until = reusableUntil {
                 reusableUntil = min(until, Self.nextTick(windows, after: now))
                 reuses.append(SectionReuse(operation: item.operation, event: reuse))
@@ -275,14 +295,16 @@ public final class Aggregator: Sendable {
                 maxAge = min(maxAge ?? max(0, ttl), max(0, ttl))
             }
             lookups[item.name] = SectionLookup(
-                outcome: item.result.outcome, collapsed: item.result.collapsed, ttl: item.result.body == nil ? nil : ttl,
+                outcome: item.result.outcome, collapsed: item.result.collapsed,
+                ttl: item.result.body == nil ? nil : ttl,
                 durationMs: report.durationMs, backend: report.backend
             )
         }
         fields["complete"] = Data((complete ? "true" : "false").utf8)
         fields["stale"] = Data((stale ? "true" : "false").utf8)
         var validatorFields = fields
-        validatorFields["sections"] = (try? JSONCoding.encode(reports.mapValues(\.withoutPerResponseFields))) ?? Data("{}".utf8)
+        validatorFields["sections"] =
+            (try? JSONCoding.encode(reports.mapValues(\.withoutPerResponseFields))) ?? Data("{}".utf8)
         fields["age_seconds"] = Data(String(age).utf8)
         fields["sections"] = (try? JSONCoding.encode(reports)) ?? Data("{}".utf8)
 
@@ -295,7 +317,8 @@ public final class Aggregator: Sendable {
             status = 502
         }
         return AggregateAnswer(
-            status: status, body: JSONObjectWriter.object(fields), validatorBody: JSONObjectWriter.object(validatorFields),
+            status: status, body: JSONObjectWriter.object(fields),
+            validatorBody: JSONObjectWriter.object(validatorFields),
             complete: complete, stale: stale, ageSeconds: age, maxAge: complete && !stale ? maxAge : nil,
             sections: reports, lookups: lookups, sectionBodies: bodies,
             reusableUntil: reusableUntil.flatMap { $0 > now ? $0 : nil }, reuses: reusableUntil == nil ? [] : reuses

@@ -19,7 +19,10 @@ public struct RouteLoader: Sendable {
     /// Paths the gateway serves itself; a route may not take them.
     public var builtinPaths: Set<String>
 
-    public init(registry: OperationRegistry = .standard, builtinPaths: Set<String> = ["/v1/sources", "/v1/stream", "/v1/summary"]) {
+    public init(
+        registry: OperationRegistry = .standard,
+        builtinPaths: Set<String> = ["/v1/sources", "/v1/stream", "/v1/summary"]
+    ) {
         self.registry = registry
         self.builtinPaths = builtinPaths
     }
@@ -28,14 +31,19 @@ public struct RouteLoader: Sendable {
         let fileManager = FileManager.default
         var isDirectory: ObjCBool = false
         guard fileManager.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw RouteLoadError(problems: [YAMLSourceError(file: directory, line: nil, keyPath: "", reason: "the routes folder does not exist")])
+            throw RouteLoadError(problems: [
+                YAMLSourceError(file: directory, line: nil, keyPath: "", reason: "the routes folder does not exist")
+            ])
         }
         let names = try fileManager.contentsOfDirectory(atPath: directory)
             .filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }
             .filter { !$0.hasPrefix(".") }
             .sorted()
         guard !names.isEmpty else {
-            throw RouteLoadError(problems: [YAMLSourceError(file: directory, line: nil, keyPath: "", reason: "no route files (*.yaml) in the routes folder")])
+            throw RouteLoadError(problems: [
+                YAMLSourceError(
+                    file: directory, line: nil, keyPath: "", reason: "no route files (*.yaml) in the routes folder")
+            ])
         }
         var routes: [Route] = []
         var problems: [YAMLSourceError] = []
@@ -43,16 +51,18 @@ public struct RouteLoader: Sendable {
         for name in names {
             let file = (directory as NSString).appendingPathComponent(name)
             guard let data = fileManager.contents(atPath: file), let text = String(data: data, encoding: .utf8) else {
-                problems.append(YAMLSourceError(file: file, line: nil, keyPath: "", reason: "cannot read the file as UTF-8"))
+                problems.append(
+                    YAMLSourceError(file: file, line: nil, keyPath: "", reason: "cannot read the file as UTF-8"))
                 continue
             }
             do {
                 let route = try parse(text, file: file)
                 if let other = seenPaths[route.path] {
-                    problems.append(YAMLSourceError(
-                        file: file, line: YAMLDocument.line(of: ["path"], in: text), keyPath: "path",
-                        reason: "\(route.path) is already defined in \(other)"
-                    ))
+                    problems.append(
+                        YAMLSourceError(
+                            file: file, line: YAMLDocument.line(of: ["path"], in: text), keyPath: "path",
+                            reason: "\(route.path) is already defined in \(other)"
+                        ))
                 } else {
                     seenPaths[route.path] = file
                     routes.append(route)
@@ -72,14 +82,17 @@ public struct RouteLoader: Sendable {
         let routeFile = try YAMLDocument(file: file).decode(RouteFile.self, from: text, substitute: false)
         var problems: [YAMLSourceError] = []
         func problem(_ path: [String], _ reason: String) {
-            problems.append(YAMLSourceError(
-                file: file, line: YAMLDocument.line(of: path, in: text), keyPath: YAMLDocument.join(path), reason: reason
-            ))
+            problems.append(
+                YAMLSourceError(
+                    file: file, line: YAMLDocument.line(of: path, in: text), keyPath: YAMLDocument.join(path),
+                    reason: reason
+                ))
         }
 
         if !routeFile.path.hasPrefix("/v1/") || routeFile.path.count < 5
             || !routeFile.path.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || "/-_".contains($0)) })
-            || routeFile.path.hasSuffix("/") || routeFile.path.contains("//") {
+            || routeFile.path.hasSuffix("/") || routeFile.path.contains("//")
+        {
             problem(["path"], "must start with /v1/ and use lowercase letters, digits, -, _ and / only (no trailing /)")
         } else if builtinPaths.contains(routeFile.path) {
             problem(["path"], "\(routeFile.path) is served by the gateway itself")
@@ -96,7 +109,9 @@ public struct RouteLoader: Sendable {
 
         var parameters: [RouteParameter] = []
         for (name, spec) in (routeFile.parameters ?? [:]).sorted(by: { $0.key < $1.key }) {
-            if let parameter = validateParameter(name, spec, allNames: Set((routeFile.parameters ?? [:]).keys), problem: problem) {
+            if let parameter = validateParameter(
+                name, spec, allNames: Set((routeFile.parameters ?? [:]).keys), problem: problem)
+            {
                 parameters.append(parameter)
             }
         }
@@ -108,7 +123,10 @@ public struct RouteLoader: Sendable {
         }
         for (name, spec) in routeFile.sections.sorted(by: { $0.key < $1.key }) {
             if !Self.isIdentifier(name) || Route.reservedKeys.contains(name) {
-                problem(["sections", name], "a section name is lowercase letters, digits and _ and not one of \(Route.reservedKeys.sorted().joined(separator: ", "))")
+                problem(
+                    ["sections", name],
+                    "a section name is lowercase letters, digits and _ and not one of \(Route.reservedKeys.sorted().joined(separator: ", "))"
+                )
                 continue
             }
             if parametersByName[name] != nil {
@@ -132,11 +150,17 @@ public struct RouteLoader: Sendable {
     ) -> RouteParameter? {
         let path = ["parameters", name]
         guard Self.isIdentifier(name), !Route.reservedKeys.contains(name) else {
-            problem(path, "a parameter name is lowercase letters, digits and _ and not one of \(Route.reservedKeys.sorted().joined(separator: ", "))")
+            problem(
+                path,
+                "a parameter name is lowercase letters, digits and _ and not one of \(Route.reservedKeys.sorted().joined(separator: ", "))"
+            )
             return nil
         }
         guard let kind = ArgumentValue.Kind(rawValue: spec.type) else {
-            problem(path + ["type"], "unknown type \"\(spec.type)\"; one of \(ArgumentValue.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
+            problem(
+                path + ["type"],
+                "unknown type \"\(spec.type)\"; one of \(ArgumentValue.Kind.allCases.map(\.rawValue).joined(separator: ", "))"
+            )
             return nil
         }
         var parameter = RouteParameter(
@@ -146,54 +170,66 @@ public struct RouteLoader: Sendable {
         )
         var valid = true
         if spec.min != nil || spec.max != nil, kind != .int {
-            problem(path, "min and max apply to int parameters only"); valid = false
+            problem(path, "min and max apply to int parameters only")
+            valid = false
         }
         if let min = spec.min, let max = spec.max, min > max {
-            problem(path + ["min"], "min is larger than max"); valid = false
+            problem(path + ["min"], "min is larger than max")
+            valid = false
         }
         if let maxLength = spec.maxLength {
             if kind != .string {
-                problem(path + ["max_length"], "max_length applies to string parameters only"); valid = false
+                problem(path + ["max_length"], "max_length applies to string parameters only")
+                valid = false
             } else if maxLength < 1 || maxLength > RouteParameter.maximumStringLength {
-                problem(path + ["max_length"], "must be between 1 and \(RouteParameter.maximumStringLength)"); valid = false
+                problem(path + ["max_length"], "must be between 1 and \(RouteParameter.maximumStringLength)")
+                valid = false
             } else {
                 parameter.maxLength = maxLength
             }
         }
         if spec.values != nil, kind != .string {
-            problem(path + ["values"], "values applies to string parameters only"); valid = false
+            problem(path + ["values"], "values applies to string parameters only")
+            valid = false
         }
         for other in parameter.defaultUnlessGiven where !allNames.contains(other) || other == name {
-            problem(path + ["default_unless_given"], "\(other) is not another parameter of this route"); valid = false
+            problem(path + ["default_unless_given"], "\(other) is not another parameter of this route")
+            valid = false
         }
         if let value = spec.default {
-            let text: String? = switch value {
-            case .string(let string): string
-            case .number(let number) where number.rounded() == number: String(Int64(number))
-            case .bool(let flag): flag ? "true" : "false"
-            default: nil
-            }
+            let text: String? =
+                switch value {
+                case .string(let string): string
+                case .number(let number) where number.rounded() == number: String(Int64(number))
+                case .bool(let flag): flag ? "true" : "false"
+                default: nil
+                }
             if kind == .date, let text, let offset = Self.todayOffset(text) {
                 parameter.defaultValue = .today(offset: offset)
             } else if let text {
                 do {
                     parameter.defaultValue = .value(try parameter.parse(text))
                 } catch {
-                    problem(path + ["default"], "invalid default: \(error.message)"); valid = false
+                    problem(path + ["default"], "invalid default: \(error.message)")
+                    valid = false
                 }
             } else {
-                problem(path + ["default"], "a default is a single \(kind.rawValue) value"); valid = false
+                problem(path + ["default"], "a default is a single \(kind.rawValue) value")
+                valid = false
             }
         }
         return valid ? parameter : nil
     }
 
     private func validateSection(
-        _ name: String, _ spec: RouteFile.SectionFile, parameters: [String: RouteParameter], problem: ([String], String) -> Void
+        _ name: String, _ spec: RouteFile.SectionFile, parameters: [String: RouteParameter],
+        problem: ([String], String) -> Void
     ) -> RouteSection? {
         let path = ["sections", name]
         guard let operation = registry[spec.operation] else {
-            problem(path + ["operation"], "unknown operation \"\(spec.operation)\"; known: \(registry.names.joined(separator: ", "))")
+            problem(
+                path + ["operation"],
+                "unknown operation \"\(spec.operation)\"; known: \(registry.names.joined(separator: ", "))")
             return nil
         }
         var valid = true
@@ -202,18 +238,25 @@ public struct RouteLoader: Sendable {
         for (argument, value) in (spec.arguments ?? [:]).sorted(by: { $0.key < $1.key }) {
             let argumentPath = path + ["arguments", argument]
             guard let expected = declared[argument] else {
-                problem(argumentPath, "\(operation.name) takes no argument \"\(argument)\"; it takes \(operation.arguments.map(\.name).joined(separator: ", "))")
+                problem(
+                    argumentPath,
+                    "\(operation.name) takes no argument \"\(argument)\"; it takes \(operation.arguments.map(\.name).joined(separator: ", "))"
+                )
                 valid = false
                 continue
             }
             if case .string(let text) = value, text.hasPrefix("$") {
                 let parameterName = String(text.dropFirst())
                 guard let parameter = parameters[parameterName] else {
-                    problem(argumentPath, "\(text) names no parameter of this route"); valid = false
+                    problem(argumentPath, "\(text) names no parameter of this route")
+                    valid = false
                     continue
                 }
                 guard parameter.kind == expected.kind else {
-                    problem(argumentPath, "\(operation.name) wants a \(expected.kind.rawValue) for \(argument), but \(text) is a \(parameter.kind.rawValue)")
+                    problem(
+                        argumentPath,
+                        "\(operation.name) wants a \(expected.kind.rawValue) for \(argument), but \(text) is a \(parameter.kind.rawValue)"
+                    )
                     valid = false
                     continue
                 }
@@ -221,14 +264,17 @@ public struct RouteLoader: Sendable {
             } else if let literal = Self.literal(value, as: expected.kind) {
                 bindings[argument] = .literal(literal)
             } else {
-                problem(argumentPath, "not a \(expected.kind.rawValue) (write $name to pass a parameter)"); valid = false
+                problem(argumentPath, "not a \(expected.kind.rawValue) (write $name to pass a parameter)")
+                valid = false
             }
         }
         for argument in operation.arguments where argument.required && bindings[argument.name] == nil {
-            problem(path + ["arguments"], "\(operation.name) needs the argument \(argument.name)"); valid = false
+            problem(path + ["arguments"], "\(operation.name) needs the argument \(argument.name)")
+            valid = false
         }
         if let ttl = spec.ttl, ttl.seconds <= 0 {
-            problem(path + ["ttl"], "must be more than 0"); valid = false
+            problem(path + ["ttl"], "must be more than 0")
+            valid = false
         }
         return valid ? RouteSection(name: name, operation: operation, arguments: bindings, ttl: spec.ttl?.seconds) : nil
     }
@@ -243,7 +289,9 @@ public struct RouteLoader: Sendable {
         guard text.hasPrefix("today") else { return nil }
         let rest = text.dropFirst(5)
         if rest.isEmpty { return 0 }
-        guard let sign = rest.first, sign == "+" || sign == "-", let days = Int(rest.dropFirst()), days <= 366 else { return nil }
+        guard let sign = rest.first, sign == "+" || sign == "-", let days = Int(rest.dropFirst()), days <= 366 else {
+            return nil
+        }
         return sign == "+" ? days : -days
     }
 

@@ -61,7 +61,8 @@ public struct RouteParameter: Sendable, Hashable {
                 throw .badParameter("\(name) contains control characters")
             }
             if let values, !values.contains(raw) {
-                throw .badParameter("\(name) must be one of \(values.joined(separator: ", ")), got \"\(Self.shown(raw))\"")
+                throw .badParameter(
+                    "\(name) must be one of \(values.joined(separator: ", ")), got \"\(Self.shown(raw))\"")
             }
             return .string(raw)
         case .bool:
@@ -83,9 +84,10 @@ public struct RouteParameter: Sendable, Hashable {
 
     /// Echoes client input in messages safely: short, no control characters.
     public static func shown(_ raw: String, limit: Int = 40) -> String {
-        let cleaned = String(raw.unicodeScalars.filter {
-            $0.properties.generalCategory != .control && $0.properties.generalCategory != .format
-        }.map(Character.init))
+        let cleaned = String(
+            raw.unicodeScalars.filter {
+                $0.properties.generalCategory != .control && $0.properties.generalCategory != .format
+            }.map(Character.init))
         return cleaned.count > limit ? String(cleaned.prefix(limit)) + "…" : cleaned
     }
 }

@@ -55,7 +55,9 @@ public actor AuthSession {
 
     /// Replaces `stale` with a fresh credential from `renew`, once for all callers: when another
     /// caller already replaced it, that one is returned without a new call.
-    public func renew(replacing stale: String?, using renew: @escaping @Sendable () async throws -> String) async throws -> String {
+    public func renew(replacing stale: String?, using renew: @escaping @Sendable () async throws -> String) async throws
+        -> String
+    {
         if let blockedUntil, Date() < blockedUntil, let blockError {
             throw blockError
         }
@@ -95,7 +97,9 @@ public actor AuthSession {
     /// many. Nothing is remembered: a caller after the check has ended starts a new one (how
     /// long a check's answer may be relied on is the caller's decision, e.g.
     /// `TickedifySessionTrust`).
-    public func check(_ credential: String, using check: @escaping @Sendable () async throws -> Bool) async throws -> Bool {
+    public func check(_ credential: String, using check: @escaping @Sendable () async throws -> Bool) async throws
+        -> Bool
+    {
         if let running = checks[credential] {
             return try await running.value
         }
@@ -115,7 +119,8 @@ public actor AuthSession {
             let wait = Int(limit.window - now.timeIntervalSince(recent[0])) + 1
             throw BackendError(
                 .reauthBlocked, backend: backend,
-                message: "\(backend) was asked for a new session \(recent.count) times in \(Int(limit.window / 60)) min; the gateway waits \(wait) s before trying again",
+                message:
+                    "\(backend) was asked for a new session \(recent.count) times in \(Int(limit.window / 60)) min; the gateway waits \(wait) s before trying again",
                 retryAfter: Double(wait)
             )
         }

@@ -61,10 +61,13 @@ public struct BackendError: UpstreamFailure, CustomStringConvertible {
     /// Makes upstream text fit to show: credential-shaped parts redacted (`SecretRedactor`),
     /// control characters dropped, one line, at most 200 characters.
     public static func scrub(_ text: String) -> String {
-        let printable = String(String.UnicodeScalarView(text.unicodeScalars.map {
-            $0.properties.generalCategory == .control || $0.properties.generalCategory == .format ? " " : $0
-        }))
-        let oneLine = SecretRedactor.scrubPatterns(printable).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let printable = String(
+            String.UnicodeScalarView(
+                text.unicodeScalars.map {
+                    $0.properties.generalCategory == .control || $0.properties.generalCategory == .format ? " " : $0
+                }))
+        let oneLine = SecretRedactor.scrubPatterns(printable).split(whereSeparator: \.isWhitespace).joined(
+            separator: " ")
         return oneLine.count > 200 ? String(oneLine.prefix(200)) + "…" : oneLine
     }
 }

@@ -9,7 +9,8 @@ public struct OperationRegistry: Sendable {
     /// The operations daygate ships.
     public static let standard = OperationRegistry([
         EightAllsEventsOperation(),
-        TickedifyDailyPlanOperation(), TickedifyListOperation(), TickedifyCountsOperation(), TickedifyCompletedOperation(),
+        TickedifyDailyPlanOperation(), TickedifyListOperation(), TickedifyCountsOperation(),
+        TickedifyCompletedOperation(),
         KantineKoningDienstenOperation(), KantineKoningLeaderboardOperation(),
         FitIQNutritionOperation(), FitIQFoodLogsOperation(), FitIQWorkoutsOperation(), FitIQSleepOperation(),
         PRSNLTimelineOperation(), PRSNLSearchOperation(), PRSNLTagsOperation(), PRSNLItemOperation(),

@@ -79,10 +79,12 @@ final class CacheCounterBook: Sendable {
 
     /// A handle counting, per use, each lookup's event for its operation of `profile`.
     func reusedLookups(profile: String, _ lookups: [(operation: String, event: CacheCounters.Event)]) -> ReusedLookups {
-        let handle = ReusedLookups(book: self, handles: lookups.map { lookup in
-            let (tally, counter) = handles(profile: profile, operation: lookup.operation, lookup.event)
-            return (tally, counter, lookup.event)
-        })
+        let handle = ReusedLookups(
+            book: self,
+            handles: lookups.map { lookup in
+                let (tally, counter) = handles(profile: profile, operation: lookup.operation, lookup.event)
+                return (tally, counter, lookup.event)
+            })
         reused.withLock { $0[ObjectIdentifier(handle)] = Weak(handle: handle) }
         return handle
     }

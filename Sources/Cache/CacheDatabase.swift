@@ -35,11 +35,15 @@ public final class CacheDatabase: Sendable {
             let folder = FileManager.default.temporaryDirectory
                 .appendingPathComponent("daygate-state-\(ProcessInfo.processInfo.processIdentifier)").path
             let database = try CacheDatabase(stateDirectory: folder)
-            let readOnly = FileManager.default.fileExists(atPath: stateDirectory)
+            let readOnly =
+                FileManager.default.fileExists(atPath: stateDirectory)
                 && !FileManager.default.isWritableFile(atPath: stateDirectory)
             let reason = readOnly ? "the state folder is read-only" : StorageHealth.describe(error)
             database.health.withLock {
-                $0.standingIn(because: "\(reason) (\(stateDirectory) could not be opened): a temporary cache stands in until the next start")
+                $0.standingIn(
+                    because:
+                        "\(reason) (\(stateDirectory) could not be opened): a temporary cache stands in until the next start"
+                )
             }
             return database
         }
@@ -52,7 +56,8 @@ public final class CacheDatabase: Sendable {
         )
         let path = (stateDirectory as NSString).appendingPathComponent("cache.sqlite")
         if !fileManager.fileExists(atPath: path) {
-            _ = fileManager.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])  // GRDB reports a failure
+            // A failure is GRDB's to report, when it opens the file.
+            _ = fileManager.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
         }
         self.path = path
         var configuration = Configuration()
@@ -120,10 +125,12 @@ public final class CacheDatabase: Sendable {
     /// The entry stored under `key`, unless it has expired.
     public func entry(forKey key: String, now: Date) throws -> StoredEntry? {
         try pool.read { db in
-            guard let row = try Row.fetchOne(
-                db, sql: "SELECT * FROM cache_entry WHERE key = ? AND expires_at > ?",
-                arguments: [key, now.timeIntervalSince1970]
-            ) else { return nil }
+            guard
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT * FROM cache_entry WHERE key = ? AND expires_at > ?",
+                    arguments: [key, now.timeIntervalSince1970]
+                )
+            else { return nil }
             return StoredEntry(
                 key: row["key"], profile: row["profile"], operation: row["operation"],
                 value: CacheValue(body: row["body"], meta: row["meta"]),
@@ -144,11 +151,11 @@ public final class CacheDatabase: Sendable {
         try await write { db in
             try db.execute(
                 sql: """
-                INSERT INTO cache_entry (key, profile, operation, body, meta, size, fetched_at, fresh_until, revalidate_until, expires_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT(key) DO UPDATE SET body = excluded.body, meta = excluded.meta, size = excluded.size, fetched_at = excluded.fetched_at,
-                  fresh_until = excluded.fresh_until, revalidate_until = excluded.revalidate_until, expires_at = excluded.expires_at
-                """,
+                    INSERT INTO cache_entry (key, profile, operation, body, meta, size, fetched_at, fresh_until, revalidate_until, expires_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT(key) DO UPDATE SET body = excluded.body, meta = excluded.meta, size = excluded.size, fetched_at = excluded.fetched_at,
+                      fresh_until = excluded.fresh_until, revalidate_until = excluded.revalidate_until, expires_at = excluded.expires_at
+                    """,
                 arguments: [
                     entry.key, entry.profile, entry.operation, entry.value.body, entry.value.meta, Self.size(of: entry),
                     entry.windows.fetchedAt.timeIntervalSince1970, entry.windows.freshUntil.timeIntervalSince1970,
@@ -179,7 +186,8 @@ public final class CacheDatabase: Sendable {
                 profiles[row["profile"]] = row["n"]
             }
             var operations: [String: Int] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT operation, COUNT(*) AS n FROM cache_entry GROUP BY operation") {
+            for row in try Row.fetchAll(db, sql: "SELECT operation, COUNT(*) AS n FROM cache_entry GROUP BY operation")
+            {
                 operations[row["operation"]] = row["n"]
             }
             return Stats(entries: entries, bytes: bytes, profiles: profiles, operations: operations)
@@ -202,14 +210,18 @@ public final class CacheDatabase: Sendable {
     /// Deletes the entries whose key starts with `prefix`.
     public func delete(storageKeyPrefix prefix: String) async throws {
         try await write { db in
-            try db.execute(sql: "DELETE FROM cache_entry WHERE substr(key, 1, ?) = ?", arguments: [prefix.unicodeScalars.count, prefix])
+            try db.execute(
+                sql: "DELETE FROM cache_entry WHERE substr(key, 1, ?) = ?",
+                arguments: [prefix.unicodeScalars.count, prefix])
         }
     }
 
     /// The storage keys that start with `prefix`.
     public func keys(storageKeyPrefix prefix: String) throws -> [String] {
         try pool.read { db in
-            try String.fetchAll(db, sql: "SELECT key FROM cache_entry WHERE substr(key, 1, ?) = ?", arguments: [prefix.unicodeScalars.count, prefix])
+            try String.fetchAll(
+                db, sql: "SELECT key FROM cache_entry WHERE substr(key, 1, ?) = ?",
+                arguments: [prefix.unicodeScalars.count, prefix])
         }
     }
 
@@ -254,19 +266,28 @@ public final class CacheDatabase: Sendable {
         profile: String, key: String, requestHash: String, maximumAge: TimeInterval, now: Date = Date()
     ) async throws -> IdempotencyRecord? {
         try await write { db in
-            try db.execute(sql: "DELETE FROM idempotent_answer WHERE created_at < ?", arguments: [now.timeIntervalSince1970 - maximumAge])
+            try db.execute(
+                sql: "DELETE FROM idempotent_answer WHERE created_at < ?",
+                arguments: [now.timeIntervalSince1970 - maximumAge])
             if let row = try Row.fetchOne(
-                db, sql: "SELECT request_hash, state, status, body, created_at FROM idempotent_answer WHERE profile = ? AND key = ?",
+                db,
+                sql:
+                    "SELECT request_hash, state, status, body, created_at FROM idempotent_answer WHERE profile = ? AND key = ?",
                 arguments: [profile, key]
             ) {
                 return IdempotencyRecord(
-                    requestHash: row["request_hash"], state: IdempotencyRecord.State(rawValue: row["state"]) ?? .answered,
+                    requestHash: row["request_hash"],
+                    state: IdempotencyRecord.State(rawValue: row["state"]) ?? .answered,
                     status: row["status"], body: row["body"], createdAt: Date(timeIntervalSince1970: row["created_at"])
                 )
             }
             try db.execute(
-                sql: "INSERT INTO idempotent_answer (profile, key, request_hash, state, status, body, created_at) VALUES (?, ?, ?, ?, 0, ?, ?)",
-                arguments: [profile, key, requestHash, IdempotencyRecord.State.reserved.rawValue, Data(), now.timeIntervalSince1970]
+                sql:
+                    "INSERT INTO idempotent_answer (profile, key, request_hash, state, status, body, created_at) VALUES (?, ?, ?, ?, 0, ?, ?)",
+                arguments: [
+                    profile, key, requestHash, IdempotencyRecord.State.reserved.rawValue, Data(),
+                    now.timeIntervalSince1970,
+                ]
             )
             return nil
         }

@@ -78,7 +78,9 @@ public struct CacheEntryStateMachine: Sendable, Equatable {
         case resumeWaitersWithError(ErrorDetail)
     }
 
-    public mutating func fetchFailed(now: Date, error: ErrorDetail, retryAfter: TimeInterval? = nil) -> FetchFailureAction {
+    public mutating func fetchFailed(now: Date, error: ErrorDetail, retryAfter: TimeInterval? = nil)
+        -> FetchFailureAction
+    {
         fetchInFlight = false
         consecutiveFailures += 1
         lastError = error

@@ -30,7 +30,10 @@ public struct CacheLookupResult: Sendable {
     /// True when this request joined a fetch another request had started.
     public var collapsed: Bool
 
-    public init(outcome: Outcome, value: CacheValue? = nil, windows: EntryWindows? = nil, error: ErrorDetail? = nil, collapsed: Bool = false) {
+    public init(
+        outcome: Outcome, value: CacheValue? = nil, windows: EntryWindows? = nil, error: ErrorDetail? = nil,
+        collapsed: Bool = false
+    ) {
         self.outcome = outcome
         self.value = value
         self.windows = windows

@@ -53,7 +53,8 @@ public actor CacheStore {
     }
 
     public init(
-        database: CacheDatabase, maxBytes: Int, memoryBytes: Int, metrics: any MetricsFactory = NOOPMetricsHandler.instance,
+        database: CacheDatabase, maxBytes: Int, memoryBytes: Int,
+        metrics: any MetricsFactory = NOOPMetricsHandler.instance,
         logger: Logger = Logger(label: "daygate.cache"), now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.database = database
@@ -72,7 +73,9 @@ public actor CacheStore {
     ///   - fetch: the upstream call; returns the normalised body to store.
     public func lookup(
         _ key: CacheKey, policy: CachePolicy, forceRefresh: Bool = false,
-        deadline: Duration? = nil, timeoutError: ErrorDetail = ErrorDetail(code: "upstream_timeout", message: "the backend did not answer in time"),
+        deadline: Duration? = nil,
+        timeoutError: ErrorDetail = ErrorDetail(
+            code: "upstream_timeout", message: "the backend did not answer in time"),
         fetch: @escaping @Sendable () async throws -> CacheValue
     ) async -> CacheLookupResult {
         let storageKey = key.storageKey
@@ -84,7 +87,9 @@ public actor CacheStore {
         switch action {
         case .serveFresh:
             guard let item = item(for: storageKey, now: now) else {
-                return await lookupAfterLosingEntry(key, policy: policy, forceRefresh: forceRefresh, deadline: deadline, timeoutError: timeoutError, fetch: fetch)
+                return await lookupAfterLosingEntry(
+                    key, policy: policy, forceRefresh: forceRefresh, deadline: deadline, timeoutError: timeoutError,
+                    fetch: fetch)
             }
             count(key, .hits)
             return CacheLookupResult(outcome: .fresh, value: item.value, windows: item.windows)
@@ -92,7 +97,8 @@ public actor CacheStore {
         case .serveStaleAndRevalidate(let startFetch):
             if startFetch { start(key, policy: policy, fetch: fetch) }
             guard let item = item(for: storageKey, now: now) else {
-                return await wait(for: key, forced: false, collapsed: !startFetch, deadline: deadline, timeoutError: timeoutError)
+                return await wait(
+                    for: key, forced: false, collapsed: !startFetch, deadline: deadline, timeoutError: timeoutError)
             }
             count(key, .staleServes)
             return CacheLookupResult(outcome: .staleRevalidating, value: item.value, windows: item.windows)
@@ -103,7 +109,8 @@ public actor CacheStore {
             } else {
                 count(key, .collapsed)
             }
-            return await wait(for: key, forced: forceRefresh, collapsed: !startFetch, deadline: deadline, timeoutError: timeoutError)
+            return await wait(
+                for: key, forced: forceRefresh, collapsed: !startFetch, deadline: deadline, timeoutError: timeoutError)
 
         case .serveStale(let error):
             guard let item = item(for: storageKey, now: now) else {
@@ -125,7 +132,9 @@ public actor CacheStore {
         fetch: @escaping @Sendable () async throws -> CacheValue
     ) async -> CacheLookupResult {
         machines[key.storageKey] = CacheEntryStateMachine()
-        return await lookup(key, policy: policy, forceRefresh: forceRefresh, deadline: deadline, timeoutError: timeoutError, fetch: fetch)
+        return await lookup(
+            key, policy: policy, forceRefresh: forceRefresh, deadline: deadline, timeoutError: timeoutError,
+            fetch: fetch)
     }
 
     /// Ends the freshness of every entry whose key starts with `prefix` (a backend's hint that
@@ -163,7 +172,9 @@ public actor CacheStore {
             try await database.delete(storageKeyPrefix: prefix)
             undeletedPrefixes.remove(prefix)
         } catch {
-            logger.error("cache invalidation could not delete from SQLite; those entries are not read from it again", metadata: ["error": "\(error)"])
+            logger.error(
+                "cache invalidation could not delete from SQLite; those entries are not read from it again",
+                metadata: ["error": "\(error)"])
         }
         if !dropped.isEmpty { publishInvalidated(prefix: prefix) }
     }
@@ -176,7 +187,8 @@ public actor CacheStore {
         profile: String, operation: String, where matches: @Sendable ([String: String]) -> Bool = { _ in true }
     ) async -> Int {
         let prefix = CacheKey.prefix(profile: profile, operation: operation)
-        var candidates = Set(memory.items.keys.filter { $0.hasPrefix(prefix) }).union(machines.keys.filter { $0.hasPrefix(prefix) })
+        var candidates = Set(memory.items.keys.filter { $0.hasPrefix(prefix) }).union(
+            machines.keys.filter { $0.hasPrefix(prefix) })
         do {
             candidates.formUnion(try database.keys(storageKeyPrefix: prefix))
         } catch {
@@ -194,7 +206,9 @@ public actor CacheStore {
             try await database.delete(keys: Array(doomed))
             undeleted.subtract(doomed)
         } catch {
-            logger.error("cache invalidation could not delete from SQLite; those entries are not read from it again", metadata: ["error": "\(error)"])
+            logger.error(
+                "cache invalidation could not delete from SQLite; those entries are not read from it again",
+                metadata: ["error": "\(error)"])
         }
         changes.publish(CacheChange(kind: .invalidated, profile: profile, operation: operation))
         return doomed.count
@@ -204,10 +218,11 @@ public actor CacheStore {
     private func publishInvalidated(prefix: String) {
         let parts = prefix.split(separator: "|", omittingEmptySubsequences: false)
         guard parts.count >= 2 else { return }
-        changes.publish(CacheChange(
-            kind: .invalidated, profile: parts[0].removingPercentEncoding ?? String(parts[0]),
-            operation: parts[1].removingPercentEncoding ?? String(parts[1])
-        ))
+        changes.publish(
+            CacheChange(
+                kind: .invalidated, profile: parts[0].removingPercentEncoding ?? String(parts[0]),
+                operation: parts[1].removingPercentEncoding ?? String(parts[1])
+            ))
     }
 
     /// What the cache did, summed over the entries of `profile` (all when nil) whose operation
@@ -219,7 +234,9 @@ public actor CacheStore {
     /// Counts lookups answered without asking the cache: the sections of a reused composed
     /// answer, built under the current generation — per operation of `profile` a hit (fresh)
     /// or a stale serve (refresh on its way), every time the handle's `count()` is called.
-    public nonisolated func reusedLookups(profile: String, _ lookups: [(operation: String, event: CacheCounters.Event)]) -> ReusedLookups {
+    public nonisolated func reusedLookups(profile: String, _ lookups: [(operation: String, event: CacheCounters.Event)])
+        -> ReusedLookups
+    {
         book.reusedLookups(profile: profile, lookups)
     }
 
@@ -254,7 +271,8 @@ public actor CacheStore {
     }
 
     private func sweepIdleMachines(now: Date) {
-        for (key, machine) in machines where machine.isIdle(now: now) && memory.items[key] == nil && waiters[key] == nil {
+        for (key, machine) in machines where machine.isIdle(now: now) && memory.items[key] == nil && waiters[key] == nil
+        {
             machines.removeValue(forKey: key)
         }
     }
@@ -273,7 +291,9 @@ public actor CacheStore {
                 let stored: Bool
                 do {
                     try await database.store(
-                        .init(key: key.storageKey, profile: key.profile, operation: key.operation, value: value, windows: windows),
+                        .init(
+                            key: key.storageKey, profile: key.profile, operation: key.operation, value: value,
+                            windows: windows),
                         maxBytes: maxBytes, now: clock()
                     )
                     stored = true
@@ -331,7 +351,8 @@ public actor CacheStore {
                 undeletedPrefixes.remove(prefix)
             }
         } catch {
-            logger.debug("entries invalidated earlier still cannot be deleted from SQLite", metadata: ["error": "\(error)"])
+            logger.debug(
+                "entries invalidated earlier still cannot be deleted from SQLite", metadata: ["error": "\(error)"])
         }
     }
 
@@ -389,13 +410,16 @@ public actor CacheStore {
         resumeWaiters(key, value: value, windows: windows, of: before)
     }
 
-    private func resumeWaiters(_ key: CacheKey, value: CacheValue, windows: EntryWindows, of waiting: [UInt64: Waiter]) {
+    private func resumeWaiters(_ key: CacheKey, value: CacheValue, windows: EntryWindows, of waiting: [UInt64: Waiter])
+    {
         for (_, waiter) in waiting {
             waiter.timer?.cancel()
             count(key, .misses)
-            waiter.continuation.resume(returning: CacheLookupResult(
-                outcome: waiter.forced ? .refreshed : .miss, value: value, windows: windows, collapsed: waiter.collapsed
-            ))
+            waiter.continuation.resume(
+                returning: CacheLookupResult(
+                    outcome: waiter.forced ? .refreshed : .miss, value: value, windows: windows,
+                    collapsed: waiter.collapsed
+                ))
         }
     }
 
@@ -409,7 +433,9 @@ public actor CacheStore {
             detail = plain
         } else {
             detail = ErrorDetail(code: "upstream_error", message: "the backend call failed")
-            logger.warning("unclassified fetch error", metadata: ["operation": "\(key.operation)", "error.type": "\(type(of: error))"])
+            logger.warning(
+                "unclassified fetch error",
+                metadata: ["operation": "\(key.operation)", "error.type": "\(type(of: error))"])
         }
         let now = self.now()
         inFlight.removeValue(forKey: key.storageKey)
@@ -432,12 +458,15 @@ public actor CacheStore {
             waiter.timer?.cancel()
             if let item {
                 count(key, .staleServes)
-                waiter.continuation.resume(returning: CacheLookupResult(
-                    outcome: .staleAfterError, value: item.value, windows: item.windows, error: detail, collapsed: waiter.collapsed
-                ))
+                waiter.continuation.resume(
+                    returning: CacheLookupResult(
+                        outcome: .staleAfterError, value: item.value, windows: item.windows, error: detail,
+                        collapsed: waiter.collapsed
+                    ))
             } else {
                 count(key, .misses)
-                waiter.continuation.resume(returning: CacheLookupResult(outcome: .failed, error: detail, collapsed: waiter.collapsed))
+                waiter.continuation.resume(
+                    returning: CacheLookupResult(outcome: .failed, error: detail, collapsed: waiter.collapsed))
             }
         }
     }
@@ -449,7 +478,8 @@ public actor CacheStore {
         let id = nextWaiterID
         let storageKey = key.storageKey
         return await withCheckedContinuation { continuation in
-            var waiter = Waiter(continuation: continuation, forced: forced, collapsed: collapsed, timeoutError: timeoutError)
+            var waiter = Waiter(
+                continuation: continuation, forced: forced, collapsed: collapsed, timeoutError: timeoutError)
             if let deadline {
                 waiter.timer = Task {
                     try? await Task.sleep(for: deadline)
@@ -472,14 +502,18 @@ public actor CacheStore {
         case .serveStale:
             if let item = item(for: storageKey, now: now) {
                 count(key, .staleServes)
-                waiter.continuation.resume(returning: CacheLookupResult(
-                    outcome: .staleAfterTimeout, value: item.value, windows: item.windows, error: waiter.timeoutError, collapsed: waiter.collapsed
-                ))
+                waiter.continuation.resume(
+                    returning: CacheLookupResult(
+                        outcome: .staleAfterTimeout, value: item.value, windows: item.windows,
+                        error: waiter.timeoutError, collapsed: waiter.collapsed
+                    ))
                 return
             }
             fallthrough
         case .timeout:
-            waiter.continuation.resume(returning: CacheLookupResult(outcome: .timedOut, error: waiter.timeoutError, collapsed: waiter.collapsed))
+            waiter.continuation.resume(
+                returning: CacheLookupResult(
+                    outcome: .timedOut, error: waiter.timeoutError, collapsed: waiter.collapsed))
         }
     }
 

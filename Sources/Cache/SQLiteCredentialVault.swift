@@ -26,9 +26,9 @@ public final class SQLiteCredentialVault: CredentialVault {
             if let value {
                 try db.execute(
                     sql: """
-                    INSERT INTO credential (profile, backend, name, value, updated_at) VALUES (?, ?, ?, ?, ?)
-                    ON CONFLICT(profile, backend, name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at
-                    """,
+                        INSERT INTO credential (profile, backend, name, value, updated_at) VALUES (?, ?, ?, ?, ?)
+                        ON CONFLICT(profile, backend, name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at
+                        """,
                     arguments: [profile, backend, name, value, Date().timeIntervalSince1970]
                 )
             } else {

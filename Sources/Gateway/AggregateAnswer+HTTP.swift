@@ -62,8 +62,12 @@ extension AggregateAnswer {
         for (name, lookup) in lookups.sorted(by: { $0.key < $1.key }) {
             switch lookup.outcome {
             case .fresh, .staleRevalidating: break
-            case .miss: forwarded.insert("miss"); stored = true
-            case .refreshed: forwarded.insert("request"); stored = true
+            case .miss:
+                forwarded.insert("miss")
+                stored = true
+            case .refreshed:
+                forwarded.insert("request")
+                stored = true
             case .staleAfterError, .staleAfterTimeout: forwarded.insert("stale")
             case .failed, .timedOut: forwarded.insert("miss")
             }

@@ -15,7 +15,8 @@ struct AggregateRouteHandler: Sendable {
         let forceRefresh = Self.wantsRefresh(request)
         let resolved: Aggregator.ResolvedRequest
         do throws(ErrorDetail) {
-            resolved = try aggregator.resolve(route: route, query: QueryItems.parse(request.uri.query), profileName: context.profile)
+            resolved = try aggregator.resolve(
+                route: route, query: QueryItems.parse(request.uri.query), profileName: context.profile)
         } catch {
             throw GatewayError(.badRequest, error)
         }

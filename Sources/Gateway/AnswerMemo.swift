@@ -131,7 +131,9 @@ final class AnswerMemo: Sendable {
 
     /// Keeps `answer` under `key` when it may be reused; drops what has run out when full.
     func keep(_ answer: RenderedAnswer, for key: String, now: Date) {
-        guard let until = answer.reusableUntil, now < until, answer.generation == cache.generation.current else { return }
+        guard let until = answer.reusableUntil, now < until, answer.generation == cache.generation.current else {
+            return
+        }
         let kept = Kept(
             answer: answer, wire: AnswerWire(answer),
             hits: cache.reusedLookups(profile: answer.profile, answer.reuses.map { ($0.operation, $0.event) })

@@ -16,7 +16,9 @@ public struct BackendHintService: Service {
 
     public func run() async throws {
         let listeners: [(String, EightAllsHintListener)] = runtime.config.profiles.compactMap { name, profile in
-            guard let endpoint = profile.eightalls, let url = EightAllsHintListener.url(for: endpoint) else { return nil }
+            guard let endpoint = profile.eightalls, let url = EightAllsHintListener.url(for: endpoint) else {
+                return nil
+            }
             return (name, EightAllsHintListener(url: url))
         }
         guard !listeners.isEmpty else { return }
@@ -28,7 +30,8 @@ public struct BackendHintService: Service {
                     group.addTask {
                         await listener.run(logger: logger) { type in
                             logger.debug("8alls hint", metadata: ["profile": "\(profile)", "type": "\(type)"])
-                            await cache.expire(storageKeyPrefix: CacheKey.prefix(profile: profile, operation: "eightalls.events"))
+                            await cache.expire(
+                                storageKeyPrefix: CacheKey.prefix(profile: profile, operation: "eightalls.events"))
                         }
                     }
                 }

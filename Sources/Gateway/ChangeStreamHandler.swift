@@ -22,7 +22,8 @@ struct ChangeStreamHandler: Sendable {
         guard let ticket = quota.take(for: client) else {
             throw GatewayError(
                 .tooManyRequests, code: "too_many_streams",
-                message: "this client has \(quota.perClient) streams open already (limits.streams_per_client); close one first",
+                message:
+                    "this client has \(quota.perClient) streams open already (limits.streams_per_client); close one first",
                 headers: [.retryAfter: "10"]
             )
         }
@@ -38,7 +39,8 @@ struct ChangeStreamHandler: Sendable {
             let (events, continuation) = AsyncStream<String>.makeStream()
             let forward = Task {
                 for await change in changes where change.profile == profile {
-                    continuation.yield(Self.event("change", ["kind": change.kind.rawValue, "operation": change.operation]))
+                    continuation.yield(
+                        Self.event("change", ["kind": change.kind.rawValue, "operation": change.operation]))
                 }
                 continuation.finish()
             }

@@ -8,7 +8,9 @@ import Model
 public struct ErrorJSONMiddleware<Context: RequestContext>: RouterMiddleware {
     public init() {}
 
-    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
+        async throws -> Response
+    {
         do {
             return try await next(request, context)
         } catch let error as GatewayError {
@@ -18,12 +20,17 @@ public struct ErrorJSONMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as ErrorDetail {
             throw GatewayError(.badRequest, error)
         } catch let error as HTTPError {
-            throw GatewayError(error.status, code: Self.code(for: error.status), message: error.body ?? Self.message(for: error.status, path: request.uri.path))
+            throw GatewayError(
+                error.status, code: Self.code(for: error.status),
+                message: error.body ?? Self.message(for: error.status, path: request.uri.path))
         } catch let error as any HTTPResponseError {
-            throw GatewayError(error.status, code: Self.code(for: error.status), message: Self.message(for: error.status, path: request.uri.path))
+            throw GatewayError(
+                error.status, code: Self.code(for: error.status),
+                message: Self.message(for: error.status, path: request.uri.path))
         } catch {
             context.logger.error("unhandled error", metadata: ["error.type": "\(type(of: error))"])
-            throw GatewayError(.internalServerError, code: "internal", message: "the gateway failed to answer; see its log")
+            throw GatewayError(
+                .internalServerError, code: "internal", message: "the gateway failed to answer; see its log")
         }
     }
 

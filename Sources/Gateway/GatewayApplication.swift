@@ -11,7 +11,9 @@ public enum GatewayApplication {
     /// The `Server` header of every answer.
     static let serverName = "daygate"
 
-    public static func router(runtime: GatewayRuntime, heartbeat: Duration = .seconds(15)) -> Router<GatewayRequestContext> {
+    public static func router(runtime: GatewayRuntime, heartbeat: Duration = .seconds(15)) -> Router<
+        GatewayRequestContext
+    > {
         let router = Router(context: GatewayRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: RequestMetricsMiddleware(handles: runtime.metrics.requests))
         router.add(middleware: RequestIDMiddleware())
@@ -23,7 +25,8 @@ public enum GatewayApplication {
         router.add(middleware: AccessMiddleware(config: runtime.config))
         router.add(middleware: StaticFileGuard())
         if FileManager.default.fileExists(atPath: runtime.config.staticDir) {
-            router.add(middleware: FileMiddleware(runtime.config.staticDir, searchForIndexHtml: true, logger: runtime.logger))
+            router.add(
+                middleware: FileMiddleware(runtime.config.staticDir, searchForIndexHtml: true, logger: runtime.logger))
         }
 
         let healthy = Data(#"{"status":"ok"}"#.utf8)
@@ -34,7 +37,11 @@ public enum GatewayApplication {
             let checks = runtime.readiness()
             let ready = checks.values.allSatisfy { $0 }
             let storage = StorageReport(runtime.database.storageHealth, zone: runtime.config.timeZone)
-            struct Readiness: Encodable { var status: String; var checks: [String: Bool]; var storage: StorageReport }
+            struct Readiness: Encodable {
+                var status: String
+                var checks: [String: Bool]
+                var storage: StorageReport
+            }
             // Serving, but writes to the state folder fail: "degraded", still 200 (cached
             // answers come from memory; writes with an Idempotency-Key are refused).
             let status = !ready ? "not_ready" : storage.healthy ? "ready" : "degraded"
@@ -52,20 +59,23 @@ public enum GatewayApplication {
                 cache: runtime.cache, monitor: runtime.http.monitor, connections: runtime.connections
             )
             return Response(
-                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
+                status: .ok,
+                headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
                 body: .init(byteBuffer: ByteBuffer(string: text))
             )
         }
         router.get("/v1/sources") { _, context in
             let report = await SourcesReport.make(profile: context.profile, runtime: runtime)
-            return try JSONResponse.make(status: .ok, body: JSONCoding.encode(report), headers: [.cacheControl: "no-store"])
+            return try JSONResponse.make(
+                status: .ok, body: JSONCoding.encode(report), headers: [.cacheControl: "no-store"])
         }
         let summary = SummaryHandler(service: runtime.summary, answers: runtime.answers)
         router.get(RouterPath(SummaryService.path)) { request, context in
             try await summary.handle(request, context: context)
         }
         let stream = ChangeStreamHandler(
-            feed: runtime.cache.changes, heartbeat: heartbeat, quota: StreamQuota(perClient: runtime.config.limits.streamsPerClient)
+            feed: runtime.cache.changes, heartbeat: heartbeat,
+            quota: StreamQuota(perClient: runtime.config.limits.streamsPerClient)
         )
         router.get("/v1/stream") { _, context in
             try stream.response(profile: context.profile, client: context.clientIdentity)
@@ -92,7 +102,9 @@ public enum GatewayApplication {
         let budget = runtime.connections
         return Application(
             router: router(runtime: runtime, heartbeat: heartbeat),
-            server: HTTPServerBuilder { responder in GatewayHTTP1Channel(responder: responder, budget: budget, answers: answers) },
+            server: HTTPServerBuilder { responder in
+                GatewayHTTP1Channel(responder: responder, budget: budget, answers: answers)
+            },
             // A deep accept queue: a burst of new connections (a dashboard wall, a load test)
             // must not overflow the default 256 and wait out SYN retransmits (1 s, 3 s, …); past
             // the connection budget new connections wait there too.

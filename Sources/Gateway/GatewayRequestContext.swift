@@ -1,6 +1,6 @@
 import Hummingbird
-import NIOCore
 import Logging
+import NIOCore
 
 /// Per-request state: the request id (also on every log line), the profile served, and who is
 /// asking (the client key's name, or the peer's address without keys).

@@ -51,7 +51,8 @@ public final class GatewayRuntime: Sendable {
         self.connections = ConnectionBudget(
             limit: budget.limit,
             timeouts: .init(
-                head: .nanoseconds(Int64(limits.headerTimeout.seconds * 1e9)), body: .nanoseconds(Int64(limits.bodyTimeout.seconds * 1e9)),
+                head: .nanoseconds(Int64(limits.headerTimeout.seconds * 1e9)),
+                body: .nanoseconds(Int64(limits.bodyTimeout.seconds * 1e9)),
                 idle: .nanoseconds(Int64(limits.idleTimeout.seconds * 1e9))
             ),
             metrics: metrics.factory, logger: logger
@@ -67,12 +68,14 @@ public final class GatewayRuntime: Sendable {
             metrics: metrics.factory, logger: logger, now: now
         )
         self.http = UpstreamHTTP(
-            client: httpClient, connectionsPerHost: limits.upstreamConnectionsPerHost, monitor: UpstreamMonitor(policy: circuit, metrics: metrics.factory, now: now),
+            client: httpClient, connectionsPerHost: limits.upstreamConnectionsPerHost,
+            monitor: UpstreamMonitor(policy: circuit, metrics: metrics.factory, now: now),
             redactor: SecretRedactor(secrets: config.secrets)
         )
         self.vault = SQLiteCredentialVault(database: database)
         self.sessions = SessionRegistry(vault: vault, now: now)
-        self.aggregator = Aggregator(config: config, cache: cache, http: self.http, sessions: sessions, logger: logger, now: now)
+        self.aggregator = Aggregator(
+            config: config, cache: cache, http: self.http, sessions: sessions, logger: logger, now: now)
         self.summary = SummaryService(aggregator: aggregator, registry: registry)
         self.answers = AnswerMemo(cache: cache)
     }

@@ -10,7 +10,9 @@ struct MethodNotAllowedMiddleware: RouterMiddleware {
     typealias Context = GatewayRequestContext
     let allowed: AllowedMethods
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         do {
             return try await next(request, context)
         } catch let error as HTTPError where error.status == .notFound {
@@ -19,7 +21,8 @@ struct MethodNotAllowedMiddleware: RouterMiddleware {
             let list = methods.map(\.rawValue).sorted().joined(separator: ", ")
             throw GatewayError(
                 .methodNotAllowed, code: "method_not_allowed",
-                message: "\(request.method) is not allowed on \(RouteParameter.shown(path, limit: 80)); allowed: \(list)",
+                message:
+                    "\(request.method) is not allowed on \(RouteParameter.shown(path, limit: 80)); allowed: \(list)",
                 headers: [.allow: list]
             )
         }

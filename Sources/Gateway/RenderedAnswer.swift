@@ -23,7 +23,9 @@ struct RenderedAnswer: Sendable {
 
     /// The answer for `request`: 304 without a body when the client's copy is current.
     func response(for request: Request) -> Response {
-        if Self.isNotModified(status: status, etag: etag, method: request.method, ifNoneMatch: request.headers[values: .ifNoneMatch]) {
+        if Self.isNotModified(
+            status: status, etag: etag, method: request.method, ifNoneMatch: request.headers[values: .ifNoneMatch])
+        {
             return Response(status: .notModified, headers: notModifiedHeaders)
         }
         return Response(status: status, headers: headers, body: .init(byteBuffer: body))
@@ -38,9 +40,11 @@ struct RenderedAnswer: Sendable {
 
     /// Whether a request with `method` and these `If-None-Match` values gets `304` for an
     /// answer with `status` and `etag`.
-    static func isNotModified(status: HTTPResponse.Status, etag: String, method: HTTPRequest.Method, ifNoneMatch: [String]) -> Bool {
+    static func isNotModified(
+        status: HTTPResponse.Status, etag: String, method: HTTPRequest.Method, ifNoneMatch: [String]
+    ) -> Bool {
         guard status == .ok, method == .get || method == .head, !ifNoneMatch.isEmpty,
-              let condition = (ifNoneMatch.count == 1 ? ifNoneMatch[0] : ifNoneMatch.joined(separator: ",")).nilIfEmpty
+            let condition = (ifNoneMatch.count == 1 ? ifNoneMatch[0] : ifNoneMatch.joined(separator: ",")).nilIfEmpty
         else { return false }
         return AggregateAnswer.matches(condition, etag: etag)
     }

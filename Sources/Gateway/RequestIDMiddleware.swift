@@ -12,7 +12,9 @@ public struct RequestIDMiddleware: RouterMiddleware {
 
     public init() {}
 
-    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
+        async throws -> Response
+    {
         var context = context
         let incoming = request.headers[.requestID]
         let id = incoming.flatMap { Self.isSane($0) ? $0 : nil } ?? Self.newID()
@@ -40,16 +42,21 @@ public struct RequestIDMiddleware: RouterMiddleware {
     }
 
     /// The access line: `GET /v1/today` with the status and the time taken.
-    static func logAccess(_ logger: Logger, method: HTTPRequest.Method, path: String, status: Int, started: ContinuousClock.Instant) {
+    static func logAccess(
+        _ logger: Logger, method: HTTPRequest.Method, path: String, status: Int, started: ContinuousClock.Instant
+    ) {
         let elapsed = ContinuousClock.now - started
         let milliseconds = elapsed.milliseconds
-        logger.info("\(method) \(path)", metadata: [
-            "status": "\(status)", "duration_ms": "\(String(format: "%.1f", milliseconds))",
-        ])
+        logger.info(
+            "\(method) \(path)",
+            metadata: [
+                "status": "\(status)", "duration_ms": "\(String(format: "%.1f", milliseconds))",
+            ])
     }
 
     static func isSane(_ value: String) -> Bool {
-        value.count <= 64 && !value.isEmpty && value.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
+        value.count <= 64 && !value.isEmpty
+            && value.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
     }
 
     /// A new id, `xxxxxxxx-xxxx` (48 bits, lowercase hex): a random start for the process plus

@@ -48,7 +48,8 @@ public struct Dienst: Sendable, Hashable, Codable {
 
     public init(
         id: String, tenant: String, team: Team?, start: String, end: String, location: String?, type: Kind?,
-        status: String, volunteers: [String], volunteersNeeded: Int, role: String, offeredForTransfer: Bool, updatedAt: String?
+        status: String, volunteers: [String], volunteersNeeded: Int, role: String, offeredForTransfer: Bool,
+        updatedAt: String?
     ) {
         self.id = id
         self.tenant = tenant
@@ -104,7 +105,10 @@ public struct LeaderboardEntry: Sendable, Hashable, Codable {
     public var positionChange: Int
     public var highlighted: Bool
 
-    public init(rank: Int, team: Dienst.Team, points: Int, totalHours: Double, recentChange: Int, positionChange: Int, highlighted: Bool) {
+    public init(
+        rank: Int, team: Dienst.Team, points: Int, totalHours: Double, recentChange: Int, positionChange: Int,
+        highlighted: Bool
+    ) {
         self.rank = rank
         self.team = team
         self.points = points

@@ -9,7 +9,10 @@ public struct KnowledgeItem: Sendable, Hashable, Codable {
     public var createdAt: String?
     public var permalink: String?
 
-    public init(id: String, title: String?, url: String?, summary: String?, type: String?, tags: [String], createdAt: String?, permalink: String?) {
+    public init(
+        id: String, title: String?, url: String?, summary: String?, type: String?, tags: [String], createdAt: String?,
+        permalink: String?
+    ) {
         self.id = id
         self.title = title
         self.url = url

@@ -9,7 +9,9 @@ public enum LenientDate {
     public static func parseWithOffset(_ text: String) -> Date? {
         guard let t = text.firstIndex(of: "T") else { return nil }
         let clock = text[text.index(after: t)...]
-        guard clock.hasSuffix("Z") || clock.hasSuffix("z") || clock.contains("+") || clock.contains("-") else { return nil }
+        guard clock.hasSuffix("Z") || clock.hasSuffix("z") || clock.contains("+") || clock.contains("-") else {
+            return nil
+        }
         return parse(text)
     }
 
@@ -34,8 +36,8 @@ public enum LenientDate {
         }
 
         guard let year = number(4), expect(UInt8(ascii: "-")),
-              let month = number(2), expect(UInt8(ascii: "-")),
-              let day = number(2)
+            let month = number(2), expect(UInt8(ascii: "-")),
+            let day = number(2)
         else { return nil }
         guard index < bytes.count, [UInt8(ascii: "T"), UInt8(ascii: "t"), UInt8(ascii: " ")].contains(bytes[index])
         else { return nil }
@@ -79,7 +81,7 @@ public enum LenientDate {
             }
         }
         guard index == bytes.count, (1...12).contains(month), (1...31).contains(day),
-              hour < 24, minute < 60, second < 61
+            hour < 24, minute < 60, second < 61
         else { return nil }
 
         var components = DateComponents()
@@ -92,7 +94,7 @@ public enum LenientDate {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone ?? naiveZone
         guard let date = calendar.date(from: components),
-              calendar.component(.day, from: date) == day
+            calendar.component(.day, from: date) == day
         else { return nil }
         return date.addingTimeInterval(Double(nanos) / 1_000_000_000)
     }

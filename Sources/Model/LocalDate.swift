@@ -21,12 +21,12 @@ public struct LocalDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
             return value
         }
         guard let year = digits(0..<4), let month = digits(5..<7), let day = digits(8..<10),
-              year >= 1, (1...12).contains(month), (1...31).contains(day)
+            year >= 1, (1...12).contains(month), (1...31).contains(day)
         else { return nil }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = .gmt
         guard let date = calendar.date(from: DateComponents(year: year, month: month, day: day)),
-              calendar.component(.day, from: date) == day
+            calendar.component(.day, from: date) == day
         else { return nil }
         self.year = year
         self.month = month

@@ -10,7 +10,8 @@ struct CacheCommand: ParsableCommand {
     )
 
     struct Stats: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Entries and bytes in the cache, per profile and operation.")
+        static let configuration = CommandConfiguration(
+            abstract: "Entries and bytes in the cache, per profile and operation.")
 
         @Option(name: .long, help: "The config file (YAML).")
         var config: String
@@ -18,7 +19,9 @@ struct CacheCommand: ParsableCommand {
         func run() throws {
             let loaded = try ConfigFile.load(config)
             let stats = try CacheDatabase(stateDirectory: loaded.stateDir).stats()
-            Console.line("cache \(loaded.stateDir)/cache.sqlite: \(stats.entries) entries, \(stats.bytes) bytes (cap \(loaded.cache.maxSize.bytes))")
+            Console.line(
+                "cache \(loaded.stateDir)/cache.sqlite: \(stats.entries) entries, \(stats.bytes) bytes (cap \(loaded.cache.maxSize.bytes))"
+            )
             for (profile, count) in stats.profiles.sorted(by: { $0.key < $1.key }) {
                 Console.line("  profile \(profile): \(count)")
             }

@@ -26,7 +26,9 @@ struct CheckCommand: ParsableCommand {
         }
         Console.line("routes ok: \(loaded.routesDir)")
         for route in routes.sorted(by: { $0.path < $1.path }) {
-            Console.line("  GET \(route.path) — \(route.sections.map { "\($0.name) ← \($0.operation.name)" }.joined(separator: ", "))")
+            Console.line(
+                "  GET \(route.path) — \(route.sections.map { "\($0.name) ← \($0.operation.name)" }.joined(separator: ", "))"
+            )
         }
     }
 }

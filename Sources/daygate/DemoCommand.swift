@@ -15,10 +15,16 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(name: .customLong("state-dir"), help: "Folder of the demo's cache database.")
     var stateDir: String = ".daygate-demo"
 
-    @Option(name: .customLong("sim-port-base"), help: "First simulator port (8alls is N+1, as in `daygate simulate`); 0 picks free ports.")
+    @Option(
+        name: .customLong("sim-port-base"),
+        help: "First simulator port (8alls is N+1, as in `daygate simulate`); 0 picks free ports.")
     var simPortBase: Int = 9100
 
-    @Option(name: .customLong("client-key"), help: "Require this API key (Authorization: Bearer <key>, at least 16 characters); the dashboard asks for it once.")
+    @Option(
+        name: .customLong("client-key"),
+        help:
+            "Require this API key (Authorization: Bearer <key>, at least 16 characters); the dashboard asks for it once."
+    )
     var clientKey: String?
 
     @OptionGroup var timeZone: TimeZoneOption
@@ -29,7 +35,9 @@ struct DemoCommand: AsyncParsableCommand {
         logging.bootstrap()
         let zone = try timeZone.zone()
         guard (0...65535).contains(port) else { throw ValidationError("--port: 0 to 65535") }
-        guard simPortBase == 0 || (1024...65530).contains(simPortBase) else { throw ValidationError("--sim-port-base: 0, or 1024 to 65530") }
+        guard simPortBase == 0 || (1024...65530).contains(simPortBase) else {
+            throw ValidationError("--sim-port-base: 0, or 1024 to 65530")
+        }
         if let clientKey, clientKey.count < ClientConfig.minimumKeyLength || clientKey.contains(where: \.isWhitespace) {
             throw ValidationError("--client-key: at least \(ClientConfig.minimumKeyLength) characters, no spaces")
         }
@@ -40,7 +48,8 @@ struct DemoCommand: AsyncParsableCommand {
         let simulators = try await DemoSimulators.start(timeZone: zone, portBase: simPortBase == 0 ? nil : simPortBase)
         let config = DaygateConfig(
             listen: ListenAddress(host: "127.0.0.1", port: port),
-            stateDir: ConfigLoader.resolve(stateDir, against: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)),
+            stateDir: ConfigLoader.resolve(
+                stateDir, against: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)),
             timezone: zone.identifier, routesDir: routesDir, staticDir: staticDir,
             profiles: ["default": simulators.profile],
             clients: clientKey.map { [ClientConfig(name: "demo", key: $0, profile: "default")] } ?? []
@@ -50,16 +59,17 @@ struct DemoCommand: AsyncParsableCommand {
                 config: config, logger: logging.logger(), extraServices: [simulators], upstreamInProcess: true
             ).run { port in
                 let base = "http://127.0.0.1:\(port)"
-                Console.line("""
-                daygate demo — timezone \(zone.identifier), cache in \(config.stateDir)
-                  dashboard   \(base)/
-                  the day     curl \(base)/v1/today
-                  events      curl \(base)/v1/events
-                  health      curl \(base)/readyz\(clientKey == nil ? "" : "\n  API key     required: curl -H 'Authorization: Bearer <key>' …")
-                simulators (faults: POST /_sim/faults, stats: GET /_sim/stats):
-                \(simulators.running.map { "  \($0.kind.rawValue.padding(toLength: 13, withPad: " ", startingAt: 0)) \($0.baseURL)" }.joined(separator: "\n"))
-                Ctrl-C stops it.
-                """)
+                Console.line(
+                    """
+                    daygate demo — timezone \(zone.identifier), cache in \(config.stateDir)
+                      dashboard   \(base)/
+                      the day     curl \(base)/v1/today
+                      events      curl \(base)/v1/events
+                      health      curl \(base)/readyz\(clientKey == nil ? "" : "\n  API key     required: curl -H 'Authorization: Bearer <key>' …")
+                    simulators (faults: POST /_sim/faults, stats: GET /_sim/stats):
+                    \(simulators.running.map { "  \($0.kind.rawValue.padding(toLength: 13, withPad: " ", startingAt: 0)) \($0.baseURL)" }.joined(separator: "\n"))
+                    Ctrl-C stops it.
+                    """)
             }
         } catch {
             await simulators.stop()

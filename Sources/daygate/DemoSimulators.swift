@@ -14,11 +14,19 @@ struct DemoSimulators: Service {
         var running: [RunningSimulator] = []
         func port(_ kind: SimulatorKind) -> Int { portBase.map { $0 + kind.portOffset } ?? 0 }
         do {
-            running.append(try await TickedifySimulator(options: .init(seedDay: today, timeZone: timeZone)).start(port: port(.tickedify)))
-            running.append(try await EightAllsSimulator(options: .init(dateStyle: .zulu, seedDay: today, timeZone: timeZone)).start(port: port(.eightalls)))
-            running.append(try await KantineKoningSimulator(options: .init(seedDay: today, timeZone: timeZone)).start(port: port(.kantinekoning)))
-            running.append(try await FitIQSimulator(options: .init(seedDay: today, timeZone: timeZone)).start(port: port(.fitiq)))
-            running.append(try await PRSNLSimulator(options: .init(seedDay: today, timeZone: timeZone)).start(port: port(.prsnl)))
+            running.append(
+                try await TickedifySimulator(options: .init(seedDay: today, timeZone: timeZone)).start(
+                    port: port(.tickedify)))
+            running.append(
+                try await EightAllsSimulator(options: .init(dateStyle: .zulu, seedDay: today, timeZone: timeZone))
+                    .start(port: port(.eightalls)))
+            running.append(
+                try await KantineKoningSimulator(options: .init(seedDay: today, timeZone: timeZone)).start(
+                    port: port(.kantinekoning)))
+            running.append(
+                try await FitIQSimulator(options: .init(seedDay: today, timeZone: timeZone)).start(port: port(.fitiq)))
+            running.append(
+                try await PRSNLSimulator(options: .init(seedDay: today, timeZone: timeZone)).start(port: port(.prsnl)))
         } catch {
             for simulator in running { await simulator.stop() }
             throw FailureMessage(text: "cannot start the simulators: \(error)")
@@ -34,7 +42,9 @@ struct DemoSimulators: Service {
     var profile: ProfileConfig {
         ProfileConfig(
             tickedify: simulator(.tickedify).map {
-                TickedifySettings(endpoint: BackendEndpoint(baseURL: $0.apiBaseURL), email: TickedifySimulator.demoEmail, password: TickedifySimulator.demoPassword)
+                TickedifySettings(
+                    endpoint: BackendEndpoint(baseURL: $0.apiBaseURL), email: TickedifySimulator.demoEmail,
+                    password: TickedifySimulator.demoPassword)
             },
             eightalls: simulator(.eightalls).map { BackendEndpoint(baseURL: $0.apiBaseURL) },
             kantinekoning: simulator(.kantinekoning).map {
@@ -52,7 +62,9 @@ struct DemoSimulators: Service {
                 )
             },
             prsnl: simulator(.prsnl).map {
-                PRSNLSettings(endpoint: BackendEndpoint(baseURL: $0.apiBaseURL), email: PRSNLSimulator.demoEmail, password: PRSNLSimulator.demoPassword)
+                PRSNLSettings(
+                    endpoint: BackendEndpoint(baseURL: $0.apiBaseURL), email: PRSNLSimulator.demoEmail,
+                    password: PRSNLSimulator.demoPassword)
             }
         )
     }
@@ -81,7 +93,10 @@ struct DemoSimulators: Service {
         lines.append("  default:")
         let profile = self.profile
         if let settings = profile.tickedify {
-            lines += ["    tickedify:", "      base_url: \(settings.endpoint.baseURL)", "      email: \(Self.quoted(settings.email))", "      password: \(Self.quoted(settings.password))"]
+            lines += [
+                "    tickedify:", "      base_url: \(settings.endpoint.baseURL)",
+                "      email: \(Self.quoted(settings.email))", "      password: \(Self.quoted(settings.password))",
+            ]
         }
         if let endpoint = profile.eightalls {
             lines += ["    eightalls:", "      base_url: \(endpoint.baseURL)", "      timeout: 5s"]
@@ -91,20 +106,24 @@ struct DemoSimulators: Service {
             for enrollment in settings.enrollments {
                 lines += [
                     "        - tenant: \(enrollment.tenant)", "          role: \(enrollment.role)",
-                    "          label: \(Self.quoted(enrollment.label))", "          token: \(Self.quoted(enrollment.token))",
+                    "          label: \(Self.quoted(enrollment.label))",
+                    "          token: \(Self.quoted(enrollment.token))",
                 ]
             }
         }
         if let settings = profile.fitiq {
             lines += [
-                "    fitiq:", "      base_url: \(settings.endpoint.baseURL)", "      api_key: \(Self.quoted(settings.apiKey))",
-                "      email: \(Self.quoted(settings.email ?? ""))", "      password: \(Self.quoted(settings.password ?? ""))",
+                "    fitiq:", "      base_url: \(settings.endpoint.baseURL)",
+                "      api_key: \(Self.quoted(settings.apiKey))",
+                "      email: \(Self.quoted(settings.email ?? ""))",
+                "      password: \(Self.quoted(settings.password ?? ""))",
             ]
         }
         if let settings = profile.prsnl {
             lines += [
                 "    prsnl:", "      base_url: \(settings.endpoint.baseURL)",
-                "      email: \(Self.quoted(settings.email ?? ""))", "      password: \(Self.quoted(settings.password ?? ""))",
+                "      email: \(Self.quoted(settings.email ?? ""))",
+                "      password: \(Self.quoted(settings.password ?? ""))",
             ]
         }
         return lines.joined(separator: "\n") + "\n"

@@ -17,10 +17,11 @@ struct GatewayRunner {
 
     func run(onListening: @escaping @Sendable (Int) async -> Void) async throws {
         guard config.listen.isLoopback || !config.clients.isEmpty else {
-            throw FailureMessage(text: """
-            refusing to listen on \(config.listen): without client keys anyone on that network could read the \
-            household's data. Listen on 127.0.0.1 (or ::1), or add keys under `clients:` in the config.
-            """)
+            throw FailureMessage(
+                text: """
+                    refusing to listen on \(config.listen): without client keys anyone on that network could read the \
+                    household's data. Listen on 127.0.0.1 (or ::1), or add keys under `clients:` in the config.
+                    """)
         }
         // Every connection, upstream socket and database file takes a descriptor: take all the
         // system allows, then hold connections to a budget below it.
@@ -51,10 +52,13 @@ struct GatewayRunner {
         }
         let app = GatewayApplication.make(runtime: runtime, onServerRunning: onListening)
         // Services stop in reverse order: live streams end first, so in-flight requests can drain.
-        let group = ServiceGroup(configuration: .init(
-            services: [app, BackendHintService(runtime: runtime)] + extraServices + [StreamCloser(feed: runtime.cache.changes)],
-            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger
-        ))
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [app, BackendHintService(runtime: runtime)] + extraServices + [
+                    StreamCloser(feed: runtime.cache.changes)
+                ],
+                gracefulShutdownSignals: [.sigterm, .sigint], logger: logger
+            ))
         do {
             try await group.run()
         } catch {

@@ -30,7 +30,8 @@ struct ServeCommand: AsyncParsableCommand {
             loaded.listen = address
         }
         if let stateDir {
-            loaded.stateDir = ConfigLoader.resolve(stateDir, against: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+            loaded.stateDir = ConfigLoader.resolve(
+                stateDir, against: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
         }
         let logger = logging.logger()
         for warning in ConfigFile.permissionWarnings(config) {
@@ -59,9 +60,11 @@ extension ConfigFile {
     /// its owner only.
     static func permissionWarnings(_ path: String) -> [String] {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-              let mode = (attributes[.posixPermissions] as? NSNumber)?.intValue, mode & 0o077 != 0
+            let mode = (attributes[.posixPermissions] as? NSNumber)?.intValue, mode & 0o077 != 0
         else { return [] }
-        return ["\(path) can be read by other users (mode \(String(mode & 0o777, radix: 8))) and holds secrets: chmod 600 \(path)"]
+        return [
+            "\(path) can be read by other users (mode \(String(mode & 0o777, radix: 8))) and holds secrets: chmod 600 \(path)"
+        ]
     }
 }
 

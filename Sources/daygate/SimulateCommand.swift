@@ -11,7 +11,9 @@ struct SimulateCommand: AsyncParsableCommand {
         abstract: "Run the backend simulators on fixed loopback ports and write a config for `daygate serve`."
     )
 
-    @Option(name: .customLong("port-base"), help: "First port; simulators use N (tickedify), N+1 (8alls), N+2 (kantinekoning), N+3 (fitiq), N+4 (prsnl).")
+    @Option(
+        name: .customLong("port-base"),
+        help: "First port; simulators use N (tickedify), N+1 (8alls), N+2 (kantinekoning), N+3 (fitiq), N+4 (prsnl).")
     var portBase: Int = 9100
 
     @Option(name: .customLong("write-config"), help: "Write a ready config for `daygate serve` here.")
@@ -36,11 +38,15 @@ struct SimulateCommand: AsyncParsableCommand {
             let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
             let yaml = simulators.configYAML(
                 timeZone: zone, stateDir: ConfigLoader.resolve(stateDir, against: cwd),
-                routesDir: ResourceLocator.directory(named: "routes"), staticDir: ResourceLocator.directory(named: "static")
+                routesDir: ResourceLocator.directory(named: "routes"),
+                staticDir: ResourceLocator.directory(named: "static")
             )
             do {
                 // It holds the simulators' credentials: owner-only, like every file with secrets.
-                guard FileManager.default.createFile(atPath: writeConfig, contents: Data(yaml.utf8), attributes: [.posixPermissions: 0o600]) else {
+                guard
+                    FileManager.default.createFile(
+                        atPath: writeConfig, contents: Data(yaml.utf8), attributes: [.posixPermissions: 0o600])
+                else {
                     throw CocoaError(.fileWriteUnknown)
                 }
                 try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: writeConfig)
@@ -51,9 +57,10 @@ struct SimulateCommand: AsyncParsableCommand {
             Console.line("config written to \(writeConfig); run: daygate serve --config \(writeConfig)")
         }
         Console.line("Ctrl-C stops the simulators.")
-        let group = ServiceGroup(configuration: .init(
-            services: [simulators], gracefulShutdownSignals: [.sigterm, .sigint], logger: logging.logger()
-        ))
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [simulators], gracefulShutdownSignals: [.sigterm, .sigint], logger: logging.logger()
+            ))
         try await group.run()
     }
 }

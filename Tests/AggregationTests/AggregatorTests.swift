@@ -9,7 +9,11 @@ import Testing
 
 /// An operation whose answers tests script: a delay, a failure, or a body.
 struct ScriptedOperation: BackendOperation {
-    enum Behaviour: Sendable { case answer(String), fail, slow(Duration, String) }
+    enum Behaviour: Sendable {
+        case answer(String)
+        case fail
+        case slow(Duration, String)
+    }
     let name: String
     let backend: String
     let behaviour: Behaviour
@@ -26,7 +30,9 @@ struct ScriptedOperation: BackendOperation {
     var arguments: [OperationArgument] { [OperationArgument("date", .date)] }
     func isConfigured(for profile: ProfileConfig) -> Bool { true }
     func credentialFingerprint(for profile: ProfileConfig) -> String { "none" }
-    func normalise(_ arguments: [String: ArgumentValue], timeZone: TimeZone) throws -> [String: ArgumentValue] { arguments }
+    func normalise(_ arguments: [String: ArgumentValue], timeZone: TimeZone) throws -> [String: ArgumentValue] {
+        arguments
+    }
 
     func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
         counter.increment()
@@ -51,23 +57,29 @@ struct AggregatorTests {
     let zone = TimeZone(identifier: "Europe/Amsterdam")!
 
     func makeAggregator(_ operations: [ScriptedOperation], routeText: String) throws -> (Aggregator, Route, String) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("daygate-agg-\(UUID().uuidString)").path
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("daygate-agg-\(UUID().uuidString)")
+            .path
         let config = DaygateConfig(stateDir: folder, timezone: zone.identifier, profiles: ["default": ProfileConfig()])
-        let store = CacheStore(database: try CacheDatabase(stateDirectory: folder), maxBytes: 1_048_576, memoryBytes: 1_048_576)
+        let store = CacheStore(
+            database: try CacheDatabase(stateDirectory: folder), maxBytes: 1_048_576, memoryBytes: 1_048_576)
         let route = try RouteLoader(registry: OperationRegistry(operations)).parse(routeText, file: "test.yaml")
-        return (Aggregator(config: config, cache: store, http: UpstreamHTTP(client: .shared), sessions: SessionRegistry(vault: MemoryCredentialVault())), route, folder)
+        return (
+            Aggregator(
+                config: config, cache: store, http: UpstreamHTTP(client: .shared),
+                sessions: SessionRegistry(vault: MemoryCredentialVault())), route, folder
+        )
     }
 
     let threeSections = """
-    path: /v1/test
-    deadline: 1s
-    parameters:
-      date: { type: date, default: today }
-    sections:
-      fast: { operation: test.fast, arguments: { date: $date } }
-      slow: { operation: test.slow, arguments: { date: $date } }
-      broken: { operation: test.broken, arguments: { date: $date } }
-    """
+        path: /v1/test
+        deadline: 1s
+        parameters:
+          date: { type: date, default: today }
+        sections:
+          fast: { operation: test.fast, arguments: { date: $date } }
+          slow: { operation: test.slow, arguments: { date: $date } }
+          broken: { operation: test.broken, arguments: { date: $date } }
+        """
 
     @Test func sectionsRunConcurrentlyAndReportEachStatus() async throws {
         let operations = [
@@ -88,7 +100,9 @@ struct AggregatorTests {
         #expect(answer.sections["fast"]?.status == .ok)
         #expect(answer.sections["fast"]?.cache == .miss)
         #expect(answer.sections["slow"]?.status == .timeout)
-        #expect(answer.sections["slow"]?.error == ErrorDetail(code: "upstream_timeout", message: "beta did not answer in 1 s"))
+        #expect(
+            answer.sections["slow"]?.error
+                == ErrorDetail(code: "upstream_timeout", message: "beta did not answer in 1 s"))
         #expect(answer.sections["broken"]?.status == .error)
         #expect(answer.sections["broken"]?.error?.message == "gamma answered 500")
 
@@ -112,11 +126,12 @@ struct AggregatorTests {
 
     @Test func allFailedIs502AndAllTimedOutIs504() async throws {
         let failing = """
-        path: /v1/test
-        sections:
-          a: { operation: test.broken }
-        """
-        let (aggregator, route, folder) = try makeAggregator([ScriptedOperation("test.broken", backend: "gamma", .fail)], routeText: failing)
+            path: /v1/test
+            sections:
+              a: { operation: test.broken }
+            """
+        let (aggregator, route, folder) = try makeAggregator(
+            [ScriptedOperation("test.broken", backend: "gamma", .fail)], routeText: failing)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let answer = try await aggregator.run(route: route, query: [], profileName: "default")
         #expect(answer.status == 502)
@@ -124,12 +139,13 @@ struct AggregatorTests {
         #expect(body["sections"]?["a"]?["status"] == .string("error"))
 
         let slow = """
-        path: /v1/test
-        deadline: 300ms
-        sections:
-          a: { operation: test.slow }
-        """
-        let (slowAggregator, slowRoute, slowFolder) = try makeAggregator([ScriptedOperation("test.slow", backend: "beta", .slow(.seconds(3), "1"))], routeText: slow)
+            path: /v1/test
+            deadline: 300ms
+            sections:
+              a: { operation: test.slow }
+            """
+        let (slowAggregator, slowRoute, slowFolder) = try makeAggregator(
+            [ScriptedOperation("test.slow", backend: "beta", .slow(.seconds(3), "1"))], routeText: slow)
         defer { try? FileManager.default.removeItem(atPath: slowFolder) }
         let timedOut = try await slowAggregator.run(route: slowRoute, query: [], profileName: "default")
         #expect(timedOut.status == 504)
@@ -137,11 +153,12 @@ struct AggregatorTests {
 
     @Test func completeFreshAnswerHasAMaxAge() async throws {
         let route = """
-        path: /v1/test
-        sections:
-          a: { operation: test.fast, ttl: 90s }
-        """
-        let (aggregator, parsed, folder) = try makeAggregator([ScriptedOperation("test.fast", backend: "alpha", .answer("[]"))], routeText: route)
+            path: /v1/test
+            sections:
+              a: { operation: test.fast, ttl: 90s }
+            """
+        let (aggregator, parsed, folder) = try makeAggregator(
+            [ScriptedOperation("test.fast", backend: "alpha", .answer("[]"))], routeText: route)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let answer = try await aggregator.run(route: parsed, query: [], profileName: "default")
         #expect(answer.complete)
@@ -151,7 +168,11 @@ struct AggregatorTests {
 
     @Test func badParametersAreNamed() throws {
         let (aggregator, route, folder) = try makeAggregator(
-            [ScriptedOperation("test.fast", backend: "a", .answer("1")), ScriptedOperation("test.slow", backend: "b", .answer("1")), ScriptedOperation("test.broken", backend: "c", .answer("1"))],
+            [
+                ScriptedOperation("test.fast", backend: "a", .answer("1")),
+                ScriptedOperation("test.slow", backend: "b", .answer("1")),
+                ScriptedOperation("test.broken", backend: "c", .answer("1")),
+            ],
             routeText: threeSections
         )
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -174,12 +195,20 @@ struct AggregatorTests {
     }
 
     @Test func parameterBounds() throws {
-        let parameter = RouteParameter(name: "limit", kind: .int, defaultValue: nil, defaultUnlessGiven: [], min: 1, max: 100, maxLength: 200, values: nil)
+        let parameter = RouteParameter(
+            name: "limit", kind: .int, defaultValue: nil, defaultUnlessGiven: [], min: 1, max: 100, maxLength: 200,
+            values: nil)
         #expect(throws: ErrorDetail.badParameter("limit must be at most 100, got 101")) { try parameter.parse("101") }
         #expect(throws: ErrorDetail.badParameter("limit must be at least 1, got 0")) { try parameter.parse("0") }
-        #expect(throws: ErrorDetail.badParameter("limit must be a whole number, got \"ten\"")) { try parameter.parse("ten") }
-        let text = RouteParameter(name: "q", kind: .string, defaultValue: nil, defaultUnlessGiven: [], min: nil, max: nil, maxLength: 200, values: nil)
-        #expect(throws: ErrorDetail.badParameter("q is 201 characters long; at most 200")) { try text.parse(String(repeating: "x", count: 201)) }
+        #expect(throws: ErrorDetail.badParameter("limit must be a whole number, got \"ten\"")) {
+            try parameter.parse("ten")
+        }
+        let text = RouteParameter(
+            name: "q", kind: .string, defaultValue: nil, defaultUnlessGiven: [], min: nil, max: nil, maxLength: 200,
+            values: nil)
+        #expect(throws: ErrorDetail.badParameter("q is 201 characters long; at most 200")) {
+            try text.parse(String(repeating: "x", count: 201))
+        }
         #expect(throws: ErrorDetail.badParameter("q contains control characters")) { try text.parse("a\u{0}b") }
         #expect(try text.parse("ok") == .string("ok"))
     }

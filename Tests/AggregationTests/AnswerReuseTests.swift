@@ -1,6 +1,7 @@
 import Cache
 import Foundation
 import Testing
+
 @testable import Aggregation
 
 /// How long a composed answer stays byte-for-byte the same (`Aggregator.nextTick`): until the
@@ -37,7 +38,8 @@ struct AnswerReuseTests {
             fetchedAt: start, freshUntil: start.addingTimeInterval(60),
             revalidateUntil: start.addingTimeInterval(89.5), expiresAt: start.addingTimeInterval(3600)
         )
-        #expect(Aggregator.nextTick(shortWindow, after: start.addingTimeInterval(89.2)) == start.addingTimeInterval(89.5))
+        #expect(
+            Aggregator.nextTick(shortWindow, after: start.addingTimeInterval(89.2)) == start.addingTimeInterval(89.5))
     }
 
     @Test func aFetchAtAnOddInstantTicksOnItsOwnSecond() {

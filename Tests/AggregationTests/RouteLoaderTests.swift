@@ -10,7 +10,8 @@ struct RouteLoaderTests {
 
     /// The route files the project ships.
     static var shippedRoutes: String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
             .appendingPathComponent("routes").path
     }
 
@@ -31,10 +32,12 @@ struct RouteLoaderTests {
     @Test func shippedRoutesLoad() throws {
         let routes = try loader.load(directory: Self.shippedRoutes)
         let paths = routes.map(\.path).sorted()
-        #expect(paths == [
-            "/v1/diensten", "/v1/events", "/v1/fitness", "/v1/knowledge/recent", "/v1/knowledge/search", "/v1/leaderboard",
-            "/v1/nutrition", "/v1/plan", "/v1/tasks", "/v1/tasks/counts", "/v1/today",
-        ])
+        #expect(
+            paths == [
+                "/v1/diensten", "/v1/events", "/v1/fitness", "/v1/knowledge/recent", "/v1/knowledge/search",
+                "/v1/leaderboard",
+                "/v1/nutrition", "/v1/plan", "/v1/tasks", "/v1/tasks/counts", "/v1/today",
+            ])
         let today = try #require(routes.first { $0.path == "/v1/today" })
         #expect(today.sections.map(\.name).sorted() == ["diensten", "events", "knowledge", "nutrition", "plan"])
         let events = try #require(routes.first { $0.path == "/v1/events" })
@@ -46,18 +49,19 @@ struct RouteLoaderTests {
     }
 
     @Test func aValidKitchenRoute() throws {
-        let route = try loader.parse("""
-        path: /v1/kitchen
-        deadline: 1500ms
-        parameters:
-          day: { type: date, default: today+1 }
-          kind: { type: string, values: [meeting, personal], default: meeting }
-        sections:
-          tomorrow:
-            operation: eightalls.events
-            arguments: { date: $day, event_type: $kind, status: confirmed }
-            ttl: 5m
-        """, file: "kitchen.yaml")
+        let route = try loader.parse(
+            """
+            path: /v1/kitchen
+            deadline: 1500ms
+            parameters:
+              day: { type: date, default: today+1 }
+              kind: { type: string, values: [meeting, personal], default: meeting }
+            sections:
+              tomorrow:
+                operation: eightalls.events
+                arguments: { date: $day, event_type: $kind, status: confirmed }
+                ttl: 5m
+            """, file: "kitchen.yaml")
         #expect(route.deadline == 1.5)
         #expect(route.sections[0].ttl == 300)
         #expect(route.sections[0].arguments["status"] == .literal(.string("confirmed")))
@@ -66,12 +70,13 @@ struct RouteLoaderTests {
     }
 
     @Test func unknownOperationNamesFileLineAndKnownOnes() throws {
-        let found = problems("""
-        path: /v1/kitchen
-        sections:
-          plan:
-            operation: tickedify.nope
-        """)
+        let found = problems(
+            """
+            path: /v1/kitchen
+            sections:
+              plan:
+                operation: tickedify.nope
+            """)
         let problem = try #require(found.first)
         #expect(problem.line == 4)
         #expect(problem.keyPath == "sections.plan.operation")
@@ -81,28 +86,29 @@ struct RouteLoaderTests {
     }
 
     @Test func everyProblemIsReported() {
-        let found = problems("""
-        path: /kitchen/
-        deadline: 90s
-        parameters:
-          day: { type: datetime }
-          n: { type: int, min: 5, max: 1 }
-          q: { type: string, max_length: 5000 }
-          when: { type: date, default: tomorrow }
-          complete: { type: bool }
-          word: { type: string }
-        sections:
-          events:
-            operation: eightalls.events
-            arguments:
-              date: $word
-              colour: red
-              from: $missing
-              to: 12
-            ttl: 0
-          sections:
-            operation: eightalls.events
-        """)
+        let found = problems(
+            """
+            path: /kitchen/
+            deadline: 90s
+            parameters:
+              day: { type: datetime }
+              n: { type: int, min: 5, max: 1 }
+              q: { type: string, max_length: 5000 }
+              when: { type: date, default: tomorrow }
+              complete: { type: bool }
+              word: { type: string }
+            sections:
+              events:
+                operation: eightalls.events
+                arguments:
+                  date: $word
+                  colour: red
+                  from: $missing
+                  to: 12
+                ttl: 0
+              sections:
+                operation: eightalls.events
+            """)
         let reasons = found.map { "\($0.keyPath): \($0.reason)" }
         let expected = [
             "path: must start with /v1/",
@@ -120,18 +126,22 @@ struct RouteLoaderTests {
             "sections.sections: a section name",
         ]
         for prefix in expected {
-            #expect(reasons.contains { $0.hasPrefix(prefix) }, "missing: \(prefix)\nin \(reasons.joined(separator: "\n"))")
+            #expect(
+                reasons.contains { $0.hasPrefix(prefix) }, "missing: \(prefix)\nin \(reasons.joined(separator: "\n"))")
         }
         #expect(found.allSatisfy { $0.line != nil })
     }
 
     @Test func unknownKeysAndMissingKeys() throws {
-        let typo = try #require(problems("""
-        path: /v1/kitchen
-        sectoins: {}
-        sections:
-          events: { operation: eightalls.events }
-        """).first)
+        let typo = try #require(
+            problems(
+                """
+                path: /v1/kitchen
+                sectoins: {}
+                sections:
+                  events: { operation: eightalls.events }
+                """
+            ).first)
         #expect(typo.keyPath == "sectoins")
         #expect(typo.line == 2)
         let missing = try #require(problems("path: /v1/kitchen\n").first)
@@ -140,10 +150,12 @@ struct RouteLoaderTests {
     }
 
     @Test func builtinAndDuplicatePaths() throws {
-        let builtin = try #require(problems("path: /v1/sources\nsections:\n  e: { operation: eightalls.events }\n").first)
+        let builtin = try #require(
+            problems("path: /v1/sources\nsections:\n  e: { operation: eightalls.events }\n").first)
         #expect(builtin.reason.contains("served by the gateway itself"))
 
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("daygate-routes-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "daygate-routes-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let route = "path: /v1/same\nsections:\n  e: { operation: eightalls.events }\n"

@@ -24,10 +24,14 @@ struct SummaryTests {
         var arguments: [OperationArgument] { [] }
         func isConfigured(for profile: ProfileConfig) -> Bool { true }
         func credentialFingerprint(for profile: ProfileConfig) -> String { "none" }
-        func normalise(_ arguments: [String: ArgumentValue], timeZone: TimeZone) throws -> [String: ArgumentValue] { arguments }
+        func normalise(_ arguments: [String: ArgumentValue], timeZone: TimeZone) throws -> [String: ArgumentValue] {
+            arguments
+        }
         func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
             seen.record(arguments.mapValues(\.description))
-            guard let body else { throw BackendError(.unreachable, backend: backend, message: "\(backend) could not be reached") }
+            guard let body else {
+                throw BackendError(.unreachable, backend: backend, message: "\(backend) could not be reached")
+            }
             return OperationOutput(body: body)
         }
     }
@@ -62,20 +66,30 @@ struct SummaryTests {
                 RecordingOperation(name: name, backend: backend, body: failing ? nil : body)
             }
             let plan = [
-                PlanItem(id: "p1", taskID: "t1", title: "Belasting", hour: 9, position: 0, kind: .task, durationMinutes: 30, projectID: nil, contextID: nil),
-                PlanItem(id: "p2", taskID: nil, title: "Lunch", hour: 12, position: 0, kind: .break, durationMinutes: 30, projectID: nil, contextID: nil),
-                PlanItem(id: "p3", taskID: "t2", title: "Mama bellen", hour: 13, position: 0, kind: .task, durationMinutes: 15, projectID: nil, contextID: nil),
+                PlanItem(
+                    id: "p1", taskID: "t1", title: "Belasting", hour: 9, position: 0, kind: .task, durationMinutes: 30,
+                    projectID: nil, contextID: nil),
+                PlanItem(
+                    id: "p2", taskID: nil, title: "Lunch", hour: 12, position: 0, kind: .break, durationMinutes: 30,
+                    projectID: nil, contextID: nil),
+                PlanItem(
+                    id: "p3", taskID: "t2", title: "Mama bellen", hour: 13, position: 0, kind: .task,
+                    durationMinutes: 15, projectID: nil, contextID: nil),
             ]
-            let done = [TaskItem(
-                id: "t9", title: "Planten", list: "afgewerkt", priority: nil, appearsOn: nil, durationMinutes: nil,
-                projectID: nil, contextID: nil, recurrence: nil, createdAt: nil, completedAt: "2026-03-29T00:10:00+01:00"
-            )]
+            let done = [
+                TaskItem(
+                    id: "t9", title: "Planten", list: "afgewerkt", priority: nil, appearsOn: nil, durationMinutes: nil,
+                    projectID: nil, contextID: nil, recurrence: nil, createdAt: nil,
+                    completedAt: "2026-03-29T00:10:00+01:00"
+                )
+            ]
             let meals = NutritionSummary.Meals(
                 breakfast: .init(calories: 400, items: 1), lunch: .init(calories: nil, items: 0),
                 dinner: .init(calories: nil, items: 0), snack: .init(calories: nil, items: 0)
             )
             let nutrition = NutritionSummary(
-                date: "2026-03-29", calories: 400, proteinG: 20, carbsG: 50, fatG: 10, goalCalories: 2000, remainingCalories: nil, meals: meals
+                date: "2026-03-29", calories: 400, proteinG: 20, carbsG: 50, fatG: 10, goalCalories: 2000,
+                remainingCalories: nil, meals: meals
             )
             return Backends(
                 plan: op("tickedify.daily_plan", "tickedify", encoded(plan)),
@@ -88,13 +102,17 @@ struct SummaryTests {
     }
 
     static func service(_ backends: Backends, clock: Clock) throws -> (SummaryService, String) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("daygate-summary-\(UUID().uuidString)").path
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "daygate-summary-\(UUID().uuidString)"
+        ).path
         let config = DaygateConfig(stateDir: folder, timezone: zone.identifier, profiles: ["default": ProfileConfig()])
         let store = CacheStore(
-            database: try CacheDatabase(stateDirectory: folder), maxBytes: 1_048_576, memoryBytes: 1_048_576, now: clock.now
+            database: try CacheDatabase(stateDirectory: folder), maxBytes: 1_048_576, memoryBytes: 1_048_576,
+            now: clock.now
         )
         let aggregator = Aggregator(
-            config: config, cache: store, http: UpstreamHTTP(client: .shared), sessions: SessionRegistry(vault: MemoryCredentialVault()),
+            config: config, cache: store, http: UpstreamHTTP(client: .shared),
+            sessions: SessionRegistry(vault: MemoryCredentialVault()),
             now: clock.now
         )
         return (SummaryService(aggregator: aggregator, registry: backends.registry), folder)
@@ -121,10 +139,16 @@ struct SummaryTests {
     @Test func aroundTheDSTSwitch() async throws {
         let events = [
             Event(id: "a", title: "Night shift", start: "2026-03-29T01:00:00+01:00", end: "2026-03-29T04:00:00+02:00"),
-            Event(id: "b", title: "Zomertijd", start: "2026-03-29T00:00:00+01:00", end: "2026-03-30T00:00:00+02:00", allDay: true),
-            Event(id: "c", title: "Cancelled brunch", start: "2026-03-29T03:30:00+02:00", end: "2026-03-29T04:00:00+02:00", status: "cancelled"),
+            Event(
+                id: "b", title: "Zomertijd", start: "2026-03-29T00:00:00+01:00", end: "2026-03-30T00:00:00+02:00",
+                allDay: true),
+            Event(
+                id: "c", title: "Cancelled brunch", start: "2026-03-29T03:30:00+02:00",
+                end: "2026-03-29T04:00:00+02:00", status: "cancelled"),
             Event(id: "d", title: "Run", start: "2026-03-29T08:00:00+02:00", end: "2026-03-29T09:00:00+02:00"),
-            Event(id: "e", title: "Tomorrow's standup", start: "2026-03-30T09:00:00+02:00", end: "2026-03-30T09:15:00+02:00"),
+            Event(
+                id: "e", title: "Tomorrow's standup", start: "2026-03-30T09:00:00+02:00",
+                end: "2026-03-30T09:15:00+02:00"),
         ]
         let diensten = [
             Self.dienst("old", start: "2026-03-28T10:00:00+01:00", tenant: "agovv"),
@@ -157,10 +181,12 @@ struct SummaryTests {
     }
 
     @Test func everyBackendDownIsStillAnAnswerWithEveryKey() async throws {
-        let (body, answer) = try await Self.summary(Backends.with(failing: true), at: Self.time("2026-11-22T12:00:00+01:00"))
+        let (body, answer) = try await Self.summary(
+            Backends.with(failing: true), at: Self.time("2026-11-22T12:00:00+01:00"))
         #expect(answer.status == 200)
         for key in [
-            "tasks_planned", "tasks_done", "next_event_title", "next_event_start", "next_dienst_start", "next_dienst_club",
+            "tasks_planned", "tasks_done", "next_event_title", "next_event_start", "next_dienst_start",
+            "next_dienst_club",
             "kcal_today", "kcal_remaining",
         ] {
             #expect(body[key] == .null, "\(key) is null, present")
@@ -192,7 +218,9 @@ struct SummaryTests {
     /// starts, it is no longer "next".
     @Test func aSummaryIsReusableUntilTheNextEventStarts() async throws {
         let start = Self.time("2026-11-22T11:59:59.500+01:00")
-        let events = [Event(id: "m", title: "Lunch", start: "2026-11-22T12:00:00+01:00", end: "2026-11-22T13:00:00+01:00")]
+        let events = [
+            Event(id: "m", title: "Lunch", start: "2026-11-22T12:00:00+01:00", end: "2026-11-22T13:00:00+01:00")
+        ]
         let clock = Clock(start)
         let (service, folder) = try Self.service(Backends.with(events: events), clock: clock)
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -200,7 +228,8 @@ struct SummaryTests {
         clock.advance(0.2)
         let hits = try await service.run(profileName: "default", forceRefresh: false)
         #expect(hits.lookups["events"]?.outcome == .fresh)
-        #expect(hits.reusableUntil == Self.time("2026-11-22T12:00:00+01:00"), "not a second later, when Lunch has begun")
+        #expect(
+            hits.reusableUntil == Self.time("2026-11-22T12:00:00+01:00"), "not a second later, when Lunch has begun")
 
         let quiet = Clock(Self.time("2026-11-22T14:00:00.250+01:00"))
         let (later, laterFolder) = try Self.service(Backends.with(events: events), clock: quiet)

@@ -7,7 +7,12 @@ import Testing
 struct AuthSessionTests {
     final class Counter: Sendable {
         let value = Mutex(0)
-        func next() -> Int { value.withLock { $0 += 1; return $0 } }
+        func next() -> Int {
+            value.withLock {
+                $0 += 1
+                return $0
+            }
+        }
     }
 
     @Test func concurrentRenewalsRunOnce() async throws {
@@ -34,7 +39,9 @@ struct AuthSessionTests {
 
     @Test func attemptsAreCappedPerWindowEvenWhenTheyFail() async throws {
         let vault = MemoryCredentialVault()
-        let session = AuthSession(backend: "tickedify", profile: "p", vault: vault, vaultName: "cookie", limit: .init(attempts: 4, window: 900))
+        let session = AuthSession(
+            backend: "tickedify", profile: "p", vault: vault, vaultName: "cookie",
+            limit: .init(attempts: 4, window: 900))
         let calls = Counter()
         for _ in 0..<4 {
             await #expect(throws: BackendError.self) {
@@ -45,7 +52,10 @@ struct AuthSessionTests {
             }
         }
         do {
-            _ = try await session.renew(replacing: nil) { _ = calls.next(); return "cookie" }
+            _ = try await session.renew(replacing: nil) {
+                _ = calls.next()
+                return "cookie"
+            }
             Issue.record("the fifth attempt in 15 minutes must be refused")
         } catch let error as BackendError {
             #expect(error.kind == .reauthBlocked)
@@ -54,9 +64,14 @@ struct AuthSessionTests {
         #expect(calls.value.withLock { $0 } == 4)
 
         // The count lives in the vault: a new session (a restart) is still capped.
-        let restarted = AuthSession(backend: "tickedify", profile: "p", vault: vault, vaultName: "cookie", limit: .init(attempts: 4, window: 900))
+        let restarted = AuthSession(
+            backend: "tickedify", profile: "p", vault: vault, vaultName: "cookie",
+            limit: .init(attempts: 4, window: 900))
         await #expect(throws: BackendError.self) {
-            _ = try await restarted.renew(replacing: nil) { _ = calls.next(); return "cookie" }
+            _ = try await restarted.renew(replacing: nil) {
+                _ = calls.next()
+                return "cookie"
+            }
         }
         #expect(calls.value.withLock { $0 } == 4)
     }
@@ -79,7 +94,8 @@ struct AuthSessionTests {
 @Suite("Auth session checks")
 struct AuthSessionCheckTests {
     @Test func concurrentChecksOfOneCredentialMakeOneCall() async throws {
-        let session = AuthSession(backend: "tickedify", profile: "p", vault: MemoryCredentialVault(), vaultName: "cookie")
+        let session = AuthSession(
+            backend: "tickedify", profile: "p", vault: MemoryCredentialVault(), vaultName: "cookie")
         let calls = AuthSessionTests.Counter()
         let answers = try await withThrowingTaskGroup(of: Bool.self) { group in
             for _ in 0..<20 {
@@ -100,7 +116,8 @@ struct AuthSessionCheckTests {
     }
 
     @Test func aCheckIsNeverReusedOnceItHasEnded() async throws {
-        let session = AuthSession(backend: "tickedify", profile: "p", vault: MemoryCredentialVault(), vaultName: "cookie")
+        let session = AuthSession(
+            backend: "tickedify", profile: "p", vault: MemoryCredentialVault(), vaultName: "cookie")
         let calls = AuthSessionTests.Counter()
         #expect(try await session.check("sid=1") { calls.next() == 1 })
         #expect(try await session.check("sid=1") { calls.next() == 1 } == false)
@@ -110,7 +127,8 @@ struct AuthSessionCheckTests {
     }
 
     @Test func aFailedCheckFailsEveryoneWhoJoinedIt() async throws {
-        let session = AuthSession(backend: "tickedify", profile: "p", vault: MemoryCredentialVault(), vaultName: "cookie")
+        let session = AuthSession(
+            backend: "tickedify", profile: "p", vault: MemoryCredentialVault(), vaultName: "cookie")
         let calls = AuthSessionTests.Counter()
         let failures = await withTaskGroup(of: Bool.self) { group in
             for _ in 0..<5 {

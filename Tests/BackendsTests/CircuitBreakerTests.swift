@@ -34,7 +34,10 @@ struct CircuitBreakerTests {
         breaker.failed(now: start)
         let later = start.addingTimeInterval(10)
         #expect(breaker.admit(now: later) == .probe)
-        if case .rejected = breaker.admit(now: later) {} else { Issue.record("a second call during the probe must be refused") }
+        if case .rejected = breaker.admit(now: later) {
+        } else {
+            Issue.record("a second call during the probe must be refused")
+        }
         breaker.succeeded()
         #expect(breaker.phase(at: later) == .closed)
         #expect(breaker.admit(now: later) == .allowed)

@@ -15,7 +15,9 @@ struct FitIQFoodLogsTests {
     static let post = "POST /api/v1/food-logs"
 
     static func withSimulator(_ body: (RunningSimulator, OperationContext) async throws -> Void) async throws {
-        let sim = try await FitIQSimulator(options: .init(seedDay: LocalDate.today(in: zone).description, timeZone: zone)).start()
+        let sim = try await FitIQSimulator(
+            options: .init(seedDay: LocalDate.today(in: zone).description, timeZone: zone)
+        ).start()
         let profile = ProfileConfig(
             fitiq: FitIQSettings(
                 endpoint: BackendEndpoint(baseURL: sim.apiBaseURL), apiKey: FitIQSimulator.demoAPIKey,
@@ -29,8 +31,11 @@ struct FitIQFoodLogsTests {
         SimulatorBackedTest.context(profile, zone: zone)
     }
 
-    static func call(_ sim: RunningSimulator, _ method: HTTPMethod, _ path: String, apiKey: Bool = false) async throws -> JSONValue {
-        try await SimulatorBackedTest.call(sim, method, path, headers: apiKey ? [("X-API-Key", FitIQSimulator.demoAPIKey)] : [])
+    static func call(_ sim: RunningSimulator, _ method: HTTPMethod, _ path: String, apiKey: Bool = false) async throws
+        -> JSONValue
+    {
+        try await SimulatorBackedTest.call(
+            sim, method, path, headers: apiKey ? [("X-API-Key", FitIQSimulator.demoAPIKey)] : [])
     }
 
     /// A food of the simulator's catalog, by name.
@@ -74,7 +79,9 @@ struct FitIQFoodLogsTests {
             sim.control.resetStats()
 
             let loggedAt = Self.local(today, 12, 30)
-            let input = FoodLogInput(foodID: banana, foodSource: "database", mealType: "snack", servings: 2, loggedAt: loggedAt, notes: "after the match")
+            let input = FoodLogInput(
+                foodID: banana, foodSource: "database", mealType: "snack", servings: 2, loggedAt: loggedAt,
+                notes: "after the match")
             let (log, date) = try await FitIQFoodLogs.log(input, context: context)
             #expect(date == today)
             let id = try #require(log["id"]?.stringValue)
@@ -90,7 +97,9 @@ struct FitIQFoodLogsTests {
             #expect(logs.contains { $0["id"] == .string(id) })
             let after = try await Self.nutrition(on: today, context)
             #expect(after["calories"]?.numberValue == (before["calories"]?.numberValue ?? 0) + 210)
-            #expect(after["meals"]?["snack"]?["items"]?.numberValue == (before["meals"]?["snack"]?["items"]?.numberValue ?? 0) + 1)
+            #expect(
+                after["meals"]?["snack"]?["items"]?.numberValue
+                    == (before["meals"]?["snack"]?["items"]?.numberValue ?? 0) + 1)
         }
     }
 
@@ -100,22 +109,30 @@ struct FitIQFoodLogsTests {
             let apple = try await Self.foodID(sim, "Apple")
             // Half past midnight here is still yesterday in UTC: the local day counts.
             let early = try await FitIQFoodLogs.log(
-                FoodLogInput(foodID: apple, foodSource: "database", mealType: "snack", servings: 1, loggedAt: Self.local(today, 0, 30)),
+                FoodLogInput(
+                    foodID: apple, foodSource: "database", mealType: "snack", servings: 1,
+                    loggedAt: Self.local(today, 0, 30)),
                 context: context
             )
             #expect(early.date == today)
             let yesterday = today.adding(days: -1)
             let late = try await FitIQFoodLogs.log(
-                FoodLogInput(foodID: apple, foodSource: "database", mealType: "dinner", servings: 1, loggedAt: Self.local(yesterday, 21)),
+                FoodLogInput(
+                    foodID: apple, foodSource: "database", mealType: "dinner", servings: 1,
+                    loggedAt: Self.local(yesterday, 21)),
                 context: context
             )
             #expect(late.date == yesterday)
             // An instant in UTC, another zone's notation of the same local day.
             let zulu = LenientDate.format(today.start(in: Self.zone).addingTimeInterval(10 * 3600), in: .gmt)
-            #expect(try await FitIQFoodLogs.log(
-                FoodLogInput(foodID: apple, foodSource: "database", mealType: "lunch", servings: 0.5, loggedAt: zulu), context: context
-            ).date == today)
-            let now = try await FitIQFoodLogs.log(FoodLogInput(foodID: apple, foodSource: "database", mealType: "lunch", servings: 1), context: context)
+            #expect(
+                try await FitIQFoodLogs.log(
+                    FoodLogInput(
+                        foodID: apple, foodSource: "database", mealType: "lunch", servings: 0.5, loggedAt: zulu),
+                    context: context
+                ).date == today)
+            let now = try await FitIQFoodLogs.log(
+                FoodLogInput(foodID: apple, foodSource: "database", mealType: "lunch", servings: 1), context: context)
             #expect(now.date == LocalDate.today(in: Self.zone))
             #expect(sim.control.calls(Self.post) == 4)
         }
@@ -159,7 +176,8 @@ struct FitIQFoodLogsTests {
             // The limits themselves are fine.
             let apple = try await Self.foodID(sim, "Apple")
             let edge = FoodLogInput(
-                foodID: apple, foodSource: "database", mealType: "breakfast", servings: 100, loggedAt: Self.local(LocalDate.today(in: Self.zone), 8),
+                foodID: apple, foodSource: "database", mealType: "breakfast", servings: 100,
+                loggedAt: Self.local(LocalDate.today(in: Self.zone), 8),
                 notes: String(repeating: "n", count: 500) + "\n"
             )
             #expect(throws: WriteRefusal.self) { try edge.validate() }
@@ -172,10 +190,17 @@ struct FitIQFoodLogsTests {
     }
 
     @Test func decodesTheClientsSnakeCase() throws {
-        let json = #"{"food_id":"f1","food_source":"barcode","meal_type":"breakfast","servings":1.5,"logged_at":"2026-11-23T08:00:00+01:00","notes":"n","extra":1}"#
+        let json =
+            #"{"food_id":"f1","food_source":"barcode","meal_type":"breakfast","servings":1.5,"logged_at":"2026-11-23T08:00:00+01:00","notes":"n","extra":1}"#
         let input = try JSONDecoder().decode(FoodLogInput.self, from: Data(json.utf8))
-        #expect(input == FoodLogInput(foodID: "f1", foodSource: "barcode", mealType: "breakfast", servings: 1.5, loggedAt: "2026-11-23T08:00:00+01:00", notes: "n"))
-        let minimal = try JSONDecoder().decode(FoodLogInput.self, from: Data(#"{"food_id":"f1","food_source":"custom","meal_type":"snack","servings":1}"#.utf8))
+        #expect(
+            input
+                == FoodLogInput(
+                    foodID: "f1", foodSource: "barcode", mealType: "breakfast", servings: 1.5,
+                    loggedAt: "2026-11-23T08:00:00+01:00", notes: "n"))
+        let minimal = try JSONDecoder().decode(
+            FoodLogInput.self,
+            from: Data(#"{"food_id":"f1","food_source":"custom","meal_type":"snack","servings":1}"#.utf8))
         #expect(minimal.loggedAt == nil && minimal.notes == nil)
         let encoded = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(input))
         #expect(encoded["food_id"] == .string("f1") && encoded["logged_at"] != nil)
@@ -183,7 +208,8 @@ struct FitIQFoodLogsTests {
 
     @Test func anUnknownFoodIsTheUpstreams404() async throws {
         try await Self.withSimulator { sim, context in
-            let input = FoodLogInput(foodID: UUID().uuidString.lowercased(), foodSource: "database", mealType: "lunch", servings: 1)
+            let input = FoodLogInput(
+                foodID: UUID().uuidString.lowercased(), foodSource: "database", mealType: "lunch", servings: 1)
             let error = await Self.error { _ = try await FitIQFoodLogs.log(input, context: context) }
             let failure = try #require(error as? BackendError)
             #expect(failure.kind == .rejected)
@@ -200,7 +226,8 @@ struct FitIQFoodLogsTests {
             let before = try await Self.logs(on: today, context).count
             _ = try await Self.call(sim, .POST, "/_sim/tokens/expire")
             sim.control.resetStats()
-            let (log, _) = try await FitIQFoodLogs.log(FoodLogInput(foodID: apple, foodSource: "database", mealType: "snack", servings: 1), context: context)
+            let (log, _) = try await FitIQFoodLogs.log(
+                FoodLogInput(foodID: apple, foodSource: "database", mealType: "snack", servings: 1), context: context)
             #expect(log["id"]?.stringValue != nil)
             // The 401 wrote nothing; after the refresh it is sent again, and stored once.
             #expect(sim.control.calls(Self.post) == 2)
@@ -217,7 +244,9 @@ struct FitIQFoodLogsTests {
             sim.control.resetStats()
             sim.control.setFaults(SimulatorFaults(errorStatus: 500))
             let error = await Self.error {
-                _ = try await FitIQFoodLogs.log(FoodLogInput(foodID: apple, foodSource: "database", mealType: "snack", servings: 1), context: context)
+                _ = try await FitIQFoodLogs.log(
+                    FoodLogInput(foodID: apple, foodSource: "database", mealType: "snack", servings: 1),
+                    context: context)
             }
             let failure = try #require(error as? BackendError)
             #expect(failure.kind == .status)
@@ -230,7 +259,9 @@ struct FitIQFoodLogsTests {
 
     @Test func notConfigured() async throws {
         let error = await Self.error {
-            _ = try await FitIQFoodLogs.log(FoodLogInput(foodID: "x", foodSource: "custom", mealType: "snack", servings: 1), context: Self.context(ProfileConfig()))
+            _ = try await FitIQFoodLogs.log(
+                FoodLogInput(foodID: "x", foodSource: "custom", mealType: "snack", servings: 1),
+                context: Self.context(ProfileConfig()))
         }
         #expect((error as? BackendError)?.kind == .notConfigured)
     }

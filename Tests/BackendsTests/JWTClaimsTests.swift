@@ -6,8 +6,10 @@ import Testing
 struct JWTClaimsTests {
     func token(_ claims: [String: Double]) throws -> String {
         let payload = try JSONSerialization.data(withJSONObject: claims)
-        let base64 = payload.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        let base64 = payload.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(
+            of: "/", with: "_"
+        )
+        .replacingOccurrences(of: "=", with: "")
         return "eyJhbGciOiJIUzI1NiJ9.\(base64).c2lnbmF0dXJl"
     }
 

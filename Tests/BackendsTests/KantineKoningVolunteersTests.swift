@@ -46,10 +46,12 @@ struct KantineKoningVolunteersTests {
 
     /// A manager's dienst starting at least an hour from now.
     static func futureManagerDienst(_ list: [Dienst], team: String? = nil) throws -> Dienst {
-        try #require(list.first {
-            $0.role == "manager" && $0.team != nil && start($0) > Date().addingTimeInterval(3600) && $0.volunteers.count < 10
-                && (team == nil || $0.team?.code == team)
-        })
+        try #require(
+            list.first {
+                $0.role == "manager" && $0.team != nil && start($0) > Date().addingTimeInterval(3600)
+                    && $0.volunteers.count < 10
+                    && (team == nil || $0.team?.code == team)
+            })
     }
 
     static func error(_ body: () async throws -> Dienst) async -> (any Error)? {
@@ -86,7 +88,8 @@ struct KantineKoningVolunteersTests {
             let dienst = try Self.futureManagerDienst(try await Self.diensten(context))
             sim.control.resetStats()
 
-            let added = try await KantineKoningVolunteers.add(name: "  Testpiet  ", toDienst: dienst.id, context: context)
+            let added = try await KantineKoningVolunteers.add(
+                name: "  Testpiet  ", toDienst: dienst.id, context: context)
             #expect(added.id == dienst.id)
             #expect(added.volunteers == dienst.volunteers + ["Testpiet"])
             #expect(added.role == "manager")
@@ -102,18 +105,23 @@ struct KantineKoningVolunteersTests {
             #expect(read == added)
 
             // A duplicate, in any case, is refused before anything is sent.
-            let duplicate = await Self.refusal { try await KantineKoningVolunteers.add(name: "TESTPIET", toDienst: dienst.id, context: context) }
+            let duplicate = await Self.refusal {
+                try await KantineKoningVolunteers.add(name: "TESTPIET", toDienst: dienst.id, context: context)
+            }
             #expect(duplicate?.status == 409)
             #expect(duplicate?.message.contains("Testpiet") == true)
             #expect(Self.writes(sim, dienst.id) == (1, 0))
 
-            let removed = try await KantineKoningVolunteers.remove(name: "testpiet", fromDienst: dienst.id, context: context)
+            let removed = try await KantineKoningVolunteers.remove(
+                name: "testpiet", fromDienst: dienst.id, context: context)
             #expect(removed.volunteers == dienst.volunteers)
             #expect(removed.role == "manager")
             #expect(Self.writes(sim, dienst.id) == (1, 1))
             #expect(try await Self.diensten(context).first { $0.id == dienst.id }?.volunteers == dienst.volunteers)
 
-            let gone = await Self.refusal { try await KantineKoningVolunteers.remove(name: "Testpiet", fromDienst: dienst.id, context: context) }
+            let gone = await Self.refusal {
+                try await KantineKoningVolunteers.remove(name: "Testpiet", fromDienst: dienst.id, context: context)
+            }
             #expect(gone?.status == 404)
             #expect(Self.writes(sim, dienst.id) == (1, 1))
         }
@@ -124,24 +132,35 @@ struct KantineKoningVolunteersTests {
             let dienst = try Self.futureManagerDienst(try await Self.diensten(context))
             sim.control.resetStats()
             for name in ["", "   ", "\n\t", "Zestien tekens!!", "Jan\u{7}", "Jan\nPiet"] {
-                let refused = await Self.refusal { try await KantineKoningVolunteers.add(name: name, toDienst: dienst.id, context: context) }
+                let refused = await Self.refusal {
+                    try await KantineKoningVolunteers.add(name: name, toDienst: dienst.id, context: context)
+                }
                 #expect(refused?.status == 400, "\(name.debugDescription)")
                 #expect(refused?.code == "bad_request")
             }
-            let empty = await Self.refusal { try await KantineKoningVolunteers.remove(name: " ", fromDienst: dienst.id, context: context) }
+            let empty = await Self.refusal {
+                try await KantineKoningVolunteers.remove(name: " ", fromDienst: dienst.id, context: context)
+            }
             #expect(empty?.status == 400)
             #expect(sim.control.totalCalls == 0, "refused before any upstream call")
 
             // 15 characters (not bytes) is fine.
-            let fifteen = try await KantineKoningVolunteers.add(name: "Vijftien tekens", toDienst: dienst.id, context: context)
+            let fifteen = try await KantineKoningVolunteers.add(
+                name: "Vijftien tekens", toDienst: dienst.id, context: context)
             #expect(fifteen.volunteers.last == "Vijftien tekens")
-            let accents = try await KantineKoningVolunteers.add(name: "Zoë-Chloë Ångst", toDienst: dienst.id, context: context)
+            let accents = try await KantineKoningVolunteers.add(
+                name: "Zoë-Chloë Ångst", toDienst: dienst.id, context: context)
             #expect(accents.volunteers.last == "Zoë-Chloë Ångst")
 
             // Removing: a long name that is not there is bad input, a short one not found.
-            let long = await Self.refusal { try await KantineKoningVolunteers.remove(name: "Zestien tekens!!", fromDienst: dienst.id, context: context) }
+            let long = await Self.refusal {
+                try await KantineKoningVolunteers.remove(
+                    name: "Zestien tekens!!", fromDienst: dienst.id, context: context)
+            }
             #expect(long?.status == 400)
-            let absent = await Self.refusal { try await KantineKoningVolunteers.remove(name: "Niemand", fromDienst: dienst.id, context: context) }
+            let absent = await Self.refusal {
+                try await KantineKoningVolunteers.remove(name: "Niemand", fromDienst: dienst.id, context: context)
+            }
             #expect(absent?.status == 404)
             #expect(Self.writes(sim, dienst.id) == (2, 0))
         }
@@ -152,32 +171,44 @@ struct KantineKoningVolunteersTests {
             let list = try await Self.diensten(context)
             sim.control.resetStats()
             for id in ["00000000-0000-0000-0000-000000000000", "../tenants", "a/b?c=d"] {
-                let unknown = await Self.refusal { try await KantineKoningVolunteers.add(name: "Jan", toDienst: id, context: context) }
+                let unknown = await Self.refusal {
+                    try await KantineKoningVolunteers.add(name: "Jan", toDienst: id, context: context)
+                }
                 #expect(unknown?.status == 404, "\(id)")
             }
-            let blank = await Self.refusal { try await KantineKoningVolunteers.add(name: "Jan", toDienst: " ", context: context) }
+            let blank = await Self.refusal {
+                try await KantineKoningVolunteers.add(name: "Jan", toDienst: " ", context: context)
+            }
             #expect(blank?.status == 400)
 
             // Seen only by member enrollments: at club A (JO13-1) and at club B.
-            let memberOnly = try #require(list.first { $0.role == "member" && $0.tenant == KantineKoningSimulator.demoTenantA })
+            let memberOnly = try #require(
+                list.first { $0.role == "member" && $0.tenant == KantineKoningSimulator.demoTenantA })
             let clubB = try #require(list.first { $0.tenant == KantineKoningSimulator.demoTenantB })
             for dienst in [memberOnly, clubB] {
-                let add = await Self.refusal { try await KantineKoningVolunteers.add(name: "Jan", toDienst: dienst.id, context: context) }
+                let add = await Self.refusal {
+                    try await KantineKoningVolunteers.add(name: "Jan", toDienst: dienst.id, context: context)
+                }
                 #expect(add?.status == 403)
                 #expect(add?.code == "forbidden")
                 let remove = await Self.refusal {
-                    try await KantineKoningVolunteers.remove(name: dienst.volunteers.first ?? "Jan", fromDienst: dienst.id, context: context)
+                    try await KantineKoningVolunteers.remove(
+                        name: dienst.volunteers.first ?? "Jan", fromDienst: dienst.id, context: context)
                 }
                 #expect(remove?.status == 403)
             }
 
             // A manager's dienst that has started (seeded two weeks back).
-            let past = try #require(list.first { $0.role == "manager" && Self.start($0) < Date() && !$0.volunteers.isEmpty })
-            let late = await Self.refusal { try await KantineKoningVolunteers.add(name: "Jan", toDienst: past.id, context: context) }
+            let past = try #require(
+                list.first { $0.role == "manager" && Self.start($0) < Date() && !$0.volunteers.isEmpty })
+            let late = await Self.refusal {
+                try await KantineKoningVolunteers.add(name: "Jan", toDienst: past.id, context: context)
+            }
             #expect(late?.status == 409)
             #expect(late?.message.contains("future") == true)
             let lateRemove = await Self.refusal {
-                try await KantineKoningVolunteers.remove(name: past.volunteers[0], fromDienst: past.id, context: context)
+                try await KantineKoningVolunteers.remove(
+                    name: past.volunteers[0], fromDienst: past.id, context: context)
             }
             #expect(lateRemove?.status == 409)
 
@@ -188,8 +219,11 @@ struct KantineKoningVolunteersTests {
 
     @Test func anOpenDienstHasNoManager() async throws {
         try await Self.withSimulator(openDienstenInList: true) { sim, context in
-            let open = try #require(try await Self.diensten(context).first { $0.team == nil && Self.start($0) > Date() })
-            let refused = await Self.refusal { try await KantineKoningVolunteers.add(name: "Jan", toDienst: open.id, context: context) }
+            let open = try #require(
+                try await Self.diensten(context).first { $0.team == nil && Self.start($0) > Date() })
+            let refused = await Self.refusal {
+                try await KantineKoningVolunteers.add(name: "Jan", toDienst: open.id, context: context)
+            }
             #expect(refused?.status == 403)
             #expect(Self.writes(sim, open.id) == (0, 0))
         }
@@ -203,13 +237,18 @@ struct KantineKoningVolunteersTests {
             let added = try await KantineKoningVolunteers.add(name: "Gedeeld", toDienst: shared.id, context: context)
             #expect(added.volunteers.contains("Gedeeld"))
 
-            let status = try await Self.control(sim, "/_sim/tokens/revoke", json: #"{"token":"\#(KantineKoningSimulator.demoManagerToken)"}"#)
+            let status = try await Self.control(
+                sim, "/_sim/tokens/revoke", json: #"{"token":"\#(KantineKoningSimulator.demoManagerToken)"}"#)
             #expect(status == 200)
             // Now only the member enrollment sees JO11-5; JO11-3 nobody sees.
-            let members = await Self.refusal { try await KantineKoningVolunteers.add(name: "Jan", toDienst: shared.id, context: context) }
+            let members = await Self.refusal {
+                try await KantineKoningVolunteers.add(name: "Jan", toDienst: shared.id, context: context)
+            }
             #expect(members?.status == 403)
             let own = try Self.futureManagerDienst(list, team: "JO11-3")
-            let unseen = await Self.refusal { try await KantineKoningVolunteers.add(name: "Jan", toDienst: own.id, context: context) }
+            let unseen = await Self.refusal {
+                try await KantineKoningVolunteers.add(name: "Jan", toDienst: own.id, context: context)
+            }
             #expect(unseen?.status == 404)
             #expect(unseen?.message.contains("not asked") == true)
         }
@@ -222,7 +261,9 @@ struct KantineKoningVolunteersTests {
             let ahead = LenientDate.format(Date().addingTimeInterval(40 * 86_400), in: .gmt)
             #expect(try await Self.control(sim, "/_sim/clock", json: #"{"now":"\#(ahead)"}"#) == 200)
             sim.control.resetStats()
-            let error = await Self.error { try await KantineKoningVolunteers.add(name: "Jan", toDienst: dienst.id, context: context) }
+            let error = await Self.error {
+                try await KantineKoningVolunteers.add(name: "Jan", toDienst: dienst.id, context: context)
+            }
             let failure = try #require(error as? BackendError)
             #expect(failure.kind == .rejected)
             #expect(failure.status == 422)
@@ -237,8 +278,11 @@ struct KantineKoningVolunteersTests {
             sim.control.resetStats()
 
             // 500 after the change was stored: a retry would meet its own write.
-            #expect(try await Self.control(sim, "/_sim/writes/fail", json: #"{"status":500,"after_write":true}"#) == 200)
-            let error = await Self.error { try await KantineKoningVolunteers.add(name: "Wim", toDienst: dienst.id, context: context) }
+            #expect(
+                try await Self.control(sim, "/_sim/writes/fail", json: #"{"status":500,"after_write":true}"#) == 200)
+            let error = await Self.error {
+                try await KantineKoningVolunteers.add(name: "Wim", toDienst: dienst.id, context: context)
+            }
             let failure = try #require(error as? BackendError)
             #expect(failure.kind == .status)
             #expect(failure.status == 500)
@@ -247,7 +291,9 @@ struct KantineKoningVolunteersTests {
 
             // 503 on a removal, before anything changed.
             #expect(try await Self.control(sim, "/_sim/writes/fail", json: #"{"status":503}"#) == 200)
-            let removal = await Self.error { try await KantineKoningVolunteers.remove(name: "Wim", fromDienst: dienst.id, context: context) }
+            let removal = await Self.error {
+                try await KantineKoningVolunteers.remove(name: "Wim", fromDienst: dienst.id, context: context)
+            }
             #expect((removal as? BackendError)?.status == 503)
             #expect(Self.writes(sim, dienst.id) == (1, 1))
         }
@@ -258,7 +304,9 @@ struct KantineKoningVolunteersTests {
             profileName: "default", profile: ProfileConfig(), timeZone: Self.zone, http: UpstreamHTTP(client: .shared),
             sessions: SessionRegistry(vault: MemoryCredentialVault()), logger: Logger(label: "test")
         )
-        let error = await Self.error { try await KantineKoningVolunteers.add(name: "Jan", toDienst: "x", context: context) }
+        let error = await Self.error {
+            try await KantineKoningVolunteers.add(name: "Jan", toDienst: "x", context: context)
+        }
         #expect((error as? BackendError)?.kind == .notConfigured)
     }
 }

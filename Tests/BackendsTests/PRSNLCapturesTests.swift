@@ -16,14 +16,16 @@ struct PRSNLCapturesTests {
 
     /// With `staticToken` the profile uses `PRSNLSimulator.demoToken` (no login call).
     static func withSimulator(
-        staticToken: Bool = false, rateLimit: Int? = 30, _ body: (RunningSimulator, OperationContext) async throws -> Void
+        staticToken: Bool = false, rateLimit: Int? = 30,
+        _ body: (RunningSimulator, OperationContext) async throws -> Void
     ) async throws {
         let options = PRSNLSimulator.Options(
             seedDay: LocalDate.today(in: zone).description, timeZone: zone, rateLimitPerMinute: rateLimit
         )
         let sim = try await PRSNLSimulator(options: options).start()
         let endpoint = BackendEndpoint(baseURL: sim.apiBaseURL)
-        let settings = staticToken
+        let settings =
+            staticToken
             ? PRSNLSettings(endpoint: endpoint, token: PRSNLSimulator.demoToken)
             : PRSNLSettings(endpoint: endpoint, email: PRSNLSimulator.demoEmail, password: PRSNLSimulator.demoPassword)
         try await SimulatorBackedTest.run(sim, profile: ProfileConfig(prsnl: settings), zone: zone, body)
@@ -44,7 +46,8 @@ struct PRSNLCapturesTests {
 
     static func timeline(_ context: OperationContext) async throws -> [KnowledgeItem] {
         let operation = PRSNLTimelineOperation()
-        let output = try await operation.fetch(try operation.normalise(["limit": .int(5)], timeZone: zone), context: context)
+        let output = try await operation.fetch(
+            try operation.normalise(["limit": .int(5)], timeZone: zone), context: context)
         return try JSONDecoder().decode([KnowledgeItem].self, from: output.body)
     }
 
@@ -62,7 +65,8 @@ struct PRSNLCapturesTests {
     @Test func aLinkIsCapturedAsLinkAndShowsOnTheTimeline() async throws {
         try await Self.withSimulator { sim, context in
             let input = CaptureInput(
-                url: " https://example.org/swift-concurrency ", title: "Swift concurrency", tags: ["Swift", "swift", " Concurrency ", "SWIFT"]
+                url: " https://example.org/swift-concurrency ", title: "Swift concurrency",
+                tags: ["Swift", "swift", " Concurrency ", "SWIFT"]
             )
             let answer = try await PRSNLCaptures.capture(input, context: context)
             let id = try #require(answer["id"]?.stringValue)
@@ -88,20 +92,28 @@ struct PRSNLCapturesTests {
 
     @Test func aNoteIsCapturedAsNoteAndAValidTypeIsKept() async throws {
         try await Self.withSimulator { sim, context in
-            let note = try await PRSNLCaptures.capture(CaptureInput(content: "Buy new shin guards", tags: ["Family"]), context: context)
+            let note = try await PRSNLCaptures.capture(
+                CaptureInput(content: "Buy new shin guards", tags: ["Family"]), context: context)
             #expect(note["content_type"] == .string("note"))
-            #expect(try await Self.stored(sim, try #require(note["id"]?.stringValue))["content_type"] == .string("note"))
+            #expect(
+                try await Self.stored(sim, try #require(note["id"]?.stringValue))["content_type"] == .string("note"))
 
-            let article = try await PRSNLCaptures.capture(CaptureInput(url: "http://example.org/a", contentType: "article"), context: context)
-            #expect(try await Self.stored(sim, try #require(article["id"]?.stringValue))["content_type"] == .string("article"))
+            let article = try await PRSNLCaptures.capture(
+                CaptureInput(url: "http://example.org/a", contentType: "article"), context: context)
+            #expect(
+                try await Self.stored(sim, try #require(article["id"]?.stringValue))["content_type"]
+                    == .string("article"))
 
             // `auto` is what breaks PRSNL for a URL: it is replaced.
-            let auto = try await PRSNLCaptures.capture(CaptureInput(url: "https://example.org/b", contentType: "auto"), context: context)
+            let auto = try await PRSNLCaptures.capture(
+                CaptureInput(url: "https://example.org/b", contentType: "auto"), context: context)
             #expect(auto["content_type"] == .string("link"))
-            #expect(try await Self.stored(sim, try #require(auto["id"]?.stringValue))["content_type"] == .string("link"))
+            #expect(
+                try await Self.stored(sim, try #require(auto["id"]?.stringValue))["content_type"] == .string("link"))
 
             // A URL and a note together are a link.
-            let both = try await PRSNLCaptures.capture(CaptureInput(url: "https://example.org/c", content: "why it matters"), context: context)
+            let both = try await PRSNLCaptures.capture(
+                CaptureInput(url: "https://example.org/c", content: "why it matters"), context: context)
             #expect(both["content_type"] == .string("link"))
             #expect(sim.control.calls(Self.post) == 4)
 
@@ -160,8 +172,11 @@ struct PRSNLCapturesTests {
 
     @Test func aDuplicateURLIsTheUpstreamsRefusal() async throws {
         try await Self.withSimulator { sim, context in
-            _ = try await PRSNLCaptures.capture(CaptureInput(url: "https://example.org/twice", title: "Twice"), context: context)
-            let error = await Self.error { _ = try await PRSNLCaptures.capture(CaptureInput(url: "https://example.org/twice"), context: context) }
+            _ = try await PRSNLCaptures.capture(
+                CaptureInput(url: "https://example.org/twice", title: "Twice"), context: context)
+            let error = await Self.error {
+                _ = try await PRSNLCaptures.capture(CaptureInput(url: "https://example.org/twice"), context: context)
+            }
             let failure = try #require(error as? BackendError)
             #expect(failure.kind == .rejected)
             #expect(failure.status == 400)
@@ -174,7 +189,9 @@ struct PRSNLCapturesTests {
         // An injected 429 (the simulator adds PRSNL's `Retry-After: 60`).
         try await Self.withSimulator(staticToken: true) { sim, context in
             sim.control.setFaults(SimulatorFaults(errorStatus: 429))
-            let error = await Self.error { _ = try await PRSNLCaptures.capture(CaptureInput(content: "x"), context: context) }
+            let error = await Self.error {
+                _ = try await PRSNLCaptures.capture(CaptureInput(content: "x"), context: context)
+            }
             let failure = try #require(error as? BackendError)
             #expect(failure.kind == .rateLimited)
             #expect(failure.status == 429)
@@ -186,7 +203,9 @@ struct PRSNLCapturesTests {
         // PRSNL's own limit (30 a minute, here 1).
         try await Self.withSimulator(staticToken: true, rateLimit: 1) { sim, context in
             _ = try await PRSNLCaptures.capture(CaptureInput(content: "first"), context: context)
-            let error = await Self.error { _ = try await PRSNLCaptures.capture(CaptureInput(content: "second"), context: context) }
+            let error = await Self.error {
+                _ = try await PRSNLCaptures.capture(CaptureInput(content: "second"), context: context)
+            }
             let failure = try #require(error as? BackendError)
             #expect(failure.kind == .rateLimited)
             #expect(failure.retryAfter == 60)
@@ -198,7 +217,9 @@ struct PRSNLCapturesTests {
     @Test func aServerErrorIsNotRetried() async throws {
         try await Self.withSimulator(staticToken: true) { sim, context in
             sim.control.setFaults(SimulatorFaults(errorStatus: 500))
-            let error = await Self.error { _ = try await PRSNLCaptures.capture(CaptureInput(url: "https://example.org/x"), context: context) }
+            let error = await Self.error {
+                _ = try await PRSNLCaptures.capture(CaptureInput(url: "https://example.org/x"), context: context)
+            }
             let failure = try #require(error as? BackendError)
             #expect(failure.kind == .status)
             #expect(failure.status == 500)
@@ -213,7 +234,8 @@ struct PRSNLCapturesTests {
             _ = try await PRSNLCaptures.capture(CaptureInput(content: "logs in"), context: context)
             _ = try await Self.call(sim, .POST, "/_sim/tokens/expire")
             sim.control.resetStats()
-            let answer = try await PRSNLCaptures.capture(CaptureInput(content: "after expiry", title: "Second"), context: context)
+            let answer = try await PRSNLCaptures.capture(
+                CaptureInput(content: "after expiry", title: "Second"), context: context)
             #expect(sim.control.calls(Self.post) == 2, "the 401 wrote nothing; sent again after the refresh")
             #expect(sim.control.calls("POST /api/auth/refresh") == 1)
             let items = try await Self.timeline(context)
@@ -222,7 +244,9 @@ struct PRSNLCapturesTests {
     }
 
     @Test func notConfigured() async throws {
-        let error = await Self.error { _ = try await PRSNLCaptures.capture(CaptureInput(content: "x"), context: Self.context(ProfileConfig())) }
+        let error = await Self.error {
+            _ = try await PRSNLCaptures.capture(CaptureInput(content: "x"), context: Self.context(ProfileConfig()))
+        }
         #expect((error as? BackendError)?.kind == .notConfigured)
     }
 }

@@ -9,12 +9,16 @@ import Testing
 /// cannot change which upstream route is called.
 @Suite("Path arguments upstream")
 struct PathSegmentTests {
-    static let hostile = ["../../api/auth/login", "..", ".", "a/b", "x?admin=1", "x#y", "%2F..%2F", "a\\b", "ü nicode", "\u{0}"]
+    static let hostile = [
+        "../../api/auth/login", "..", ".", "a/b", "x?admin=1", "x#y", "%2F..%2F", "a\\b", "ü nicode", "\u{0}",
+    ]
 
     @Test func everyHostileIDStaysOneSegment() {
         for id in Self.hostile {
             let segment = QueryString.pathSegment(id)
-            #expect(!segment.contains("/") && !segment.contains("?") && !segment.contains("#") && !segment.contains("\\"), "\(id) → \(segment)")
+            #expect(
+                !segment.contains("/") && !segment.contains("?") && !segment.contains("#") && !segment.contains("\\"),
+                "\(id) → \(segment)")
             #expect(segment != "." && segment != "..", "\(id) → \(segment)")
             #expect(segment.removingPercentEncoding == id, "reversible: \(id)")
         }

@@ -12,14 +12,19 @@ struct RetryPolicyTests {
     static let zone = TimeZone(identifier: "Europe/Amsterdam")!
 
     /// Upstream calls the 8alls simulator saw for one GET (or POST) under `faults`.
-    static func calls(faults: SimulatorFaults, method: HTTPMethod = .GET, retry: RetryPolicy = .standard) async throws -> (Int, String) {
-        let simulator = try await EightAllsSimulator(options: .init(seedDay: LocalDate.today(in: zone).description, timeZone: zone)).start()
+    static func calls(faults: SimulatorFaults, method: HTTPMethod = .GET, retry: RetryPolicy = .standard) async throws
+        -> (Int, String)
+    {
+        let simulator = try await EightAllsSimulator(
+            options: .init(seedDay: LocalDate.today(in: zone).description, timeZone: zone)
+        ).start()
         simulator.control.setFaults(faults)
         let http = UpstreamHTTP(client: .shared, retry: retry)
         var outcome = "ok"
         do {
             let response = try await http.send(
-                method, url: simulator.apiBaseURL + "/events", body: method == .POST ? Data("{}".utf8) : nil, timeout: 5,
+                method, url: simulator.apiBaseURL + "/events", body: method == .POST ? Data("{}".utf8) : nil,
+                timeout: 5,
                 source: UpstreamSource(profile: "p", backend: "eightalls")
             )
             outcome = "\(response.status)"

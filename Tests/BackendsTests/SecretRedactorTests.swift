@@ -27,9 +27,13 @@ struct SecretRedactorTests {
     }
 
     @Test func scrubbedTextIsOneShortPrintableLine() {
-        let scrubbed = BackendError.scrub("first\nsecond\u{0}\u{1b}[31m third \u{202e}" + String(repeating: "x", count: 400))
+        let scrubbed = BackendError.scrub(
+            "first\nsecond\u{0}\u{1b}[31m third \u{202e}" + String(repeating: "x", count: 400))
         #expect(!scrubbed.contains("\n"))
-        #expect(!scrubbed.unicodeScalars.contains { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format })
+        #expect(
+            !scrubbed.unicodeScalars.contains {
+                $0.properties.generalCategory == .control || $0.properties.generalCategory == .format
+            })
         #expect(scrubbed.count <= 201)
     }
 
@@ -47,7 +51,8 @@ struct SecretRedactorTests {
     @Test func upstreamErrorsAreRedactedBeforeAnyoneSeesThem() async throws {
         let router = Router()
         router.get("/api/events") { _, _ -> Response in
-            let body = #"{"detail":"db login failed for hunter2-hunter2 (Authorization: Bearer eyJhbGciOi.eyJzdWIiOi.sig) token=abc123def"}"#
+            let body =
+                #"{"detail":"db login failed for hunter2-hunter2 (Authorization: Bearer eyJhbGciOi.eyJzdWIiOi.sig) token=abc123def"}"#
             return Response(
                 status: .internalServerError, headers: [.contentType: "application/json"],
                 body: .init(byteBuffer: ByteBuffer(string: body))
@@ -57,10 +62,12 @@ struct SecretRedactorTests {
         try await app.test(.live) { client in
             let port = try #require(client.port)
             let http = UpstreamHTTP(client: .shared, redactor: SecretRedactor(secrets: ["hunter2-hunter2"]))
-            let eightalls = EightAllsClient(endpoint: BackendEndpoint(baseURL: "http://127.0.0.1:\(port)/api"), http: http, profile: "p")
+            let eightalls = EightAllsClient(
+                endpoint: BackendEndpoint(baseURL: "http://127.0.0.1:\(port)/api"), http: http, profile: "p")
             var message = ""
             do {
-                _ = try await eightalls.events(start: Date(), end: Date().addingTimeInterval(60), eventType: nil, status: nil)
+                _ = try await eightalls.events(
+                    start: Date(), end: Date().addingTimeInterval(60), eventType: nil, status: nil)
             } catch let error as BackendError {
                 message = error.message
             }

@@ -34,7 +34,8 @@ enum SimulatorBackedTest {
     /// Calls `path` on the simulator itself (its `/_sim` control surface, or an API route with
     /// `headers`) and decodes the JSON answer (`null` when it is not JSON).
     static func call(
-        _ sim: RunningSimulator, _ method: HTTPMethod, _ path: String, json: String? = nil, headers: [(String, String)] = []
+        _ sim: RunningSimulator, _ method: HTTPMethod, _ path: String, json: String? = nil,
+        headers: [(String, String)] = []
     ) async throws -> JSONValue {
         var request = HTTPClientRequest(url: sim.baseURL + path)
         request.method = method

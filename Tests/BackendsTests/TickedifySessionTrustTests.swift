@@ -155,32 +155,37 @@ struct TickedifySessionCookieTests {
     static let dateHeader = "Fri, 15 Jan 2027 08:00:00 GMT"
 
     @Test func expiresIsMeasuredAgainstTheServersDate() throws {
-        let cookie = try #require(TickedifySessionCookie.parse(
-            ["tickedify.sid=s%3Aabc.def; Path=/; Expires=Sat, 16 Jan 2027 08:00:00 GMT; HttpOnly; SameSite=Lax"],
-            name: "tickedify.sid", serverDate: Self.dateHeader, now: Self.now + 3 * 3600
-        ))
+        let cookie = try #require(
+            TickedifySessionCookie.parse(
+                ["tickedify.sid=s%3Aabc.def; Path=/; Expires=Sat, 16 Jan 2027 08:00:00 GMT; HttpOnly; SameSite=Lax"],
+                name: "tickedify.sid", serverDate: Self.dateHeader, now: Self.now + 3 * 3600
+            ))
         #expect(cookie.pair == "tickedify.sid=s%3Aabc.def")
         #expect(cookie.lifetime == 24 * 3600, "the server's clock, not ours (three hours ahead here)")
     }
 
     @Test func withoutADateExpiresIsMeasuredAgainstOurClock() throws {
-        let cookie = try #require(TickedifySessionCookie.parse(
-            ["tickedify.sid=x; Path=/; Expires=Sat, 16 Jan 2027 08:00:00 GMT"], name: "tickedify.sid", serverDate: nil,
-            now: Self.now + 3 * 3600
-        ))
+        let cookie = try #require(
+            TickedifySessionCookie.parse(
+                ["tickedify.sid=x; Path=/; Expires=Sat, 16 Jan 2027 08:00:00 GMT"], name: "tickedify.sid",
+                serverDate: nil,
+                now: Self.now + 3 * 3600
+            ))
         #expect(cookie.lifetime == 21 * 3600)
     }
 
     @Test func maxAgeWinsAndAMissingLifetimeIsADay() throws {
-        let both = try #require(TickedifySessionCookie.parse(
-            ["tickedify.sid=x; Max-Age=3600; Expires=Sat, 16 Jan 2027 08:00:00 GMT"], name: "tickedify.sid",
-            serverDate: Self.dateHeader, now: Self.now
-        ))
+        let both = try #require(
+            TickedifySessionCookie.parse(
+                ["tickedify.sid=x; Max-Age=3600; Expires=Sat, 16 Jan 2027 08:00:00 GMT"], name: "tickedify.sid",
+                serverDate: Self.dateHeader, now: Self.now
+            ))
         #expect(both.lifetime == 3600)
-        let neither = try #require(TickedifySessionCookie.parse(
-            ["other=1; Path=/", "tickedify.sid=x; Path=/; HttpOnly"], name: "tickedify.sid", serverDate: nil,
-            now: Self.now
-        ))
+        let neither = try #require(
+            TickedifySessionCookie.parse(
+                ["other=1; Path=/", "tickedify.sid=x; Path=/; HttpOnly"], name: "tickedify.sid", serverDate: nil,
+                now: Self.now
+            ))
         #expect(neither.pair == "tickedify.sid=x")
         #expect(neither.lifetime == 24 * 3600)
         #expect(TickedifySessionCookie.parse(["other=1"], name: "tickedify.sid", serverDate: nil, now: Self.now) == nil)

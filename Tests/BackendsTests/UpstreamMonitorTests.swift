@@ -24,11 +24,15 @@ struct UpstreamMonitorTests {
         monitor.record(source, .answered(status: 200, retryAfter: nil, error: nil), duration: .milliseconds(5))
         try monitor.admit(source)
         monitor.record(
-            source, .answered(status: 502, retryAfter: nil, error: ErrorDetail(code: "upstream_error", message: "eightalls answered 502")),
+            source,
+            .answered(
+                status: 502, retryAfter: nil,
+                error: ErrorDetail(code: "upstream_error", message: "eightalls answered 502")),
             duration: .milliseconds(5)
         )
         let other = UpstreamSource(profile: "ben", backend: "eightalls")
-        monitor.record(other, .failed(BackendError(.timeout, backend: "eightalls", message: "slow")), duration: .seconds(2))
+        monitor.record(
+            other, .failed(BackendError(.timeout, backend: "eightalls", message: "slow")), duration: .seconds(2))
 
         let anna = monitor.statuses(profile: "anna")
         #expect(anna.count == 1)
@@ -44,7 +48,8 @@ struct UpstreamMonitorTests {
         let monitor = UpstreamMonitor(policy: .init(failureThreshold: 3, openFor: 20), now: clock.now)
         for _ in 0..<3 {
             try monitor.admit(source)
-            monitor.record(source, .failed(BackendError(.unreachable, backend: "eightalls", message: "reset")), duration: .zero)
+            monitor.record(
+                source, .failed(BackendError(.unreachable, backend: "eightalls", message: "reset")), duration: .zero)
         }
         #expect(monitor.statuses(profile: "anna")[0].circuit == .open)
         #expect(monitor.statuses(profile: "anna")[0].circuitOpenUntil == clock.now().addingTimeInterval(20))
@@ -58,7 +63,10 @@ struct UpstreamMonitorTests {
         clock.advance(20)
         #expect(monitor.statuses(profile: "anna")[0].circuit == .halfOpen)
         #expect(try monitor.admit(source) == .probe)
-        monitor.record(source, .answered(status: 404, retryAfter: nil, error: ErrorDetail(code: "upstream_rejected", message: "no")), duration: .zero)
+        monitor.record(
+            source,
+            .answered(status: 404, retryAfter: nil, error: ErrorDetail(code: "upstream_rejected", message: "no")),
+            duration: .zero)
         #expect(monitor.statuses(profile: "anna")[0].circuit == .closed, "a 4xx proves the backend is up")
     }
 
@@ -78,14 +86,17 @@ struct UpstreamMonitorTests {
         #expect(monitor.statuses(profile: "anna")[0].retryAfterUntil == nil)
         // A backend asking for a day is held to the maximum.
         monitor.record(source, .answered(status: 503, retryAfter: 86_400, error: limited), duration: .zero)
-        #expect(monitor.statuses(profile: "anna")[0].retryAfterUntil == clock.now().addingTimeInterval(UpstreamMonitor.maximumRetryAfter))
+        #expect(
+            monitor.statuses(profile: "anna")[0].retryAfterUntil
+                == clock.now().addingTimeInterval(UpstreamMonitor.maximumRetryAfter))
     }
 
     @Test func outcomesReachPrometheus() throws {
         let registry = PrometheusCollectorRegistry()
         let monitor = UpstreamMonitor(metrics: PrometheusMetricsFactory(registry: registry))
         monitor.record(source, .answered(status: 200, retryAfter: nil, error: nil), duration: .milliseconds(3))
-        monitor.record(source, .failed(BackendError(.timeout, backend: "eightalls", message: "slow")), duration: .seconds(2))
+        monitor.record(
+            source, .failed(BackendError(.timeout, backend: "eightalls", message: "slow")), duration: .seconds(2))
         let text = registry.emitToString()
         #expect(text.contains(#"daygate_upstream_requests_total{backend="eightalls",result="2xx"} 1"#))
         #expect(text.contains(#"daygate_upstream_requests_total{backend="eightalls",result="upstream_timeout"} 1"#))
@@ -97,15 +108,20 @@ struct UpstreamMonitorTests {
     /// however often the gateway is asked, and the simulator's own counter proves it.
     @Test func aDeadBackendIsNotHammered() async throws {
         let zone = TimeZone(identifier: "Europe/Amsterdam")!
-        let simulator = try await EightAllsSimulator(options: .init(seedDay: LocalDate.today(in: zone).description, timeZone: zone)).start()
+        let simulator = try await EightAllsSimulator(
+            options: .init(seedDay: LocalDate.today(in: zone).description, timeZone: zone)
+        ).start()
         defer { Task { await simulator.stop() } }
         simulator.control.setFaults(SimulatorFaults(errorStatus: 500))
-        let http = UpstreamHTTP(client: .shared, monitor: UpstreamMonitor(policy: .init(failureThreshold: 3, openFor: 60)))
-        let client = EightAllsClient(endpoint: BackendEndpoint(baseURL: simulator.apiBaseURL), http: http, profile: "anna")
+        let http = UpstreamHTTP(
+            client: .shared, monitor: UpstreamMonitor(policy: .init(failureThreshold: 3, openFor: 60)))
+        let client = EightAllsClient(
+            endpoint: BackendEndpoint(baseURL: simulator.apiBaseURL), http: http, profile: "anna")
         var codes: [String] = []
         for _ in 0..<20 {
             do {
-                _ = try await client.events(start: Date(), end: Date().addingTimeInterval(3600), eventType: nil, status: nil)
+                _ = try await client.events(
+                    start: Date(), end: Date().addingTimeInterval(3600), eventType: nil, status: nil)
             } catch let error as BackendError {
                 codes.append(error.kind.rawValue)
             }

@@ -48,9 +48,11 @@ struct CacheEntryStateMachineTests {
         case .backingOff:
             return usable ? .serveStale(failure) : .fail(failure)
         case .inFlight:
-            return entry == .revalidate && !force ? .serveStaleAndRevalidate(startFetch: false) : .waitForFetch(startFetch: false)
+            return entry == .revalidate && !force
+                ? .serveStaleAndRevalidate(startFetch: false) : .waitForFetch(startFetch: false)
         case .idle:
-            return entry == .revalidate && !force ? .serveStaleAndRevalidate(startFetch: true) : .waitForFetch(startFetch: true)
+            return entry == .revalidate && !force
+                ? .serveStaleAndRevalidate(startFetch: true) : .waitForFetch(startFetch: true)
         }
     }
 
@@ -133,7 +135,8 @@ struct CacheEntryStateMachineTests {
         _ = machine.fetchFailed(now: now, error: failure, retryAfter: 400)
         #expect(machine.retryNotBefore == now.addingTimeInterval(400))
         #expect(machine.request(now: now.addingTimeInterval(399), forceRefresh: true) == .serveStale(failure))
-        #expect(machine.request(now: now.addingTimeInterval(400), forceRefresh: false) == .waitForFetch(startFetch: true))
+        #expect(
+            machine.request(now: now.addingTimeInterval(400), forceRefresh: false) == .waitForFetch(startFetch: true))
     }
 
     @Test(arguments: Entry.allCases)
@@ -200,7 +203,8 @@ struct CacheHintTests {
         let feed = cache.store.changes.subscribe()
         await cache.store.expire(storageKeyPrefix: CacheKey.prefix(profile: "default", operation: "eightalls.events"))
         var iterator = feed.makeAsyncIterator()
-        #expect(await iterator.next() == CacheChange(kind: .invalidated, profile: "default", operation: "eightalls.events"))
+        #expect(
+            await iterator.next() == CacheChange(kind: .invalidated, profile: "default", operation: "eightalls.events"))
         let stale = await cache.lookup()
         #expect(stale.outcome == .staleRevalidating)
         #expect(stale.body == Data("[1]".utf8))

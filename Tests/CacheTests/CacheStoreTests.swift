@@ -39,7 +39,9 @@ final class ScratchFolder: Sendable {
 
 /// A store on a scratch folder, a hand-moved clock and a counting upstream.
 struct CacheFixture {
-    static let key = CacheKey(profile: "default", operation: "eightalls.events", arguments: ["from": "2026-11-22", "to": "2026-11-22"], credentialFingerprint: "none")
+    static let key = CacheKey(
+        profile: "default", operation: "eightalls.events", arguments: ["from": "2026-11-22", "to": "2026-11-22"],
+        credentialFingerprint: "none")
     static let policy = CachePolicy(ttl: 60, staleWhileRevalidate: 60, staleIfError: 600)
 
     let folder: ScratchFolder
@@ -51,13 +53,16 @@ struct CacheFixture {
         self.folder = folder
         self.clock = clock
         self.store = CacheStore(
-            database: try CacheDatabase(stateDirectory: folder.path), maxBytes: maxBytes, memoryBytes: 1_048_576, now: { clock.now }
+            database: try CacheDatabase(stateDirectory: folder.path), maxBytes: maxBytes, memoryBytes: 1_048_576,
+            now: { clock.now }
         )
     }
 
     func lookup(_ key: CacheKey = key, force: Bool = false, deadline: Duration? = nil) async -> CacheLookupResult {
         let upstream = self.upstream
-        return await store.lookup(key, policy: Self.policy, forceRefresh: force, deadline: deadline) { CacheValue(body: try await upstream.fetch()) }
+        return await store.lookup(key, policy: Self.policy, forceRefresh: force, deadline: deadline) {
+            CacheValue(body: try await upstream.fetch())
+        }
     }
 }
 
@@ -154,7 +159,9 @@ struct CacheStoreTests {
         cache.upstream.delay(.seconds(1))
         let timeout = ErrorDetail(code: "upstream_timeout", message: "eightalls did not answer in 50 ms")
         let upstream = cache.upstream
-        let result = await cache.store.lookup(CacheFixture.key, policy: CacheFixture.policy, deadline: .milliseconds(50), timeoutError: timeout) {
+        let result = await cache.store.lookup(
+            CacheFixture.key, policy: CacheFixture.policy, deadline: .milliseconds(50), timeoutError: timeout
+        ) {
             CacheValue(body: try await upstream.fetch())
         }
         #expect(result.outcome == .timedOut)
@@ -196,7 +203,9 @@ struct CacheStoreTests {
         let cache = try CacheFixture(maxBytes: 2_000)
         let big = Data(repeating: UInt8(ascii: "x"), count: 600)
         func key(_ day: Int) -> CacheKey {
-            CacheKey(profile: "default", operation: "eightalls.events", arguments: ["date": "2026-11-0\(day)"], credentialFingerprint: "none")
+            CacheKey(
+                profile: "default", operation: "eightalls.events", arguments: ["date": "2026-11-0\(day)"],
+                credentialFingerprint: "none")
         }
         for day in 1...5 {
             _ = await cache.store.lookup(key(day), policy: CacheFixture.policy) { CacheValue(body: big) }
@@ -210,12 +219,28 @@ struct CacheStoreTests {
     }
 
     @Test func keysSeparateProfilesArgumentsAndCredentials() {
-        let base = CacheKey(profile: "anna", operation: "op", arguments: ["b": "2", "a": "1"], credentialFingerprint: "f1")
-        #expect(base == CacheKey(profile: "anna", operation: "op", arguments: ["a": "1", "b": "2", "c": ""], credentialFingerprint: "f1"))
-        #expect(base != CacheKey(profile: "ben", operation: "op", arguments: ["a": "1", "b": "2"], credentialFingerprint: "f1"))
-        #expect(base != CacheKey(profile: "anna", operation: "op", arguments: ["a": "1", "b": "2"], credentialFingerprint: "f2"))
-        #expect(base != CacheKey(profile: "anna", operation: "op", arguments: ["a": "1|x", "b": "2"], credentialFingerprint: "f1"))
-        #expect(CacheKey(profile: "a|b", operation: "c", arguments: [:], credentialFingerprint: "d") != CacheKey(profile: "a", operation: "b|c", arguments: [:], credentialFingerprint: "d"))
+        let base = CacheKey(
+            profile: "anna", operation: "op", arguments: ["b": "2", "a": "1"], credentialFingerprint: "f1")
+        #expect(
+            base
+                == CacheKey(
+                    profile: "anna", operation: "op", arguments: ["a": "1", "b": "2", "c": ""],
+                    credentialFingerprint: "f1"))
+        #expect(
+            base
+                != CacheKey(
+                    profile: "ben", operation: "op", arguments: ["a": "1", "b": "2"], credentialFingerprint: "f1"))
+        #expect(
+            base
+                != CacheKey(
+                    profile: "anna", operation: "op", arguments: ["a": "1", "b": "2"], credentialFingerprint: "f2"))
+        #expect(
+            base
+                != CacheKey(
+                    profile: "anna", operation: "op", arguments: ["a": "1|x", "b": "2"], credentialFingerprint: "f1"))
+        #expect(
+            CacheKey(profile: "a|b", operation: "c", arguments: [:], credentialFingerprint: "d")
+                != CacheKey(profile: "a", operation: "b|c", arguments: [:], credentialFingerprint: "d"))
     }
 
     @Test func invalidateDropsBothTiers() async throws {

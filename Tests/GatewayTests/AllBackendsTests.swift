@@ -5,6 +5,7 @@ import HummingbirdTesting
 import Model
 import Simulators
 import Testing
+
 @testable import daygate
 
 @Suite("All five backends")
@@ -26,7 +27,10 @@ struct AllBackendsTests {
             let plan = try #require(body["plan"]?.arrayValue)
             let kinds = Set(plan.compactMap { $0["kind"]?.stringValue })
             #expect(kinds == ["task", "break", "blocked"])
-            let hours = plan.compactMap { $0["hour"] }.compactMap { value -> Double? in if case .number(let n) = value { return n }; return nil }
+            let hours = plan.compactMap { $0["hour"] }.compactMap { value -> Double? in
+                if case .number(let n) = value { return n }
+                return nil
+            }
             #expect(hours == hours.sorted())
 
             #expect((body["events"]?.arrayValue?.count ?? 0) >= 3)
@@ -39,7 +43,10 @@ struct AllBackendsTests {
 
     @Test(arguments: [SimulatorKind.tickedify, .eightalls, .kantinekoning, .fitiq, .prsnl])
     func faultingOneSimulatorDegradesOnlyItsSection(kind: SimulatorKind) async throws {
-        let section = ["tickedify": "plan", "eightalls": "events", "kantinekoning": "diensten", "fitiq": "nutrition", "prsnl": "knowledge"][kind.rawValue]!
+        let section = [
+            "tickedify": "plan", "eightalls": "events", "kantinekoning": "diensten", "fitiq": "nutrition",
+            "prsnl": "knowledge",
+        ][kind.rawValue]!
         try await withDemo { demo in
             _ = try await demo.call(kind, .POST, "/_sim/faults", json: #"{"error_status":500}"#)
             let body = try await demo.test { client in
@@ -84,14 +91,16 @@ struct AllBackendsTests {
 
     @Test func oneRefusedEnrollmentMakesTheSectionPartial() async throws {
         try await withDemo(adjust: { profile in
-            profile.kantinekoning?.enrollments.append(.init(
-                tenant: KantineKoningSimulator.revokedEnrollment.tenant, role: "member",
-                token: KantineKoningSimulator.revokedToken, label: "revoked one"
-            ))
-            profile.kantinekoning?.enrollments.append(.init(
-                tenant: KantineKoningSimulator.demoTenantSeasonEnded, role: "member",
-                token: KantineKoningSimulator.seasonEndedToken, label: "season over"
-            ))
+            profile.kantinekoning?.enrollments.append(
+                .init(
+                    tenant: KantineKoningSimulator.revokedEnrollment.tenant, role: "member",
+                    token: KantineKoningSimulator.revokedToken, label: "revoked one"
+                ))
+            profile.kantinekoning?.enrollments.append(
+                .init(
+                    tenant: KantineKoningSimulator.demoTenantSeasonEnded, role: "member",
+                    token: KantineKoningSimulator.seasonEndedToken, label: "season over"
+                ))
         }) { demo in
             let body = try await demo.test { client in
                 try await client.execute(uri: "/v1/diensten", method: .get).json
@@ -108,7 +117,10 @@ struct AllBackendsTests {
             let again = try await demo.test { client in
                 try await client.execute(uri: "/v1/diensten?future_days=30", method: .get).json
             }
-            #expect(again["sections"]?["diensten"]?["issues"]?.arrayValue?.contains { $0["code"] == .string("season_ended") } == true)
+            #expect(
+                again["sections"]?["diensten"]?["issues"]?.arrayValue?.contains {
+                    $0["code"] == .string("season_ended")
+                } == true)
             #expect(demo.calls(.kantinekoning, "GET /api/mobile/v1/diensten") == 9)
         }
     }
@@ -140,13 +152,16 @@ struct AllBackendsTests {
                 _ = try await client.execute(uri: "/v1/plan", method: .get)
                 _ = try await demo.call(.tickedify, .POST, "/_sim/sessions/expire")
                 clock.set(clock.read().addingTimeInterval(31))
-                let plan = try await client.execute(uri: "/v1/plan", method: .get, headers: [.cacheControl: "no-cache"]).json
+                let plan = try await client.execute(uri: "/v1/plan", method: .get, headers: [.cacheControl: "no-cache"])
+                    .json
                 #expect(plan["sections"]?["plan"]?["status"] == .string("ok"))
                 let counts = try await client.execute(uri: "/v1/tasks/counts", method: .get).json
                 #expect(counts["sections"]?["counts"]?["status"] == .string("ok"))
             }
             #expect(demo.calls(.tickedify, "POST /api/auth/login") == 2)
-            #expect(try await demo.call(.tickedify, .GET, "/_sim/crashes")["count"] == .number(0), "planning was never called without a session")
+            #expect(
+                try await demo.call(.tickedify, .GET, "/_sim/crashes")["count"] == .number(0),
+                "planning was never called without a session")
         }
     }
 
@@ -155,7 +170,9 @@ struct AllBackendsTests {
             try await demo.test { client in
                 for day in 0..<12 {
                     let date = LocalDate.today(in: DemoHarness.zone).adding(days: day)
-                    let body = try await client.execute(uri: "/v1/plan?date=\(date)", method: .get, headers: [.cacheControl: "no-cache"]).json
+                    let body = try await client.execute(
+                        uri: "/v1/plan?date=\(date)", method: .get, headers: [.cacheControl: "no-cache"]
+                    ).json
                     #expect(body["sections"]?["plan"]?["error"]?["code"] == .string("reauth_required"))
                 }
             }
@@ -168,12 +185,15 @@ struct AllBackendsTests {
         try await withDemo { demo in
             // Someone else used up the 5 logins of this 15-minute window.
             for _ in 0..<5 {
-                _ = try await demo.call(.tickedify, .POST, "/api/auth/login", json: #"{"email":"nobody@example.org","wachtwoord":"x"}"#)
+                _ = try await demo.call(
+                    .tickedify, .POST, "/api/auth/login", json: #"{"email":"nobody@example.org","wachtwoord":"x"}"#)
             }
             try await demo.test { client in
                 for day in 0..<6 {
                     let date = LocalDate.today(in: DemoHarness.zone).adding(days: day)
-                    let body = try await client.execute(uri: "/v1/plan?date=\(date)", method: .get, headers: [.cacheControl: "no-cache"]).json
+                    let body = try await client.execute(
+                        uri: "/v1/plan?date=\(date)", method: .get, headers: [.cacheControl: "no-cache"]
+                    ).json
                     let error = body["sections"]?["plan"]?["error"]
                     #expect(error?["code"] == .string("reauth_blocked"))
                     // The wait counts down from the 429's Retry-After (900 s); a slow run may be a few seconds in.
@@ -185,7 +205,9 @@ struct AllBackendsTests {
                     #expect(waits.contains { (880...900).contains($0) }, "\(message)")
                 }
             }
-            #expect(demo.calls(.tickedify, "POST /api/auth/login") == 6, "5 by others, then one by the gateway, which then waits")
+            #expect(
+                demo.calls(.tickedify, "POST /api/auth/login") == 6,
+                "5 by others, then one by the gateway, which then waits")
             #expect(try await demo.call(.tickedify, .GET, "/_sim/crashes")["count"] == .number(0))
         }
     }
@@ -222,7 +244,8 @@ struct AllBackendsTests {
                     for day in 1...50 {
                         let date = LocalDate.today(in: DemoHarness.zone).adding(days: -day)
                         group.addTask {
-                            try await client.execute(uri: "/v1/nutrition?date=\(date)", method: .get).json["sections"]?["nutrition"]?["status"]?.stringValue
+                            try await client.execute(uri: "/v1/nutrition?date=\(date)", method: .get).json["sections"]?[
+                                "nutrition"]?["status"]?.stringValue
                         }
                     }
                     var all: [String?] = []
@@ -290,12 +313,18 @@ struct AllBackendsTests {
                     answers += response.headers.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
                 }
                 let keyed: HTTPFields = [.authorization: "Bearer \(clientKey)"]
-                let paths = routes.map { $0 == "/v1/knowledge/search" ? $0 + "?q=x" : $0 }
-                    + ["/v1/summary", "/v1/sources", "/metrics", "/openapi.json", "/healthz", "/readyz", "/nope", "/v1/events?date=bad"]
+                let paths =
+                    routes.map { $0 == "/v1/knowledge/search" ? $0 + "?q=x" : $0 }
+                    + [
+                        "/v1/summary", "/v1/sources", "/metrics", "/openapi.json", "/healthz", "/readyz", "/nope",
+                        "/v1/events?date=bad",
+                    ]
                 for path in paths {
                     record(try await client.execute(uri: path, method: .get, headers: keyed))
                     record(try await client.execute(uri: path, method: .get))
-                    record(try await client.execute(uri: path, method: .get, headers: [.authorization: "Bearer \(clientKey)-wrong"]))
+                    record(
+                        try await client.execute(
+                            uri: path, method: .get, headers: [.authorization: "Bearer \(clientKey)-wrong"]))
                 }
                 _ = try await demo.call(.fitiq, .POST, "/_sim/tokens/expire")
                 _ = try await demo.call(.tickedify, .POST, "/_sim/sessions/expire")
@@ -315,10 +344,20 @@ struct AllBackendsTests {
             #expect(!logs.isEmpty)
             #expect(answers.contains("Standup"), "the keyed requests were answered")
             var secrets = Array(demo.config.secrets)
-            if let cookie = await demo.runtime.vault.value(profile: "default", backend: "tickedify", name: "session_cookie") { secrets.append(cookie) }
-            if let token = await demo.runtime.vault.value(profile: "default", backend: "fitiq", name: "access_token") { secrets.append(token) }
-            if let token = await demo.runtime.vault.value(profile: "default", backend: "fitiq", name: "refresh_token") { secrets.append(token) }
-            if let token = await demo.runtime.vault.value(profile: "default", backend: "prsnl", name: "access_token") { secrets.append(token) }
+            if let cookie = await demo.runtime.vault.value(
+                profile: "default", backend: "tickedify", name: "session_cookie")
+            {
+                secrets.append(cookie)
+            }
+            if let token = await demo.runtime.vault.value(profile: "default", backend: "fitiq", name: "access_token") {
+                secrets.append(token)
+            }
+            if let token = await demo.runtime.vault.value(profile: "default", backend: "fitiq", name: "refresh_token") {
+                secrets.append(token)
+            }
+            if let token = await demo.runtime.vault.value(profile: "default", backend: "prsnl", name: "access_token") {
+                secrets.append(token)
+            }
             #expect(secrets.contains(clientKey))
             #expect(secrets.count >= 10)
             for secret in secrets {

@@ -61,14 +61,19 @@ struct AnswerMemoTests {
             await gate.wait()
             return RenderedAnswer(
                 status: .ok, headers: [:], body: ByteBuffer(string: "run \(run)"), etag: "\"\(run)\"",
-                reusableUntil: reusable ? Date().addingTimeInterval(60) : nil, generation: began, profile: "default", reuses: []
+                reusableUntil: reusable ? Date().addingTimeInterval(60) : nil, generation: began, profile: "default",
+                reuses: []
             )
         }
     }
 
     static func store() throws -> (CacheStore, String) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("daygate-memo-\(UUID().uuidString)").path
-        return (CacheStore(database: try CacheDatabase(stateDirectory: folder), maxBytes: 1 << 20, memoryBytes: 1 << 20), folder)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("daygate-memo-\(UUID().uuidString)")
+            .path
+        return (
+            CacheStore(database: try CacheDatabase(stateDirectory: folder), maxBytes: 1 << 20, memoryBytes: 1 << 20),
+            folder
+        )
     }
 
     /// Starts `count` requests for `key`, waits until they are all waiting, then lets the
@@ -79,7 +84,9 @@ struct AnswerMemoTests {
         try await withThrowingTaskGroup(of: String.self) { group in
             for _ in 0..<count {
                 group.addTask {
-                    let answer = try await memo.answer(for: key, fresh: fresh, now: { Date() }) { try await composer.compose() }
+                    let answer = try await memo.answer(for: key, fresh: fresh, now: { Date() }) {
+                        try await composer.compose()
+                    }
                     return String(buffer: answer.body)
                 }
             }
@@ -120,10 +127,14 @@ struct AnswerMemoTests {
         let memo = AnswerMemo(cache: store)
         let composer = Composer(reusable: false) { store.generation.current }
         let bodies = try await withThrowingTaskGroup(of: String.self) { group in
-            group.addTask { String(buffer: try await memo.answer(for: "k", now: { Date() }) { try await composer.compose() }.body) }
+            group.addTask {
+                String(buffer: try await memo.answer(for: "k", now: { Date() }) { try await composer.compose() }.body)
+            }
             try await composer.started(1)
             await store.invalidate(profile: "default", operation: "tickedify.daily_plan")
-            group.addTask { String(buffer: try await memo.answer(for: "k", now: { Date() }) { try await composer.compose() }.body) }
+            group.addTask {
+                String(buffer: try await memo.answer(for: "k", now: { Date() }) { try await composer.compose() }.body)
+            }
             try await composer.started(2)
             composer.gate.open()
             return try await group.reduce(into: []) { $0.append($1) }

@@ -10,6 +10,7 @@ import NIOHTTP1
 import Simulators
 import Synchronization
 import Testing
+
 @testable import daygate
 
 /// All five simulators on free ports, seeded like the demo, and a gateway runtime against them
@@ -37,7 +38,8 @@ final class DemoHarness: Sendable {
         self.logs = logs
         self.circuit = circuit
         self.now = now
-        self.runtime = try GatewayRuntime(config: config, logger: logs.logger(), httpClient: .shared, circuit: circuit, now: now)
+        self.runtime = try GatewayRuntime(
+            config: config, logger: logs.logger(), httpClient: .shared, circuit: circuit, now: now)
     }
 
     /// - Parameters:
@@ -45,19 +47,25 @@ final class DemoHarness: Sendable {
     ///   - now: the runtime's clock (cache windows, backoff, circuits, `Retry-After`); a test can
     ///     move it forward to skip a wait.
     static func start(
-        clients: [ClientConfig] = [], adjust: (inout ProfileConfig) -> Void = { _ in }, limits: LimitsSettings = LimitsSettings(),
+        clients: [ClientConfig] = [], adjust: (inout ProfileConfig) -> Void = { _ in },
+        limits: LimitsSettings = LimitsSettings(),
         circuit: CircuitBreaker.Policy = .standard, now: @escaping @Sendable () -> Date = { Date() }
     ) async throws -> DemoHarness {
         let simulators = try await DemoSimulators.start(timeZone: zone, portBase: nil)
         var profile = simulators.profile
         adjust(&profile)
-        let stateDir = FileManager.default.temporaryDirectory.appendingPathComponent("daygate-demo-\(UUID().uuidString)").path
+        let stateDir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "daygate-demo-\(UUID().uuidString)"
+        ).path
         let config = DaygateConfig(
-            stateDir: stateDir, timezone: zone.identifier, routesDir: GatewayHarness.routesDir, staticDir: "/nonexistent",
+            stateDir: stateDir, timezone: zone.identifier, routesDir: GatewayHarness.routesDir,
+            staticDir: "/nonexistent",
             profiles: ["default": profile], clients: clients, limits: limits
         )
         do {
-            return try DemoHarness(simulators: simulators, stateDir: stateDir, config: config, logs: LogCapture(), circuit: circuit, now: now)
+            return try DemoHarness(
+                simulators: simulators, stateDir: stateDir, config: config, logs: LogCapture(), circuit: circuit,
+                now: now)
         } catch {
             await simulators.stop()
             throw error
@@ -66,7 +74,8 @@ final class DemoHarness: Sendable {
 
     /// A new runtime on the same state folder and simulators: what a restart sees.
     func restarted() throws -> DemoHarness {
-        try DemoHarness(simulators: simulators, stateDir: stateDir, config: config, logs: logs, circuit: circuit, now: now)
+        try DemoHarness(
+            simulators: simulators, stateDir: stateDir, config: config, logs: logs, circuit: circuit, now: now)
     }
 
     func close() async {
@@ -83,7 +92,9 @@ final class DemoHarness: Sendable {
     }
 
     /// Calls a simulator's control surface (or any path on it) and decodes the JSON answer.
-    func call(_ kind: SimulatorKind, _ method: HTTPMethod, _ path: String, json: String? = nil) async throws -> JSONValue {
+    func call(_ kind: SimulatorKind, _ method: HTTPMethod, _ path: String, json: String? = nil) async throws
+        -> JSONValue
+    {
         var request = HTTPClientRequest(url: simulator(kind).baseURL + path)
         request.method = method
         if let json {
@@ -101,11 +112,13 @@ final class DemoHarness: Sendable {
 }
 
 func withDemo<Value: Sendable>(
-    clients: [ClientConfig] = [], adjust: (inout ProfileConfig) -> Void = { _ in }, limits: LimitsSettings = LimitsSettings(),
+    clients: [ClientConfig] = [], adjust: (inout ProfileConfig) -> Void = { _ in },
+    limits: LimitsSettings = LimitsSettings(),
     circuit: CircuitBreaker.Policy = .standard, now: @escaping @Sendable () -> Date = { Date() },
     _ body: (DemoHarness) async throws -> Value
 ) async throws -> Value {
-    let harness = try await DemoHarness.start(clients: clients, adjust: adjust, limits: limits, circuit: circuit, now: now)
+    let harness = try await DemoHarness.start(
+        clients: clients, adjust: adjust, limits: limits, circuit: circuit, now: now)
     do {
         let value = try await body(harness)
         await harness.close()

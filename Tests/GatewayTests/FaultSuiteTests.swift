@@ -7,6 +7,7 @@ import Model
 import Simulators
 import Synchronization
 import Testing
+
 @testable import daygate
 
 /// Every backend against every fault its simulator can inject, through the real gateway
@@ -161,7 +162,8 @@ struct FaultSuiteTests {
                 let answers = try await withThrowingTaskGroup(of: (String, Int, JSONValue).self) { group in
                     for (index, uri) in uris.enumerated() {
                         group.addTask {
-                            let response = try await client.execute(uri: uri, method: .get, headers: index == 0 ? Self.noCache : [:])
+                            let response = try await client.execute(
+                                uri: uri, method: .get, headers: index == 0 ? Self.noCache : [:])
                             return (uri, Int(response.status.code), try Self.json(response, uri))
                         }
                     }
@@ -171,18 +173,27 @@ struct FaultSuiteTests {
                 }
                 for (uri, status, body) in answers {
                     #expect(status == 200, "\(uri): \(body)")
-                    #expect(body["sections"]?[target.section]?["status"] == .string("ok"), "\(uri): \(body["sections"] ?? .null)")
+                    #expect(
+                        body["sections"]?[target.section]?["status"] == .string("ok"),
+                        "\(uri): \(body["sections"] ?? .null)")
                     if uri == target.warm {
                         // The same account's data: PRSNL's timeline answers an invalid token with
                         // another (hard-coded test) user's items instead of a 401.
-                        #expect(body[target.section] == warm, "\(kind): the refetch after the 401 shows the household's own data, got \(body[target.section] ?? .null)")
+                        #expect(
+                            body[target.section] == warm,
+                            "\(kind): the refetch after the 401 shows the household's own data, got \(body[target.section] ?? .null)"
+                        )
                     }
                 }
                 let after = try await Self.renewals(kind, demo)
                 print("fault-suite 401 \(kind): renewals \(before.total) -> \(after.total) (\(after.detail))")
-                #expect(after.total == before.total + 1, "\(kind): one renewal for ten requests, got \(before.total) -> \(after.total)")
+                #expect(
+                    after.total == before.total + 1,
+                    "\(kind): one renewal for ten requests, got \(before.total) -> \(after.total)")
                 if kind != .tickedify {
-                    #expect(after.refreshes == before.refreshes + 1, "\(kind) renews with its refresh token, not the password")
+                    #expect(
+                        after.refreshes == before.refreshes + 1,
+                        "\(kind) renews with its refresh token, not the password")
                 }
 
                 // The renewed session keeps working: no further renewal.
@@ -190,7 +201,9 @@ struct FaultSuiteTests {
                 #expect(try Self.json(again, target.warm)["sections"]?[target.section]?["status"] == .string("ok"))
                 #expect(try await Self.renewals(kind, demo).total == after.total)
                 if kind == .tickedify {
-                    #expect(try await demo.call(.tickedify, .GET, "/_sim/crashes")["count"] == .number(0), "planning never called without a session")
+                    #expect(
+                        try await demo.call(.tickedify, .GET, "/_sim/crashes")["count"] == .number(0),
+                        "planning never called without a session")
                 }
             }
         }
@@ -245,12 +258,17 @@ struct FaultSuiteTests {
                 let coldBody = try Self.json(cold, coldURI)
                 #expect(cold.status == .ok, "knowledge still has data: \(coldBody)")
                 #expect(coldBody["complete"] == .bool(false))
-                #expect(coldBody["sections"]?["knowledge"]?["status"] == .string("ok"), "\(coldBody["sections"] ?? .null)")
+                #expect(
+                    coldBody["sections"]?["knowledge"]?["status"] == .string("ok"), "\(coldBody["sections"] ?? .null)")
                 #expect(coldBody["knowledge"] == warm["knowledge"])
                 for (kind, fault, section) in faults where section != "knowledge" {
                     let report = coldBody["sections"]?[section]
-                    #expect(report?["status"] == .string(fault.coldSectionStatus), "\(section) (\(kind), \(fault)): \(report ?? .null)")
-                    #expect(fault.codes.contains(report?["error"]?["code"]?.stringValue ?? "none"), "\(section): \(report ?? .null)")
+                    #expect(
+                        report?["status"] == .string(fault.coldSectionStatus),
+                        "\(section) (\(kind), \(fault)): \(report ?? .null)")
+                    #expect(
+                        fault.codes.contains(report?["error"]?["code"]?.stringValue ?? "none"),
+                        "\(section): \(report ?? .null)")
                     #expect(coldBody[section] == .null)
                 }
             }
@@ -299,11 +317,14 @@ struct FaultSuiteTests {
                 }
                 #expect(cold["complete"] == .bool(false))
                 #expect(cold[target.section] == .null)
-                #expect(coldReport?["status"] == .string(fault.coldSectionStatus), "\(label) cold: \(coldReport ?? .null)")
+                #expect(
+                    coldReport?["status"] == .string(fault.coldSectionStatus), "\(label) cold: \(coldReport ?? .null)")
                 #expect(coldReport?["cache"] == .string("none"), "\(label) cold: \(coldReport ?? .null)")
                 let coldCode = coldReport?["error"]?["code"]?.stringValue ?? "none"
                 #expect(fault.codes.contains(coldCode), "\(label) cold: code \(coldCode)")
-                print("fault-suite \(label): warm \(code) in \(Self.format(staleSeconds)) s, cold \(coldResponse.status.code) \(coldCode) in \(Self.format(coldSeconds)) s")
+                print(
+                    "fault-suite \(label): warm \(code) in \(Self.format(staleSeconds)) s, cold \(coldResponse.status.code) \(coldCode) in \(Self.format(coldSeconds)) s"
+                )
 
                 // (d) Hammered while failing: only a handful of upstream calls.
                 if fault != .latency {
@@ -321,16 +342,24 @@ struct FaultSuiteTests {
                     attempts += 1
                     let response = try await client.execute(uri: target.warm, method: .get, headers: Self.noCache)
                     recovered = try Self.json(response, "\(label) recovery")
-                    if response.status == .ok, recovered["sections"]?[target.section]?["status"] == .string("ok") { break }
+                    if response.status == .ok, recovered["sections"]?[target.section]?["status"] == .string("ok") {
+                        break
+                    }
                     try await Task.sleep(for: .milliseconds(250))
                 } while ContinuousClock.now < deadline
-                print("fault-suite \(label): recovered after \(attempts) request(s), \(Self.format(Self.seconds(ContinuousClock.now - started))) s")
-                #expect(recovered["sections"]?[target.section]?["status"] == .string("ok"), "\(label) recovery: \(recovered["sections"] ?? .null)")
+                print(
+                    "fault-suite \(label): recovered after \(attempts) request(s), \(Self.format(Self.seconds(ContinuousClock.now - started))) s"
+                )
+                #expect(
+                    recovered["sections"]?[target.section]?["status"] == .string("ok"),
+                    "\(label) recovery: \(recovered["sections"] ?? .null)")
                 #expect(recovered[target.section] != .null && recovered[target.section] != nil)
                 let coldAgain = try await client.execute(uri: target.cold(0), method: .get)
                 let coldAgainBody = try Self.json(coldAgain, "\(label) cold recovery")
                 #expect(coldAgain.status == .ok, "\(label) cold recovery: \(coldAgainBody)")
-                #expect(coldAgainBody["sections"]?[target.section]?["status"] == .string("ok"), "\(label) cold recovery: \(coldAgainBody["sections"] ?? .null)")
+                #expect(
+                    coldAgainBody["sections"]?[target.section]?["status"] == .string("ok"),
+                    "\(label) cold recovery: \(coldAgainBody["sections"] ?? .null)")
             }
         }
     }
@@ -338,7 +367,8 @@ struct FaultSuiteTests {
     /// 200 requests in 20 waves of 10, 150 ms apart (~3 s): the warm and the cold parameters,
     /// plain and `no-cache`. Every answer is JSON with the expected status; the simulator sees
     /// at most `callBound` calls.
-    static func hammer(_ fault: Fault, _ target: Target, demo: DemoHarness, client: any TestClientProtocol) async throws {
+    static func hammer(_ fault: Fault, _ target: Target, demo: DemoHarness, client: any TestClientProtocol) async throws
+    {
         let kind = target.kind
         let label = "\(kind) \(fault)"
         _ = try await demo.call(kind, .POST, "/_sim/stats/reset")
@@ -353,23 +383,32 @@ struct FaultSuiteTests {
                     let forced = (n / 2) % 2 == 0
                     let uri = isCold ? target.cold(0) : target.warm
                     group.addTask {
-                        let response = try await client.execute(uri: uri, method: .get, headers: forced ? Self.noCache : [:])
+                        let response = try await client.execute(
+                            uri: uri, method: .get, headers: forced ? Self.noCache : [:])
                         let type = response.headers[.contentType] ?? ""
                         guard type.hasPrefix("application/json"),
-                              let body = try? JSONDecoder().decode(JSONValue.self, from: Data(response.body.readableBytesView))
+                            let body = try? JSONDecoder().decode(
+                                JSONValue.self, from: Data(response.body.readableBytesView))
                         else {
-                            return ("not-json", "\(uri): \(response.status) \(type) \(String(buffer: response.body).prefix(120))")
+                            return (
+                                "not-json",
+                                "\(uri): \(response.status) \(type) \(String(buffer: response.body).prefix(120))"
+                            )
                         }
                         let report = body["sections"]?[target.section]
                         let status = report?["status"]?.stringValue ?? "none"
                         let code = report?["error"]?["code"]?.stringValue
-                        let outcome = "\(isCold ? "cold" : "warm")\(forced ? "+no-cache" : "") \(response.status.code) \(status) \(code ?? "-")"
-                        let expected: Bool = switch (isCold, forced) {
-                        case (true, _): response.status.code == 502 && status == "error" && fault.codes.contains(code ?? "")
-                        case (false, true): response.status == .ok && status == "stale" && fault.codes.contains(code ?? "")
-                        // A fresh entry answers without asking the backend.
-                        case (false, false): response.status == .ok && status == "ok"
-                        }
+                        let outcome =
+                            "\(isCold ? "cold" : "warm")\(forced ? "+no-cache" : "") \(response.status.code) \(status) \(code ?? "-")"
+                        let expected: Bool =
+                            switch (isCold, forced) {
+                            case (true, _):
+                                response.status.code == 502 && status == "error" && fault.codes.contains(code ?? "")
+                            case (false, true):
+                                response.status == .ok && status == "stale" && fault.codes.contains(code ?? "")
+                            // A fresh entry answers without asking the backend.
+                            case (false, false): response.status == .ok && status == "ok"
+                            }
                         return (outcome, expected ? nil : "\(uri) \(forced ? "no-cache" : "plain"): \(outcome)")
                     }
                 }
@@ -390,9 +429,13 @@ struct FaultSuiteTests {
         let circuits = demo.runtime.http.monitor.statuses(profile: "default")
             .filter { $0.source.backend == kind.rawValue }
             .map { "\($0.source.scope ?? kind.rawValue)=\($0.circuit.rawValue)" }.sorted().joined(separator: ",")
-        print("fault-suite \(label): hammer 200 requests in \(format(elapsed)) s -> \(calls) upstream calls (bound \(bound)) \(stats["calls"] ?? .null); circuits \(circuits); answers \(outcomes.sorted { $0.key < $1.key })")
+        print(
+            "fault-suite \(label): hammer 200 requests in \(format(elapsed)) s -> \(calls) upstream calls (bound \(bound)) \(stats["calls"] ?? .null); circuits \(circuits); answers \(outcomes.sorted { $0.key < $1.key })"
+        )
         #expect(problems.isEmpty, "\(label): \(problems.count) unexpected answers, e.g. \(problems.prefix(5))")
-        #expect(calls >= 0 && calls <= bound, "\(label): \(calls) upstream calls while hammered for \(format(elapsed)) s; bound \(bound)")
+        #expect(
+            calls >= 0 && calls <= bound,
+            "\(label): \(calls) upstream calls while hammered for \(format(elapsed)) s; bound \(bound)")
     }
 
     /// Most upstream calls two keys can cause in `seconds` while the backend fails.
@@ -463,7 +506,8 @@ struct FaultSuiteTests {
             return Renewals(logins: Int(stats["calls"]?["POST /api/auth/login"]?.numberValue ?? 0), refreshes: 0)
         default:
             let auth = try await demo.call(kind, .GET, "/_sim/auth")
-            return Renewals(logins: Int(auth["logins"]?.numberValue ?? -1), refreshes: Int(auth["refreshes"]?.numberValue ?? -1))
+            return Renewals(
+                logins: Int(auth["logins"]?.numberValue ?? -1), refreshes: Int(auth["refreshes"]?.numberValue ?? -1))
         }
     }
 

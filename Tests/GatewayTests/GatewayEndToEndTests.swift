@@ -30,7 +30,9 @@ struct GatewayEndToEndTests {
                 let review = try #require(events.first { $0["title"] == .string("Design review") })
                 #expect(review["location"] == .string("Room 2"))
                 let start = try #require(review["start"]?.stringValue)
-                #expect(start.hasSuffix("T14:00:00+01:00") || start.hasSuffix("T14:00:00+02:00"), "local time with offset, got \(start)")
+                #expect(
+                    start.hasSuffix("T14:00:00+01:00") || start.hasSuffix("T14:00:00+02:00"),
+                    "local time with offset, got \(start)")
                 let starts = events.compactMap { $0["start"]?.stringValue }.compactMap { LenientDate.parse($0) }
                 #expect(starts == starts.sorted())
 
@@ -81,10 +83,15 @@ struct GatewayEndToEndTests {
                 #expect(byRange["events"] == byDate["events"])
                 #expect(byRange["date"] == nil, "no default date when a range is given")
 
-                let week = try await client.execute(uri: "/v1/events?from=\(LocalDate(today)!.adding(days: -3))&to=\(LocalDate(today)!.adding(days: 3))", method: .get).json
+                let week = try await client.execute(
+                    uri:
+                        "/v1/events?from=\(LocalDate(today)!.adding(days: -3))&to=\(LocalDate(today)!.adding(days: 3))",
+                    method: .get
+                ).json
                 #expect((week["events"]?.arrayValue?.count ?? 0) > (byDate["events"]?.arrayValue?.count ?? 0))
 
-                let meetings = try await client.execute(uri: "/v1/events?type=meeting&status=confirmed", method: .get).json
+                let meetings = try await client.execute(uri: "/v1/events?type=meeting&status=confirmed", method: .get)
+                    .json
                 let kinds = Set(meetings["events"]?.arrayValue?.compactMap { $0["type"]?.stringValue } ?? [])
                 #expect(kinds == ["meeting"])
             }
@@ -96,7 +103,8 @@ struct GatewayEndToEndTests {
             try await harness.test { client in
                 let fresh = try await client.execute(uri: "/v1/events", method: .get).json
                 _ = try await harness.simulatorCall(.POST, "/_sim/faults", json: #"{"down":"reset"}"#)
-                let response = try await client.execute(uri: "/v1/events", method: .get, headers: [.cacheControl: "no-cache"])
+                let response = try await client.execute(
+                    uri: "/v1/events", method: .get, headers: [.cacheControl: "no-cache"])
                 #expect(response.status == .ok)
                 let body = try response.json
                 #expect(body["stale"] == .bool(true))
@@ -178,7 +186,9 @@ struct GatewayEndToEndTests {
                     #expect(response.headers[.contentType] == "application/json; charset=utf-8")
                     let body = try response.json
                     #expect(body["error"]?["code"] == .string("bad_parameter"), "\(uri)")
-                    #expect(body["error"]?["message"]?.stringValue?.hasPrefix(message) == true, "\(uri): \(String(describing: body["error"]?["message"]))")
+                    #expect(
+                        body["error"]?["message"]?.stringValue?.hasPrefix(message) == true,
+                        "\(uri): \(String(describing: body["error"]?["message"]))")
                 }
                 let missing = try await client.execute(uri: "/v1/nothing", method: .get)
                 #expect(missing.status == .notFound)
@@ -202,14 +212,18 @@ struct GatewayEndToEndTests {
                     ("/v1/diensten/d-1/volunteers/Eva", .post, "DELETE"),
                 ]
                 for (uri, method, allowed) in cases {
-                    let response = try await client.execute(uri: uri, method: method, headers: json, body: ByteBuffer(string: "{}"))
+                    let response = try await client.execute(
+                        uri: uri, method: method, headers: json, body: ByteBuffer(string: "{}"))
                     #expect(response.status == .methodNotAllowed, "\(method) \(uri)")
                     #expect(response.headers[.allow] == allowed, "\(method) \(uri)")
                     let body = try response.json
                     #expect(body["error"]?["code"] == .string("method_not_allowed"), "\(method) \(uri)")
-                    #expect(body["error"]?["message"]?.stringValue?.contains("allowed: \(allowed)") == true, "\(method) \(uri)")
+                    #expect(
+                        body["error"]?["message"]?.stringValue?.contains("allowed: \(allowed)") == true,
+                        "\(method) \(uri)")
                 }
-                let unknown = try await client.execute(uri: "/v1/nothing", method: .post, headers: json, body: ByteBuffer(string: "{}"))
+                let unknown = try await client.execute(
+                    uri: "/v1/nothing", method: .post, headers: json, body: ByteBuffer(string: "{}"))
                 #expect(unknown.status == .notFound)
                 let deeper = try await client.execute(uri: "/v1/events/evt-1/more", method: .get)
                 #expect(deeper.status == .notFound)
@@ -228,8 +242,10 @@ struct GatewayEndToEndTests {
                 #expect(ready.status == .ok)
                 let body = try ready.json
                 #expect(body["status"] == .string("ready"))
-                #expect(body["checks"] == .object(["config": .bool(true), "routes": .bool(true), "cache": .bool(true)]))
-                let withID = try await client.execute(uri: "/healthz", method: .get, headers: [HTTPField.Name("X-Request-Id")!: "abc-123"])
+                #expect(
+                    body["checks"] == .object(["config": .bool(true), "routes": .bool(true), "cache": .bool(true)]))
+                let withID = try await client.execute(
+                    uri: "/healthz", method: .get, headers: [HTTPField.Name("X-Request-Id")!: "abc-123"])
                 #expect(withID.headers[HTTPField.Name("X-Request-Id")!] == "abc-123")
             }
         }

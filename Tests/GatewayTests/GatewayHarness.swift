@@ -16,7 +16,8 @@ import Testing
 final class GatewayHarness: Sendable {
     static let zone = TimeZone(identifier: "Europe/Amsterdam")!
     static var routesDir: String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
             .appendingPathComponent("routes").path
     }
 
@@ -32,14 +33,21 @@ final class GatewayHarness: Sendable {
         self.runtime = try GatewayRuntime(config: config, httpClient: .shared)
     }
 
-    static func start(dateStyle: EightAllsSimulator.DateStyle = .zulu, timeout: ConfigDuration = .seconds(5)) async throws -> GatewayHarness {
-        let simulator = try await EightAllsSimulator(options: .init(
-            dateStyle: dateStyle, seedDay: LocalDate.today(in: zone).description, timeZone: zone
-        )).start()
-        let stateDir = FileManager.default.temporaryDirectory.appendingPathComponent("daygate-gw-\(UUID().uuidString)").path
+    static func start(dateStyle: EightAllsSimulator.DateStyle = .zulu, timeout: ConfigDuration = .seconds(5))
+        async throws -> GatewayHarness
+    {
+        let simulator = try await EightAllsSimulator(
+            options: .init(
+                dateStyle: dateStyle, seedDay: LocalDate.today(in: zone).description, timeZone: zone
+            )
+        ).start()
+        let stateDir = FileManager.default.temporaryDirectory.appendingPathComponent("daygate-gw-\(UUID().uuidString)")
+            .path
         let config = DaygateConfig(
             stateDir: stateDir, timezone: zone.identifier, routesDir: routesDir, staticDir: "/nonexistent",
-            profiles: ["default": ProfileConfig(eightalls: BackendEndpoint(baseURL: simulator.apiBaseURL, timeout: timeout))]
+            profiles: [
+                "default": ProfileConfig(eightalls: BackendEndpoint(baseURL: simulator.apiBaseURL, timeout: timeout))
+            ]
         )
         do {
             return try GatewayHarness(simulator: simulator, stateDir: stateDir, config: config)

@@ -20,7 +20,9 @@ struct HTTPCachingTests {
             try await harness.test { client in
                 let first = try await client.execute(uri: "/v1/events", method: .get)
                 let tag = try #require(first.headers[.eTag])
-                #expect(tag.hasPrefix("\"") && tag.hasSuffix("\"") && !tag.hasPrefix("W/"), "a strong validator, got \(tag)")
+                #expect(
+                    tag.hasPrefix("\"") && tag.hasSuffix("\"") && !tag.hasPrefix("W/"), "a strong validator, got \(tag)"
+                )
 
                 // Same data a moment later (age and cache outcome differ): same tag, 304, no body.
                 try await Task.sleep(for: .milliseconds(1100))
@@ -34,10 +36,12 @@ struct HTTPCachingTests {
 
                 // Lists, W/ and * follow RFC 9110's weak comparison.
                 for condition in ["\"nope\", \(tag)", "W/\(tag)", "*"] {
-                    let response = try await client.execute(uri: "/v1/events", method: .get, headers: [Self.ifNoneMatch: condition])
+                    let response = try await client.execute(
+                        uri: "/v1/events", method: .get, headers: [Self.ifNoneMatch: condition])
                     #expect(response.status == .notModified, "If-None-Match: \(condition)")
                 }
-                let other = try await client.execute(uri: "/v1/events", method: .get, headers: [Self.ifNoneMatch: "\"nope\""])
+                let other = try await client.execute(
+                    uri: "/v1/events", method: .get, headers: [Self.ifNoneMatch: "\"nope\""])
                 #expect(other.status == .ok)
                 #expect(other.headers[.eTag] == tag)
 
@@ -45,7 +49,8 @@ struct HTTPCachingTests {
                 let events = try #require(first.json["events"]?.arrayValue)
                 let victim = try #require(events.first?["id"]?.stringValue)
                 _ = try? await harness.simulatorCall(.DELETE, "/api/events/\(victim)")
-                let refreshed = try await client.execute(uri: "/v1/events", method: .get, headers: [.cacheControl: "no-cache", Self.ifNoneMatch: tag])
+                let refreshed = try await client.execute(
+                    uri: "/v1/events", method: .get, headers: [.cacheControl: "no-cache", Self.ifNoneMatch: tag])
                 #expect(refreshed.status == .ok)
                 #expect(refreshed.headers[.eTag] != tag)
                 #expect(try refreshed.json["events"]?.arrayValue?.count == events.count - 1)
@@ -69,9 +74,13 @@ struct HTTPCachingTests {
                 let warm = try await client.execute(uri: "/v1/events?date=2026-11-20", method: .get)
                 let warmStatus = try #require(warm.headers[Self.cacheStatus])
                 #expect(warmStatus.hasPrefix("daygate; hit; ttl="), "got \(warmStatus)")
-                let ttl = try #require(warmStatus.split(separator: ";").first { $0.contains("ttl=") }.flatMap { Int($0.split(separator: "=")[1]) })
+                let ttl = try #require(
+                    warmStatus.split(separator: ";").first { $0.contains("ttl=") }.flatMap {
+                        Int($0.split(separator: "=")[1])
+                    })
                 #expect((55...60).contains(ttl), "events are fresh for 60 s, got ttl=\(ttl)")
-                let maxAge = try #require(warm.headers[.cacheControl]).replacingOccurrences(of: "private, max-age=", with: "")
+                let maxAge = try #require(warm.headers[.cacheControl]).replacingOccurrences(
+                    of: "private, max-age=", with: "")
                 #expect(Int(maxAge) == ttl)
             }
         }
@@ -82,10 +91,13 @@ struct HTTPCachingTests {
             try await harness.test { client in
                 _ = try await client.execute(uri: "/v1/events", method: .get)
                 _ = try await harness.simulatorCall(.POST, "/_sim/faults", json: #"{"error_status":500}"#)
-                let stale = try await client.execute(uri: "/v1/events", method: .get, headers: [.cacheControl: "no-cache"])
+                let stale = try await client.execute(
+                    uri: "/v1/events", method: .get, headers: [.cacheControl: "no-cache"])
                 #expect(stale.status == .ok)
                 #expect(stale.headers[.cacheControl] == "private, no-cache")
-                #expect(stale.headers[Self.cacheStatus]?.hasPrefix("daygate; fwd=stale") == true, "got \(stale.headers[Self.cacheStatus] ?? "")")
+                #expect(
+                    stale.headers[Self.cacheStatus]?.hasPrefix("daygate; fwd=stale") == true,
+                    "got \(stale.headers[Self.cacheStatus] ?? "")")
                 #expect(try stale.json["sections"]?["events"]?["status"] == .string("stale"))
             }
         }
@@ -100,7 +112,8 @@ struct HTTPCachingTests {
                 let statuses = try await withThrowingTaskGroup(of: String.self) { group in
                     for _ in 0..<30 {
                         group.addTask {
-                            let response = try await client.execute(uri: "/v1/events", method: .get, headers: [.cacheControl: "no-cache"])
+                            let response = try await client.execute(
+                                uri: "/v1/events", method: .get, headers: [.cacheControl: "no-cache"])
                             return response.headers[Self.cacheStatus] ?? ""
                         }
                     }

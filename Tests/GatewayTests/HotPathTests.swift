@@ -1,8 +1,8 @@
 import Foundation
 import Gateway
-import Model
 import HTTPTypes
 import HummingbirdTesting
+import Model
 import NIOCore
 import Simulators
 import Synchronization
@@ -38,7 +38,9 @@ import Testing
 
     func withBoth(
         clock: SteppingClock = SteppingClock(),
-        _ body: @Sendable (_ hot: any TestClientProtocol, _ plain: any TestClientProtocol, _ harness: DemoHarness) async throws -> Void
+        _ body:
+            @Sendable (_ hot: any TestClientProtocol, _ plain: any TestClientProtocol, _ harness: DemoHarness)
+            async throws -> Void
     ) async throws {
         let harness = try await DemoHarness.start(now: { clock.read() })
         do {
@@ -78,7 +80,8 @@ import Testing
             #expect(first.status == .ok)
             #expect(try await Self.hotAnswers(hot) == 0)  // every section a fresh hit: composed by the router, kept
 
-            let sections = try #require(first.headers[HTTPField.Name("Cache-Status")!]).components(separatedBy: "=hit").count - 1
+            let sections =
+                try #require(first.headers[HTTPField.Name("Cache-Status")!]).components(separatedBy: "=hit").count - 1
             #expect(sections == 5)
             let hitsBefore = harness.runtime.cache.counters().hits
             for method in [HTTPRequest.Method.get, .head] {
@@ -94,7 +97,8 @@ import Testing
             #expect(harness.runtime.cache.counters().hits - hitsBefore == 4 * sections)
             let tag = try #require(first.headers[.eTag])
             let notModified = try await hot.execute(uri: "/v1/today", method: .get, headers: [.ifNoneMatch: tag])
-            let routerNotModified = try await plain.execute(uri: "/v1/today", method: .get, headers: [.ifNoneMatch: tag])
+            let routerNotModified = try await plain.execute(
+                uri: "/v1/today", method: .get, headers: [.ifNoneMatch: tag])
             #expect(notModified.status == .notModified)
             #expect(notModified.body.readableBytes == 0)
             #expect(Self.comparable(notModified.headers) == Self.comparable(routerNotModified.headers))
@@ -144,7 +148,8 @@ import Testing
             #expect(answered.held, "the router's answer after a hot HEAD: \(client.text)")
             #expect(try await Self.hotAnswers(hot) == 1)
             // And the router's own answer to a HEAD (an unknown path's 404) has no body either.
-            client.send("HEAD /nope HTTP/1.1\r\nHost: localhost\r\n\r\nGET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            client.send(
+                "HEAD /nope HTTP/1.1\r\nHost: localhost\r\n\r\nGET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n")
             await client.wait(timeout: .seconds(5)) { $0.answers >= 4 && $0.text.hasSuffix(#"{"status":"ok"}"#) }
             let last = client.text.components(separatedBy: "HTTP/1.1 ").suffix(2)
             #expect(last.first?.hasPrefix("404") == true && last.first?.hasSuffix("\r\n\r\n") == true, "\(last)")
@@ -190,10 +195,12 @@ import Testing
             // whose repeated requests run through the hot path.)
             let refreshed = try await hot.execute(uri: "/v1/today", method: .get, headers: [.cacheControl: "no-cache"])
             #expect(refreshed.headers[HTTPField.Name("Cache-Status")!]?.contains("fwd=request") == true)
-            let cors = try await hot.execute(uri: "/v1/today", method: .get, headers: [.origin: "http://elsewhere.example"])
+            let cors = try await hot.execute(
+                uri: "/v1/today", method: .get, headers: [.origin: "http://elsewhere.example"])
             #expect(cors.status == .ok)
             #expect(cors.headers[.accessControlAllowOrigin] == nil)
-            let post = try await hot.execute(uri: "/v1/today", method: .post, headers: [.contentType: "application/json"], body: .init(string: "{}"))
+            let post = try await hot.execute(
+                uri: "/v1/today", method: .post, headers: [.contentType: "application/json"], body: .init(string: "{}"))
             #expect(post.status.code >= 400)
             #expect(try await Self.hotAnswers(hot) == 0)
         }
@@ -261,9 +268,11 @@ import Testing
                 "GET /v1/today HTTP/1.0\r\nHost: 127.0.0.1:\(port)\r\n\r\n",
                 "GET http://127.0.0.1:\(port)/v1/today HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n",
             ] {
-                let outcome = RawFuzzRunner.exchange(port: port, bytes: Array(request.utf8), waitMilliseconds: 10_000, headNoBody: false)
+                let outcome = RawFuzzRunner.exchange(
+                    port: port, bytes: Array(request.utf8), waitMilliseconds: 10_000, headNoBody: false)
                 let answer = String(decoding: outcome.data, as: UTF8.self)
-                #expect(answer.hasPrefix("HTTP/1.1 200 OK\r\n") || answer.hasPrefix("HTTP/1.0 200 OK\r\n"), "\(request)")
+                #expect(
+                    answer.hasPrefix("HTTP/1.1 200 OK\r\n") || answer.hasPrefix("HTTP/1.0 200 OK\r\n"), "\(request)")
                 #expect(answer.contains("\"plan\""), "\(request)")
             }
             #expect(try await Self.hotAnswers(hot) == 0)
@@ -311,7 +320,8 @@ import Testing
                 text += "GET \(path) HTTP/1.1\r\n\(host)X-Request-Id: order-\(index)\r\n\r\n"
             }
             text += "GET /healthz HTTP/1.1\r\n\(host)X-Request-Id: order-last\r\nConnection: close\r\n\r\n"
-            let outcome = RawFuzzRunner.exchange(port: port, bytes: Array(text.utf8), waitMilliseconds: 10_000, headNoBody: true)
+            let outcome = RawFuzzRunner.exchange(
+                port: port, bytes: Array(text.utf8), waitMilliseconds: 10_000, headNoBody: true)
             let answer = String(decoding: outcome.data, as: UTF8.self).lowercased()
             let positions = (sequence.indices.map { "order-\($0)" } + ["order-last"]).map { id in
                 answer.range(of: "x-request-id: \(id)\r\n")?.lowerBound

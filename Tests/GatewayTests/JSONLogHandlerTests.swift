@@ -1,8 +1,9 @@
 import ArgumentParser
 import Foundation
-@testable import Gateway
 import Logging
 import Testing
+
+@testable import Gateway
 @testable import daygate
 
 /// Collects what a handler writes, so tests read lines instead of stderr.
@@ -85,8 +86,8 @@ struct JSONLogHandlerTests {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         formatter.timeZone = TimeZone(identifier: "UTC")
-        var milliseconds: Int64 = -2_208_988_800_000 // 1900-01-01
-        while milliseconds < 4_102_444_800_000 {     // 2100-01-01
+        var milliseconds: Int64 = -2_208_988_800_000  // 1900-01-01
+        while milliseconds < 4_102_444_800_000 {  // 2100-01-01
             let date = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
             #expect(JSONLogHandler.timestamp(date) == formatter.string(from: date))
             milliseconds += 37_987_654_321
@@ -110,13 +111,15 @@ struct JSONLogHandlerTests {
         logger[metadataKey: "request_id"] = "1f0c2a9e-5b7d"
         logger[metadataKey: "shared"] = "from handler"
         logger[metadataKey: "zeta"] = "handler only"
-        logger.info("GET /v1/today", metadata: [
-            "status": "200",
-            "shared": "from call",
-            "nested": ["b": "2", "a": ["x", .stringConvertible(Widget())]],
-            "list": ["one", ["k": "v"]],
-            "widget": .stringConvertible(Widget()),
-        ])
+        logger.info(
+            "GET /v1/today",
+            metadata: [
+                "status": "200",
+                "shared": "from call",
+                "nested": ["b": "2", "a": ["x", .stringConvertible(Widget())]],
+                "list": ["one", ["k": "v"]],
+                "widget": .stringConvertible(Widget()),
+            ])
         let line = try #require(collector.lines.first)
         let object = try parse(line)
         #expect(object["request_id"] as? String == "1f0c2a9e-5b7d")
@@ -133,8 +136,10 @@ struct JSONLogHandlerTests {
         #expect((list.last as? [String: Any])?["k"] as? String == "v")
 
         // Fixed fields first, then metadata keys sorted; nested keys sorted too.
-        let keyOrder = ["\"ts\"", "\"level\"", "\"label\"", "\"message\"", "\"list\"", "\"nested\"",
-                        "\"request_id\"", "\"shared\"", "\"status\"", "\"trace_id\"", "\"widget\"", "\"zeta\""]
+        let keyOrder = [
+            "\"ts\"", "\"level\"", "\"label\"", "\"message\"", "\"list\"", "\"nested\"",
+            "\"request_id\"", "\"shared\"", "\"status\"", "\"trace_id\"", "\"widget\"", "\"zeta\"",
+        ]
         let positions = keyOrder.map { try? #require(line.range(of: $0 + ":")).lowerBound }
         #expect(positions.allSatisfy { $0 != nil })
         #expect(positions.compactMap { $0 } == positions.compactMap { $0 }.sorted())
@@ -142,7 +147,8 @@ struct JSONLogHandlerTests {
     }
 
     @Test func specialCharactersSurviveARoundTrip() throws {
-        let nasty = "quote \" backslash \\ slash / newline \n cr \r tab \t nul \u{0} bell \u{7} esc \u{1B} us \u{1F} del \u{7F} "
+        let nasty =
+            "quote \" backslash \\ slash / newline \n cr \r tab \t nul \u{0} bell \u{7} esc \u{1B} us \u{1F} del \u{7F} "
             + "ls \u{2028} ps \u{2029} bom \u{FEFF} é ß 日本語 🙂 👨‍👩‍👧 e\u{301}"
         let collector = LineCollector()
         var logger = jsonLogger(collector, label: "label \"\n\(nasty)")
@@ -154,7 +160,10 @@ struct JSONLogHandlerTests {
         let line = try #require(writes.first)
         #expect(line.last == "\n")
         // One physical line, no raw control characters inside it.
-        #expect(line.dropLast().unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F && $0 != "\u{2028}" && $0 != "\u{2029}" })
+        #expect(
+            line.dropLast().unicodeScalars.allSatisfy {
+                $0.value >= 0x20 && $0.value != 0x7F && $0 != "\u{2028}" && $0 != "\u{2029}"
+            })
 
         let object = try parse(line)
         #expect(object["message"] as? String == nasty)

@@ -13,7 +13,8 @@ import Yams
 @Suite("Summary, sources, metrics and logs in the demo")
 struct ObservabilityTests {
     static var repositoryRoot: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
     }
 
     @Test func summaryHasEveryScalarFromTheSeededDay() async throws {
@@ -60,7 +61,10 @@ struct ObservabilityTests {
                 #expect(response.headers[.contentType] == "application/json; charset=utf-8")
                 let body = try response.json
                 #expect(body["complete"] == .bool(false))
-                for key in ["tasks_planned", "tasks_done", "next_event_title", "next_event_start", "next_dienst_start", "next_dienst_club", "kcal_today", "kcal_remaining"] {
+                for key in [
+                    "tasks_planned", "tasks_done", "next_event_title", "next_event_start", "next_dienst_start",
+                    "next_dienst_club", "kcal_today", "kcal_remaining",
+                ] {
                     #expect(body[key] == .null, "\(key)")
                 }
                 for section in ["plan", "completed", "events", "diensten", "nutrition"] {
@@ -84,19 +88,23 @@ struct ObservabilityTests {
     /// Returns how many sensors it checked.
     @discardableResult
     static func checkHomeAssistantConfig(against summary: JSONValue, requireValues: Bool = false) throws -> Int {
-        let page = try String(contentsOf: repositoryRoot.appendingPathComponent("docs/home-assistant.md"), encoding: .utf8)
-        let block = try #require(page.components(separatedBy: "```yaml\n").dropFirst().first?.components(separatedBy: "```").first)
+        let page = try String(
+            contentsOf: repositoryRoot.appendingPathComponent("docs/home-assistant.md"), encoding: .utf8)
+        let block = try #require(
+            page.components(separatedBy: "```yaml\n").dropFirst().first?.components(separatedBy: "```").first)
         let yaml = try #require(try Yams.load(yaml: block) as? [String: Any])
         let rest = try #require(yaml["rest"] as? [[String: Any]])
         var checked = 0
         for entry in rest {
             let resource = try #require(entry["resource"] as? String)
             #expect(resource.hasSuffix("/v1/summary"))
-            let sensors = (entry["sensor"] as? [[String: Any]] ?? []) + (entry["binary_sensor"] as? [[String: Any]] ?? [])
+            let sensors =
+                (entry["sensor"] as? [[String: Any]] ?? []) + (entry["binary_sensor"] as? [[String: Any]] ?? [])
             for sensor in sensors {
                 let name = sensor["name"] as? String ?? "?"
                 let template = try #require(sensor["value_template"] as? String, "\(name) has a value_template")
-                let path = try #require(Self.valuePath(template), "\(name): a template this test can check, got \(template)")
+                let path = try #require(
+                    Self.valuePath(template), "\(name): a template this test can check, got \(template)")
                 let value = try #require(Self.resolve(path, in: summary), "\(name): \(path) is not in /v1/summary")
                 switch value {
                 case .object, .array: Issue.record("\(name): \(path) is not a scalar")
@@ -105,7 +113,8 @@ struct ObservabilityTests {
                 }
                 if let attributesPath = sensor["json_attributes_path"] as? String {
                     #expect(attributesPath.hasPrefix("$."))
-                    let object = try #require(Self.resolve(String(attributesPath.dropFirst(2)), in: summary), "\(name): \(attributesPath)")
+                    let object = try #require(
+                        Self.resolve(String(attributesPath.dropFirst(2)), in: summary), "\(name): \(attributesPath)")
                     guard case .object(let fields) = object else {
                         Issue.record("\(name): \(attributesPath) is not an object")
                         continue
@@ -125,7 +134,9 @@ struct ObservabilityTests {
         let trimmed = template.trimmingCharacters(in: .whitespaces)
         guard trimmed.hasPrefix("{{"), trimmed.hasSuffix("}}") else { return nil }
         let inner = trimmed.dropFirst(2).dropLast(2).trimmingCharacters(in: .whitespaces)
-        guard inner.hasPrefix("value_json."), inner.dropFirst(11).allSatisfy({ $0.isLowercase || $0 == "_" || $0 == "." || $0.isNumber }) else {
+        guard inner.hasPrefix("value_json."),
+            inner.dropFirst(11).allSatisfy({ $0.isLowercase || $0 == "_" || $0 == "." || $0.isNumber })
+        else {
             return nil
         }
         return String(inner.dropFirst(11))
@@ -222,11 +233,14 @@ struct ObservabilityTests {
         try await withDemo { demo in
             _ = try await demo.call(.fitiq, .POST, "/_sim/faults", json: #"{"error_status":500}"#)
             let id = try await demo.test { client in
-                let response = try await client.execute(uri: "/v1/today", method: .get, headers: [HTTPField.Name("X-Request-Id")!: "trace-me-42"])
+                let response = try await client.execute(
+                    uri: "/v1/today", method: .get, headers: [HTTPField.Name("X-Request-Id")!: "trace-me-42"])
                 return response.headers[HTTPField.Name("X-Request-Id")!]
             }
             #expect(id == "trace-me-42")
-            let lines = demo.logs.text.split(separator: "\n").filter { $0.contains("section") || $0.contains("GET /v1/today") }
+            let lines = demo.logs.text.split(separator: "\n").filter {
+                $0.contains("section") || $0.contains("GET /v1/today")
+            }
             #expect(lines.count >= 6, "one line per section and the access line")
             for line in lines {
                 #expect(line.contains("trace-me-42"), "no request id: \(line)")

@@ -76,7 +76,8 @@ import Testing
                 #expect(properties["sections"]?["properties"]?[section.name] != nil)
             }
             for parameter in route.parameters {
-                #expect(properties[parameter.name]?["type"] == .string("string"), "\(route.path) echoes \(parameter.name)")
+                #expect(
+                    properties[parameter.name]?["type"] == .string("string"), "\(route.path) echoes \(parameter.name)")
             }
             for key in ["complete", "stale", "age_seconds", "sections"] {
                 #expect(answer["required"]?.arrayValue?.contains(.string(key)) == true)
@@ -139,53 +140,103 @@ import Testing
         done.priority = .high
         let team = Dienst.Team(id: "team", code: nil, name: "JO11-3")
         let samples: [(String, JSONValue)] = [
-            ("EventList", try JSONValue(encoding: [Event(id: "e", title: "Standup", start: "2026-11-22T09:00:00+01:00", end: "2026-11-22T09:15:00+01:00")])),
-            ("DailyPlan", try JSONValue(encoding: [
-                PlanItem(id: "p", taskID: nil, title: "Pauze", hour: 12, position: 0, kind: .break, durationMinutes: nil, projectID: nil, contextID: nil),
-            ])),
+            (
+                "EventList",
+                try JSONValue(encoding: [
+                    Event(
+                        id: "e", title: "Standup", start: "2026-11-22T09:00:00+01:00", end: "2026-11-22T09:15:00+01:00")
+                ])
+            ),
+            (
+                "DailyPlan",
+                try JSONValue(encoding: [
+                    PlanItem(
+                        id: "p", taskID: nil, title: "Pauze", hour: 12, position: 0, kind: .break, durationMinutes: nil,
+                        projectID: nil, contextID: nil)
+                ])
+            ),
             ("TaskList", try JSONValue(encoding: [open])),
             ("CompletedTaskList", try JSONValue(encoding: [done])),
-            ("TaskCounts", try JSONValue(encoding: TaskCounts(inbox: 1, acties: 2, opvolgen: 3, projecten: 4, uitgesteld: 5))),
-            ("DienstList", try JSONValue(encoding: [
-                Dienst(
-                    id: "d1", tenant: "club", team: nil, start: "2026-11-22T10:00:00+01:00", end: "2026-11-22T13:00:00+01:00",
-                    location: nil, type: nil, status: "ingepland", volunteers: [], volunteersNeeded: 2, role: "member",
-                    offeredForTransfer: false, updatedAt: nil
-                ),
-                Dienst(
-                    id: "d2", tenant: "club", team: team, start: "2026-11-22T10:00:00+01:00", end: "2026-11-22T13:00:00+01:00",
-                    location: "Kantine", type: .init(name: "Bar", icon: nil), status: "ingepland", volunteers: ["Sanne"],
-                    volunteersNeeded: 1, role: "manager", offeredForTransfer: true, updatedAt: "2026-11-15T09:35:50Z"
-                ),
-            ])),
-            ("Leaderboard", try JSONValue(encoding: [
-                LeaderboardEntry(rank: 1, team: team, points: 10, totalHours: 1.5, recentChange: 0, positionChange: -1, highlighted: true),
-            ])),
-            ("NutritionSummary", try JSONValue(encoding: NutritionSummary(
-                date: "2026-11-22", calories: 1200, proteinG: 50.5, carbsG: 100, fatG: 40, goalCalories: nil, remainingCalories: nil,
-                meals: .init(breakfast: .init(calories: nil, items: 2), lunch: .init(calories: 500, items: 1),
-                             dinner: .init(calories: nil, items: 0), snack: .init(calories: nil, items: 0))
-            ))),
-            ("KnowledgeTimeline", try JSONValue(encoding: [
-                KnowledgeItem(id: "k", title: nil, url: nil, summary: nil, type: nil, tags: [], createdAt: nil, permalink: nil),
-            ])),
-            ("SectionReport", try JSONValue(encoding: SectionReport(status: .error, cache: .none, ageSeconds: nil, backend: "fitiq",
-                                                                    error: ErrorDetail(code: "upstream_timeout", message: "slow")))),
-            ("SectionReport", try JSONValue(encoding: SectionReport(status: .partial, cache: .hit, ageSeconds: 3, backend: "kantinekoning",
-                                                                    issues: [SectionIssue(scope: "agovv", code: "season_ended", message: "over")]))),
+            (
+                "TaskCounts",
+                try JSONValue(encoding: TaskCounts(inbox: 1, acties: 2, opvolgen: 3, projecten: 4, uitgesteld: 5))
+            ),
+            (
+                "DienstList",
+                try JSONValue(encoding: [
+                    Dienst(
+                        id: "d1", tenant: "club", team: nil, start: "2026-11-22T10:00:00+01:00",
+                        end: "2026-11-22T13:00:00+01:00",
+                        location: nil, type: nil, status: "ingepland", volunteers: [], volunteersNeeded: 2,
+                        role: "member",
+                        offeredForTransfer: false, updatedAt: nil
+                    ),
+                    Dienst(
+                        id: "d2", tenant: "club", team: team, start: "2026-11-22T10:00:00+01:00",
+                        end: "2026-11-22T13:00:00+01:00",
+                        location: "Kantine", type: .init(name: "Bar", icon: nil), status: "ingepland",
+                        volunteers: ["Sanne"],
+                        volunteersNeeded: 1, role: "manager", offeredForTransfer: true,
+                        updatedAt: "2026-11-15T09:35:50Z"
+                    ),
+                ])
+            ),
+            (
+                "Leaderboard",
+                try JSONValue(encoding: [
+                    LeaderboardEntry(
+                        rank: 1, team: team, points: 10, totalHours: 1.5, recentChange: 0, positionChange: -1,
+                        highlighted: true)
+                ])
+            ),
+            (
+                "NutritionSummary",
+                try JSONValue(
+                    encoding: NutritionSummary(
+                        date: "2026-11-22", calories: 1200, proteinG: 50.5, carbsG: 100, fatG: 40, goalCalories: nil,
+                        remainingCalories: nil,
+                        meals: .init(
+                            breakfast: .init(calories: nil, items: 2), lunch: .init(calories: 500, items: 1),
+                            dinner: .init(calories: nil, items: 0), snack: .init(calories: nil, items: 0))
+                    ))
+            ),
+            (
+                "KnowledgeTimeline",
+                try JSONValue(encoding: [
+                    KnowledgeItem(
+                        id: "k", title: nil, url: nil, summary: nil, type: nil, tags: [], createdAt: nil, permalink: nil
+                    )
+                ])
+            ),
+            (
+                "SectionReport",
+                try JSONValue(
+                    encoding: SectionReport(
+                        status: .error, cache: .none, ageSeconds: nil, backend: "fitiq",
+                        error: ErrorDetail(code: "upstream_timeout", message: "slow")))
+            ),
+            (
+                "SectionReport",
+                try JSONValue(
+                    encoding: SectionReport(
+                        status: .partial, cache: .hit, ageSeconds: 3, backend: "kantinekoning",
+                        issues: [SectionIssue(scope: "agovv", code: "season_ended", message: "over")]))
+            ),
             ("Error", try JSONValue(encoding: ErrorBody(.badParameter("date must be a date")))),
         ]
         for (component, value) in samples {
-            let problems = SchemaCheck(document: document).problems(value, against: JSONSchemaRef.component(component), at: "$")
+            let problems = SchemaCheck(document: document).problems(
+                value, against: JSONSchemaRef.component(component), at: "$")
             #expect(problems.isEmpty, "\(component): \(problems)")
         }
         // The open task's schema must not demand completed_at; the completed one must.
         let schemas = try #require(document["components"]?["schemas"])
         #expect(schemas["TaskItem"]?["required"]?.arrayValue?.contains(.string("completed_at")) == false)
         #expect(schemas["CompletedTaskItem"]?["required"]?.arrayValue?.contains(.string("completed_at")) == true)
-        #expect(!SchemaCheck(document: document).problems(
-            try JSONValue(encoding: [open]), against: JSONSchemaRef.component("CompletedTaskList"), at: "$"
-        ).isEmpty)
+        #expect(
+            !SchemaCheck(document: document).problems(
+                try JSONValue(encoding: [open]), against: JSONSchemaRef.component("CompletedTaskList"), at: "$"
+            ).isEmpty)
     }
 
     /// Every write endpoint with its method, success status, request body and the errors every
@@ -208,24 +259,36 @@ import Testing
             let name = "\(write.method.uppercased()) \(write.path)"
             let operation = try #require(paths[write.path]?[write.method], "\(name) is not documented")
             #expect(operation["tags"] == .array([.string("writes")]), "\(name)")
-            if let id = operation["operationId"]?.stringValue { #expect(operationIDs.insert(id).inserted, "\(name): operationId \(id) twice") }
+            if let id = operation["operationId"]?.stringValue {
+                #expect(operationIDs.insert(id).inserted, "\(name): operationId \(id) twice")
+            }
             let responses = try #require(operation["responses"]?.objectValue)
             let answer = responses[write.success]?["content"]?["application/json"]?["schema"]?["$ref"]
-            #expect(answer == .string("#/components/schemas/\(write.answer)"), "\(name) \(write.success): \(String(describing: answer))")
-            var statuses = ["400", "401", "403", "404", "409", "410", "413", "422", "429", "431", "502", "503", "504", "default"]
+            #expect(
+                answer == .string("#/components/schemas/\(write.answer)"),
+                "\(name) \(write.success): \(String(describing: answer))")
+            var statuses = [
+                "400", "401", "403", "404", "409", "410", "413", "422", "429", "431", "502", "503", "504", "default",
+            ]
             if write.body != nil { statuses.append("415") }
             for status in statuses {
                 #expect(responses[status] != nil, "\(name) lacks \(status)")
             }
             #expect((responses["415"] != nil) == (write.body != nil), "\(name): 415 only with a body")
             let body = operation["requestBody"]?["content"]?["application/json"]?["schema"]?["$ref"]
-            #expect(body == write.body.map { .string("#/components/schemas/\($0)") }, "\(name) body \(String(describing: body))")
+            #expect(
+                body == write.body.map { .string("#/components/schemas/\($0)") },
+                "\(name) body \(String(describing: body))")
             let parameters = operation["parameters"]?.arrayValue ?? []
-            #expect(parameters.contains(.object(["$ref": .string("#/components/parameters/IdempotencyKey")])) == (write.method == "post"), "\(name)")
+            #expect(
+                parameters.contains(.object(["$ref": .string("#/components/parameters/IdempotencyKey")]))
+                    == (write.method == "post"), "\(name)")
             let successHeaders = responses[write.success]?["headers"]?.objectValue ?? [:]
             #expect((successHeaders["Idempotent-Replayed"] != nil) == (write.method == "post"), "\(name)")
             // Every {template} of the path is a documented path parameter.
-            let templates = write.path.split(separator: "/").filter { $0.hasPrefix("{") }.map { String($0.dropFirst().dropLast()) }
+            let templates = write.path.split(separator: "/").filter { $0.hasPrefix("{") }.map {
+                String($0.dropFirst().dropLast())
+            }
             let declared = parameters.compactMap { parameter -> String? in
                 guard let ref = parameter["$ref"]?.stringValue else { return nil }
                 let resolved = document["components"]?["parameters"]?[String(ref.split(separator: "/").last ?? "")]
@@ -238,22 +301,36 @@ import Testing
     /// The request bodies name exactly the fields the gateway accepts, with its limits.
     @Test func writeBodiesFollowTheGatewaysInput() throws {
         let schemas = try #require(try Self.document(try Self.routes())["components"]?["schemas"])
-        func keys(_ name: String) -> Set<String> { Set(schemas[name]?["properties"]?.objectValue.map { Array($0.keys) } ?? []) }
+        func keys(_ name: String) -> Set<String> {
+            Set(schemas[name]?["properties"]?.objectValue.map { Array($0.keys) } ?? [])
+        }
         #expect(keys("EventCreate") == EventInput.fields)
         #expect(keys("EventUpdate") == EventInput.fields)
         #expect(schemas["EventCreate"]?["required"] == .array(["end", "start", "title"].map(JSONValue.string)))
         #expect(schemas["EventUpdate"]?["required"] == .array([]))
-        #expect(schemas["EventCreate"]?["properties"]?["status"]?["enum"] == .array(EventInput.statuses.map(JSONValue.string)))
+        #expect(
+            schemas["EventCreate"]?["properties"]?["status"]?["enum"]
+                == .array(EventInput.statuses.map(JSONValue.string)))
         #expect(keys("NewTask") == ["title"])
-        #expect(schemas["NewTask"]?["properties"]?["title"]?["maxLength"] == .number(Double(TickedifyInbox.maximumTitleLength)))
+        #expect(
+            schemas["NewTask"]?["properties"]?["title"]?["maxLength"]
+                == .number(Double(TickedifyInbox.maximumTitleLength)))
         #expect(keys("NewCapture") == ["url", "content", "title", "tags", "content_type"])
         #expect(schemas["NewCapture"]?["anyOf"]?.arrayValue?.count == 2)
-        #expect(schemas["NewCapture"]?["properties"]?["content_type"]?["enum"] == .array(CaptureInput.contentTypes.map(JSONValue.string)))
+        #expect(
+            schemas["NewCapture"]?["properties"]?["content_type"]?["enum"]
+                == .array(CaptureInput.contentTypes.map(JSONValue.string)))
         #expect(keys("NewFoodLog") == ["food_id", "food_source", "meal_type", "servings", "logged_at", "notes"])
-        #expect(schemas["NewFoodLog"]?["required"] == .array(["food_id", "food_source", "meal_type", "servings"].map(JSONValue.string)))
-        #expect(schemas["NewFoodLog"]?["properties"]?["meal_type"]?["enum"] == .array(FoodLogInput.mealTypes.map(JSONValue.string)))
+        #expect(
+            schemas["NewFoodLog"]?["required"]
+                == .array(["food_id", "food_source", "meal_type", "servings"].map(JSONValue.string)))
+        #expect(
+            schemas["NewFoodLog"]?["properties"]?["meal_type"]?["enum"]
+                == .array(FoodLogInput.mealTypes.map(JSONValue.string)))
         #expect(keys("NewVolunteer") == ["name"])
-        #expect(schemas["NewVolunteer"]?["properties"]?["name"]?["maxLength"] == .number(Double(KantineKoningVolunteers.maximumNameLength)))
+        #expect(
+            schemas["NewVolunteer"]?["properties"]?["name"]?["maxLength"]
+                == .number(Double(KantineKoningVolunteers.maximumNameLength)))
         for name in ["NewTask", "EventCreate", "EventUpdate", "NewCapture", "NewFoodLog", "NewVolunteer"] {
             #expect(schemas[name]?["additionalProperties"] == .bool(false), "\(name) must refuse unknown fields")
         }
@@ -278,7 +355,8 @@ import Testing
                 let security = operation["security"]
                 if needsKey {
                     keyed += 1
-                    #expect(security == .array([.object(["clientKey": .array([])]), .object([:])]), "\(method) \(path)")
+                    #expect(
+                        security == .array([.object(["clientKey": .array([])]), .object([:])]), "\(method) \(path)")
                     #expect(operation["responses"]?["401"] != nil, "\(method) \(path) lacks 401")
                 } else {
                     #expect(security == nil, "\(method) \(path) needs no key")
@@ -295,10 +373,13 @@ import Testing
     /// Write answers, encoded as the gateway encodes them, match their schemas.
     @Test func encodedWriteAnswersMatchTheirSchemas() throws {
         let document = try Self.document(try Self.routes())
-        let event = Event(id: "e", title: "Standup", start: "2026-11-23T10:00:00+01:00", end: "2026-11-23T11:00:00+01:00")
+        let event = Event(
+            id: "e", title: "Standup", start: "2026-11-23T10:00:00+01:00", end: "2026-11-23T11:00:00+01:00")
         let dienst = Dienst(
-            id: "d1", tenant: "club", team: Dienst.Team(id: "team", code: nil, name: "JO11-3"), start: "2026-11-28T10:00:00+01:00",
-            end: "2026-11-28T13:00:00+01:00", location: nil, type: nil, status: "ingepland", volunteers: ["Sanne"], volunteersNeeded: 2,
+            id: "d1", tenant: "club", team: Dienst.Team(id: "team", code: nil, name: "JO11-3"),
+            start: "2026-11-28T10:00:00+01:00",
+            end: "2026-11-28T13:00:00+01:00", location: nil, type: nil, status: "ingepland", volunteers: ["Sanne"],
+            volunteersNeeded: 2,
             role: "manager", offeredForTransfer: false, updatedAt: nil
         )
         let samples: [(String, JSONValue)] = [
@@ -306,30 +387,44 @@ import Testing
             ("EventAnswer", try JSONValue(encoding: ["event": event])),
             ("EventDeleted", try JSONValue(encoding: ["deleted": ["id": "e"]])),
             ("DienstAnswer", try JSONValue(encoding: ["dienst": dienst])),
-            ("CaptureAccepted", .object(["capture": .object([
-                "id": .string("c1"), "status": .string("pending"), "message": .string("Item capture initiated"), "duplicate_info": .null,
-                "url": .null, "title": .string("Note"), "content_type": .string("note"), "tags": .array([.string("swift")]),
-            ])])),
-            ("EventCreate", .object([
-                "title": .string("Standup"), "start": .string("2026-11-23T10:00:00+01:00"), "end": .string("2026-11-23T11:00:00+01:00"),
-                "location": .null, "tags": .array([.string("work")]), "status": .string("tentative"),
-            ])),
+            (
+                "CaptureAccepted",
+                .object([
+                    "capture": .object([
+                        "id": .string("c1"), "status": .string("pending"), "message": .string("Item capture initiated"),
+                        "duplicate_info": .null,
+                        "url": .null, "title": .string("Note"), "content_type": .string("note"),
+                        "tags": .array([.string("swift")]),
+                    ])
+                ])
+            ),
+            (
+                "EventCreate",
+                .object([
+                    "title": .string("Standup"), "start": .string("2026-11-23T10:00:00+01:00"),
+                    "end": .string("2026-11-23T11:00:00+01:00"),
+                    "location": .null, "tags": .array([.string("work")]), "status": .string("tentative"),
+                ])
+            ),
             ("Error", try JSONValue(encoding: ErrorBody(ErrorDetail(code: "idempotency_key_reused", message: "used")))),
         ]
         for (component, value) in samples {
-            let problems = SchemaCheck(document: document).problems(value, against: JSONSchemaRef.component(component), at: "$")
+            let problems = SchemaCheck(document: document).problems(
+                value, against: JSONSchemaRef.component(component), at: "$")
             #expect(problems.isEmpty, "\(component): \(problems)")
         }
         // A body with an unknown field is refused by the schema, as by the gateway.
-        #expect(!SchemaCheck(document: document).problems(
-            .object(["titel": .string("typo")]), against: JSONSchemaRef.component("NewTask"), at: "$"
-        ).isEmpty)
+        #expect(
+            !SchemaCheck(document: document).problems(
+                .object(["titel": .string("typo")]), against: JSONSchemaRef.component("NewTask"), at: "$"
+            ).isEmpty)
     }
 
     /// A user's route naming an operation the schema table does not know documents its section as any JSON.
     @Test func unknownOperationGetsAnySchema() throws {
         let registry = OperationRegistry([CustomOperation()])
-        let route = try RouteLoader(registry: registry).parse("""
+        let route = try RouteLoader(registry: registry).parse(
+            """
             path: /v1/custom
             description: A user's own route. With two sentences.
             parameters:
@@ -360,7 +455,9 @@ private struct CustomOperation: BackendOperation {
     var arguments: [OperationArgument] { [] }
     func isConfigured(for profile: ProfileConfig) -> Bool { true }
     func credentialFingerprint(for profile: ProfileConfig) -> String { CredentialFingerprint.none }
-    func normalise(_ arguments: [String: ArgumentValue], timeZone: TimeZone) throws -> [String: ArgumentValue] { arguments }
+    func normalise(_ arguments: [String: ArgumentValue], timeZone: TimeZone) throws -> [String: ArgumentValue] {
+        arguments
+    }
     func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
         OperationOutput(body: Data("{}".utf8))
     }
@@ -400,7 +497,8 @@ private struct SchemaCheck {
         }
         if case .object(let fields) = value {
             let properties = schema["properties"]?.objectValue ?? [:]
-            for required in schema["required"]?.arrayValue?.compactMap(\.stringValue) ?? [] where fields[required] == nil {
+            for required in schema["required"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            where fields[required] == nil {
                 found.append("\(path).\(required): required but absent")
             }
             for (key, field) in fields {
@@ -423,7 +521,8 @@ private struct SchemaCheck {
 
     static func matches(_ value: JSONValue, type: String) -> Bool {
         switch (type, value) {
-        case ("null", .null), ("boolean", .bool), ("string", .string), ("array", .array), ("object", .object), ("number", .number):
+        case ("null", .null), ("boolean", .bool), ("string", .string), ("array", .array), ("object", .object),
+            ("number", .number):
             true
         case ("integer", .number(let number)):
             number.rounded() == number

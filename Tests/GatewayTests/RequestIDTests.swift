@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Gateway
 
 /// Request ids the gateway makes when a client sends none (or an unusable one).

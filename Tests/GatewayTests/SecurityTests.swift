@@ -29,20 +29,27 @@ struct SecurityTests {
         let runtime: GatewayRuntime
         let stateDir: String
 
-        init(clients: Bool = true, cors: [String] = [], allowedHosts: [String] = [], staticDir: String = "/nonexistent") async throws {
+        init(clients: Bool = true, cors: [String] = [], allowedHosts: [String] = [], staticDir: String = "/nonexistent")
+            async throws
+        {
             let zone = GatewayHarness.zone
             let seed = LocalDate.today(in: zone).description
             anna = try await EightAllsSimulator(options: .init(seedDay: seed, timeZone: zone)).start()
             ben = try await EightAllsSimulator(options: .init(seedDay: seed, timeZone: zone)).start()
-            stateDir = FileManager.default.temporaryDirectory.appendingPathComponent("daygate-sec-\(UUID().uuidString)").path
+            stateDir =
+                FileManager.default.temporaryDirectory.appendingPathComponent("daygate-sec-\(UUID().uuidString)").path
             let config = DaygateConfig(
-                stateDir: stateDir, timezone: zone.identifier, routesDir: GatewayHarness.routesDir, staticDir: staticDir,
+                stateDir: stateDir, timezone: zone.identifier, routesDir: GatewayHarness.routesDir,
+                staticDir: staticDir,
                 profiles: [
                     "default": ProfileConfig(eightalls: BackendEndpoint(baseURL: anna.apiBaseURL)),
                     "ben": ProfileConfig(eightalls: BackendEndpoint(baseURL: ben.apiBaseURL)),
                 ],
                 clients: clients
-                    ? [ClientConfig(name: "anna-phone", key: annaKey, profile: "default"), ClientConfig(name: "ben-laptop", key: benKey, profile: "ben")]
+                    ? [
+                        ClientConfig(name: "anna-phone", key: annaKey, profile: "default"),
+                        ClientConfig(name: "ben-laptop", key: benKey, profile: "ben"),
+                    ]
                     : [],
                 cors: CORSSettings(origins: cors), allowedHosts: allowedHosts
             )
@@ -52,7 +59,8 @@ struct SecurityTests {
             var request = HTTPClientRequest(url: ben.apiBaseURL + "/events")
             request.method = .POST
             request.headers.add(name: "Content-Type", value: "application/json")
-            let body = #"{"title":"\#(benOnly)","start_time":"\#(LenientDate.format(start, in: .gmt))","end_time":"\#(LenientDate.format(start.addingTimeInterval(1800), in: .gmt))"}"#
+            let body =
+                #"{"title":"\#(benOnly)","start_time":"\#(LenientDate.format(start, in: .gmt))","end_time":"\#(LenientDate.format(start.addingTimeInterval(1800), in: .gmt))"}"#
             request.body = .bytes(ByteBuffer(string: body))
             let response = try await HTTPClient.shared.execute(request, timeout: .seconds(5))
             #expect(response.status == .created)
@@ -65,7 +73,9 @@ struct SecurityTests {
             try? FileManager.default.removeItem(atPath: stateDir)
         }
 
-        func test<Value: Sendable>(_ mode: TestingSetup = .router, _ body: @Sendable (any TestClientProtocol) async throws -> Value) async throws -> Value {
+        func test<Value: Sendable>(
+            _ mode: TestingSetup = .router, _ body: @Sendable (any TestClientProtocol) async throws -> Value
+        ) async throws -> Value {
             // Heartbeats every 200 ms, so a stream reader gets a chunk at least that often.
             try await GatewayApplication.make(runtime: runtime, heartbeat: .milliseconds(200)).test(mode, body)
         }
@@ -75,7 +85,8 @@ struct SecurityTests {
         clients: Bool = true, cors: [String] = [], allowedHosts: [String] = [], staticDir: String = "/nonexistent",
         _ body: (TwoProfiles) async throws -> Value
     ) async throws -> Value {
-        let setup = try await TwoProfiles(clients: clients, cors: cors, allowedHosts: allowedHosts, staticDir: staticDir)
+        let setup = try await TwoProfiles(
+            clients: clients, cors: cors, allowedHosts: allowedHosts, staticDir: staticDir)
         do {
             let value = try await body(setup)
             await setup.close()
@@ -91,7 +102,10 @@ struct SecurityTests {
     @Test func keysAreRequiredAndPickTheProfile() async throws {
         try await Self.with { setup in
             try await setup.test { client in
-                for headers: HTTPFields in [[:], Self.bearer("not-a-key-at-all-000000"), [.authorization: "Basic \(Self.annaKey)"], Self.bearer(Self.annaKey + "x")] {
+                for headers: HTTPFields in [
+                    [:], Self.bearer("not-a-key-at-all-000000"), [.authorization: "Basic \(Self.annaKey)"],
+                    Self.bearer(Self.annaKey + "x"),
+                ] {
                     let response = try await client.execute(uri: "/v1/events", method: .get, headers: headers)
                     #expect(response.status == .unauthorized)
                     #expect(response.headers[.wwwAuthenticate] == #"Bearer realm="daygate""#)
@@ -103,13 +117,19 @@ struct SecurityTests {
                 for path in ["/healthz", "/readyz", "/openapi.json"] {
                     #expect(try await client.execute(uri: path, method: .get).status == .ok, "\(path) needs no key")
                 }
-                let anna = try await client.execute(uri: "/v1/events", method: .get, headers: Self.bearer(Self.annaKey)).json
-                let ben = try await client.execute(uri: "/v1/events", method: .get, headers: Self.bearer(Self.benKey)).json
-                let titles = { (body: JSONValue) in body["events"]?.arrayValue?.compactMap { $0["title"]?.stringValue } ?? [] }
+                let anna = try await client.execute(uri: "/v1/events", method: .get, headers: Self.bearer(Self.annaKey))
+                    .json
+                let ben = try await client.execute(uri: "/v1/events", method: .get, headers: Self.bearer(Self.benKey))
+                    .json
+                let titles = { (body: JSONValue) in
+                    body["events"]?.arrayValue?.compactMap { $0["title"]?.stringValue } ?? []
+                }
                 #expect(titles(ben).contains(Self.benOnly))
                 #expect(!titles(anna).contains(Self.benOnly))
                 #expect(!titles(anna).isEmpty)
-                #expect(try await client.execute(uri: "/metrics", method: .get, headers: Self.bearer(Self.benKey)).status == .ok)
+                #expect(
+                    try await client.execute(uri: "/metrics", method: .get, headers: Self.bearer(Self.benKey)).status
+                        == .ok)
             }
         }
     }
@@ -119,7 +139,8 @@ struct SecurityTests {
     @Test func oneProfileNeverSeesAnothersData() async throws {
         try await Self.with { setup in
             try await setup.test(.live) { client in
-                let benEvents = try await client.execute(uri: "/v1/events", method: .get, headers: Self.bearer(Self.benKey))
+                let benEvents = try await client.execute(
+                    uri: "/v1/events", method: .get, headers: Self.bearer(Self.benKey))
                 let benTag = try #require(benEvents.headers[.eTag])
                 for uri in ["/v1/events", "/v1/today", "/v1/summary", "/v1/sources"] {
                     let response = try await client.execute(uri: uri, method: .get, headers: Self.bearer(Self.annaKey))
@@ -132,9 +153,13 @@ struct SecurityTests {
                 #expect(revalidated.status == .ok, "Ben's ETag is not Anna's data")
                 #expect(!String(buffer: revalidated.body).contains(Self.benOnly))
 
-                let sources = try await client.execute(uri: "/v1/sources", method: .get, headers: Self.bearer(Self.annaKey)).json
+                let sources = try await client.execute(
+                    uri: "/v1/sources", method: .get, headers: Self.bearer(Self.annaKey)
+                ).json
                 #expect(sources["profile"] == .string("default"))
-                let benSources = try await client.execute(uri: "/v1/sources", method: .get, headers: Self.bearer(Self.benKey)).json
+                let benSources = try await client.execute(
+                    uri: "/v1/sources", method: .get, headers: Self.bearer(Self.benKey)
+                ).json
                 #expect(benSources["profile"] == .string("ben"))
                 #expect(benSources["sources"]?["eightalls"]?["calls"] == .number(1))
                 #expect(sources["sources"]?["eightalls"]?["calls"] == .number(2), "Anna's own /v1/events and /v1/today")
@@ -144,10 +169,14 @@ struct SecurityTests {
                 let stream = Task { try await Self.readStream(port: port, key: Self.annaKey, for: 4) }
                 try await Task.sleep(for: .milliseconds(500))
                 try await Self.deleteFirstEvent(of: setup.ben)
-                _ = try await client.execute(uri: "/v1/events", method: .get, headers: Self.bearer(Self.benKey).merging([.cacheControl: "no-cache"]))
+                _ = try await client.execute(
+                    uri: "/v1/events", method: .get,
+                    headers: Self.bearer(Self.benKey).merging([.cacheControl: "no-cache"]))
                 try await Task.sleep(for: .milliseconds(500))
                 try await Self.deleteFirstEvent(of: setup.anna)
-                _ = try await client.execute(uri: "/v1/events", method: .get, headers: Self.bearer(Self.annaKey).merging([.cacheControl: "no-cache"]))
+                _ = try await client.execute(
+                    uri: "/v1/events", method: .get,
+                    headers: Self.bearer(Self.annaKey).merging([.cacheControl: "no-cache"]))
                 let text = try await stream.value
                 #expect(text.contains(#""profile":"default""#), "hello names Anna's profile: \(text)")
                 #expect(text.components(separatedBy: "event: change").count - 1 == 1, "exactly Anna's change: \(text)")
@@ -166,12 +195,21 @@ struct SecurityTests {
                     request.headers.replaceOrAdd(name: "Host", value: host)
                     let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
                     let body = try await response.body.collect(upTo: 1 << 20)
-                    return (Int(response.status.code), (try? JSONDecoder().decode(JSONValue.self, from: Data(body.readableBytesView))) ?? .null)
+                    return (
+                        Int(response.status.code),
+                        (try? JSONDecoder().decode(JSONValue.self, from: Data(body.readableBytesView))) ?? .null
+                    )
                 }
-                for host in ["localhost:\(port)", "127.0.0.1:\(port)", "127.0.0.1", "[::1]:\(port)", "LOCALHOST", "daygate.lan:\(port)", "app.localhost"] {
+                for host in [
+                    "localhost:\(port)", "127.0.0.1:\(port)", "127.0.0.1", "[::1]:\(port)", "LOCALHOST",
+                    "daygate.lan:\(port)", "app.localhost",
+                ] {
                     #expect(try await status(host: host).0 == 200, "Host: \(host)")
                 }
-                for host in ["evil.example", "evil.example:\(port)", "127.0.0.1.evil.example", "localhost.evil.example", "[::2]:\(port)", "128.0.0.1"] {
+                for host in [
+                    "evil.example", "evil.example:\(port)", "127.0.0.1.evil.example", "localhost.evil.example",
+                    "[::2]:\(port)", "128.0.0.1",
+                ] {
                     let (code, body) = try await status(host: host)
                     #expect(code == 403, "Host: \(host)")
                     #expect(body["error"]?["code"] == .string("host_not_allowed"))
@@ -183,14 +221,19 @@ struct SecurityTests {
     @Test func writesNeedJSONAndBodiesAndHeadersAreBounded() async throws {
         try await Self.with(clients: false) { setup in
             try await setup.test { client in
-                for type in [nil, "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"] as [String?] {
+                for type in [nil, "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"]
+                    as [String?]
+                {
                     var headers: HTTPFields = [:]
                     if let type { headers[.contentType] = type }
-                    let response = try await client.execute(uri: "/v1/tasks", method: .post, headers: headers, body: ByteBuffer(string: "title=x"))
+                    let response = try await client.execute(
+                        uri: "/v1/tasks", method: .post, headers: headers, body: ByteBuffer(string: "title=x"))
                     #expect(response.status == .unsupportedMediaType, "Content-Type: \(type ?? "none")")
                     #expect(try response.json["error"]?["code"] == .string("unsupported_media_type"))
                 }
-                let json = try await client.execute(uri: "/v1/tasks", method: .post, headers: [.contentType: "application/json; charset=utf-8"], body: ByteBuffer(string: "{}"))
+                let json = try await client.execute(
+                    uri: "/v1/tasks", method: .post, headers: [.contentType: "application/json; charset=utf-8"],
+                    body: ByteBuffer(string: "{}"))
                 #expect(json.status != .unsupportedMediaType)
 
                 let big = try await client.execute(
@@ -204,7 +247,9 @@ struct SecurityTests {
                 for index in 0..<150 { many[HTTPField.Name("X-Filler-\(index)")!] = "1" }
                 let crowded = try await client.execute(uri: "/v1/events", method: .get, headers: many)
                 #expect(crowded.status.code == 431)
-                let huge = try await client.execute(uri: "/v1/events", method: .get, headers: [HTTPField.Name("X-Huge")!: String(repeating: "a", count: 40_000)])
+                let huge = try await client.execute(
+                    uri: "/v1/events", method: .get,
+                    headers: [HTTPField.Name("X-Huge")!: String(repeating: "a", count: 40_000)])
                 #expect(huge.status.code == 431)
                 #expect(try huge.json["error"]?["code"] == .string("headers_too_large"))
             }
@@ -215,17 +260,22 @@ struct SecurityTests {
         let listed = "https://ha.example.org:8123"
         try await Self.with(cors: [listed]) { setup in
             try await setup.test { client in
-                let preflight = try await client.execute(uri: "/v1/events", method: .options, headers: [
-                    .origin: listed, .accessControlRequestMethod: "GET", .accessControlRequestHeaders: "authorization",
-                ])
+                let preflight = try await client.execute(
+                    uri: "/v1/events", method: .options,
+                    headers: [
+                        .origin: listed, .accessControlRequestMethod: "GET",
+                        .accessControlRequestHeaders: "authorization",
+                    ])
                 #expect(preflight.status == .noContent)
                 #expect(preflight.headers[.accessControlAllowOrigin] == listed)
                 #expect(preflight.headers[.accessControlAllowHeaders]?.contains("Authorization") == true)
                 #expect(preflight.headers[.accessControlAllowMethods]?.contains("GET") == true)
 
-                let refused = try await client.execute(uri: "/v1/events", method: .options, headers: [
-                    .origin: "https://evil.example", .accessControlRequestMethod: "GET",
-                ])
+                let refused = try await client.execute(
+                    uri: "/v1/events", method: .options,
+                    headers: [
+                        .origin: "https://evil.example", .accessControlRequestMethod: "GET",
+                    ])
                 #expect(refused.status == .forbidden)
                 #expect(refused.headers[.accessControlAllowOrigin] == nil)
 
@@ -236,7 +286,9 @@ struct SecurityTests {
                 #expect(allowed.headers[.accessControlExposeHeaders]?.contains("ETag") == true)
                 let unauthorized = try await client.execute(uri: "/v1/events", method: .get, headers: [.origin: listed])
                 #expect(unauthorized.status == .unauthorized)
-                #expect(unauthorized.headers[.accessControlAllowOrigin] == listed, "the page can read the 401 and ask for a key")
+                #expect(
+                    unauthorized.headers[.accessControlAllowOrigin] == listed,
+                    "the page can read the 401 and ask for a key")
 
                 headers[.origin] = "https://evil.example"
                 let other = try await client.execute(uri: "/v1/events", method: .get, headers: headers)
@@ -246,9 +298,11 @@ struct SecurityTests {
         // Without cors.origins nobody gets CORS headers.
         try await Self.with { setup in
             try await setup.test { client in
-                let preflight = try await client.execute(uri: "/v1/events", method: .options, headers: [
-                    .origin: "http://localhost:3000", .accessControlRequestMethod: "GET",
-                ])
+                let preflight = try await client.execute(
+                    uri: "/v1/events", method: .options,
+                    headers: [
+                        .origin: "http://localhost:3000", .accessControlRequestMethod: "GET",
+                    ])
                 #expect(preflight.status == .forbidden)
             }
         }
@@ -257,7 +311,8 @@ struct SecurityTests {
     @Test func staticFilesStayInsideStaticWithTheRightTypes() async throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("daygate-static-\(UUID().uuidString)")
         let folder = root.appendingPathComponent("static")
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent(".git"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent(".git"), withIntermediateDirectories: true)
         try Data("<!doctype html><title>t</title>".utf8).write(to: folder.appendingPathComponent("index.html"))
         try Data("export const x = 1;".utf8).write(to: folder.appendingPathComponent("app.js"))
         try Data("body{}".utf8).write(to: folder.appendingPathComponent("styles.css"))
@@ -272,15 +327,21 @@ struct SecurityTests {
                 #expect(index.headers[.contentType]?.hasPrefix("text/html") == true)
                 #expect(index.headers[.contentSecurityPolicy]?.contains("script-src 'self'") == true)
                 #expect(index.headers[.xContentTypeOptions] == "nosniff")
-                #expect(try await client.execute(uri: "/app.js", method: .get).headers[.contentType]?.contains("javascript") == true)
-                #expect(try await client.execute(uri: "/styles.css", method: .get).headers[.contentType]?.hasPrefix("text/css") == true)
+                #expect(
+                    try await client.execute(uri: "/app.js", method: .get).headers[.contentType]?.contains("javascript")
+                        == true)
+                #expect(
+                    try await client.execute(uri: "/styles.css", method: .get).headers[.contentType]?.hasPrefix(
+                        "text/css") == true)
                 for uri in [
-                    "/.env", "/.git/config", "/%2egit/config", "/../secret.txt", "/%2e%2e/secret.txt", "/static/../../secret.txt",
+                    "/.env", "/.git/config", "/%2egit/config", "/../secret.txt", "/%2e%2e/secret.txt",
+                    "/static/../../secret.txt",
                     "/..%2fsecret.txt", "/..%5csecret.txt", "/app.js%00.html", "/./.env",
                 ] {
                     let response = try await client.execute(uri: uri, method: .get)
                     let body = String(buffer: response.body)
-                    #expect(response.status == .notFound || response.status == .badRequest, "\(uri) → \(response.status)")
+                    #expect(
+                        response.status == .notFound || response.status == .badRequest, "\(uri) → \(response.status)")
                     #expect(!body.contains("HIDDEN") && !body.contains("OUTSIDE"), "\(uri)")
                     #expect((try? response.json["error"]?["code"]) != nil, "\(uri) answers JSON")
                 }
@@ -290,7 +351,8 @@ struct SecurityTests {
 
     @Test func aNonLoopbackAddressNeedsKeys() async throws {
         let config = DaygateConfig(
-            listen: ListenAddress(host: "0.0.0.0", port: 0), stateDir: "/nonexistent", routesDir: GatewayHarness.routesDir,
+            listen: ListenAddress(host: "0.0.0.0", port: 0), stateDir: "/nonexistent",
+            routesDir: GatewayHarness.routesDir,
             profiles: ["default": ProfileConfig()]
         )
         do {
@@ -303,9 +365,12 @@ struct SecurityTests {
     }
 
     @Test func aConfigReadableByOthersIsWarnedAbout() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("daygate-\(UUID().uuidString).yaml").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("daygate-\(UUID().uuidString).yaml")
+            .path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        #expect(FileManager.default.createFile(atPath: path, contents: Data("profiles: {}".utf8), attributes: [.posixPermissions: 0o644]))
+        #expect(
+            FileManager.default.createFile(
+                atPath: path, contents: Data("profiles: {}".utf8), attributes: [.posixPermissions: 0o644]))
         #expect(ConfigFile.permissionWarnings(path).first?.contains("chmod 600") == true)
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
         #expect(ConfigFile.permissionWarnings(path).isEmpty)
@@ -314,8 +379,10 @@ struct SecurityTests {
     static func deleteFirstEvent(of simulator: RunningSimulator) async throws {
         let day = LocalDate.today(in: GatewayHarness.zone).interval(in: GatewayHarness.zone)
         let query = EightAllsClient.eventsQuery(start: day.start, end: day.end, eventType: nil, status: nil)
-        let list = try await HTTPClient.shared.execute(HTTPClientRequest(url: simulator.apiBaseURL + "/events?" + query), timeout: .seconds(5))
-        let events = try JSONDecoder().decode([JSONValue].self, from: Data(try await list.body.collect(upTo: 1 << 20).readableBytesView))
+        let list = try await HTTPClient.shared.execute(
+            HTTPClientRequest(url: simulator.apiBaseURL + "/events?" + query), timeout: .seconds(5))
+        let events = try JSONDecoder().decode(
+            [JSONValue].self, from: Data(try await list.body.collect(upTo: 1 << 20).readableBytesView))
         let first: JSONValue? = events.first?["id"]
         let id = try #require(first?.stringValue ?? first?.numberValue.map { String(Int($0)) })
         var delete = HTTPClientRequest(url: simulator.apiBaseURL + "/events/\(id)")

@@ -6,7 +6,8 @@ import Testing
 struct ConfigLoaderTests {
     /// Writes `text` as a config file in a fresh folder and loads it.
     func load(_ text: String, environment: [String: String] = [:]) throws -> DaygateConfig {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("daygate-config-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "daygate-config-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("daygate.yaml").path
@@ -27,11 +28,11 @@ struct ConfigLoaderTests {
     }
 
     let minimal = """
-    profiles:
-      default:
-        eightalls:
-          base_url: http://127.0.0.1:9101/api
-    """
+        profiles:
+          default:
+            eightalls:
+              base_url: http://127.0.0.1:9101/api
+        """
 
     @Test func defaultsApply() throws {
         let config = try load(minimal)
@@ -44,23 +45,24 @@ struct ConfigLoaderTests {
     }
 
     @Test func fullConfigDecodes() throws {
-        let config = try load("""
-        listen: "[::1]:9000"
-        state_dir: /var/lib/daygate
-        timezone: Europe/Amsterdam
-        cache:
-          max_size: 20MB
-          memory_size: 4MB
-          ttl:
-            eightalls.events: 30s
-          stale_while_revalidate: 2m
-          stale_if_error: 1d
-        profiles:
-          default:
-            eightalls:
-              base_url: http://127.0.0.1:9101/api/
-              timeout: 1500ms
-        """)
+        let config = try load(
+            """
+            listen: "[::1]:9000"
+            state_dir: /var/lib/daygate
+            timezone: Europe/Amsterdam
+            cache:
+              max_size: 20MB
+              memory_size: 4MB
+              ttl:
+                eightalls.events: 30s
+              stale_while_revalidate: 2m
+              stale_if_error: 1d
+            profiles:
+              default:
+                eightalls:
+                  base_url: http://127.0.0.1:9101/api/
+                  timeout: 1500ms
+            """)
         #expect(config.listen == ListenAddress(host: "::1", port: 9000))
         #expect(config.listen.isLoopback)
         #expect(config.stateDir == "/var/lib/daygate")
@@ -73,29 +75,33 @@ struct ConfigLoaderTests {
     }
 
     @Test func environmentAndFileSubstitution() throws {
-        let secretFile = FileManager.default.temporaryDirectory.appendingPathComponent("daygate-secret-\(UUID().uuidString)")
+        let secretFile = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "daygate-secret-\(UUID().uuidString)")
         try "http://127.0.0.1:9999/api\n".write(to: secretFile, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: secretFile) }
-        let config = try load("""
-        timezone: ${TZ_NAME}
-        profiles:
-          default:
-            eightalls:
-              base_url: ${file:\(secretFile.path)}
-        """, environment: ["TZ_NAME": "Europe/Amsterdam"])
+        let config = try load(
+            """
+            timezone: ${TZ_NAME}
+            profiles:
+              default:
+                eightalls:
+                  base_url: ${file:\(secretFile.path)}
+            """, environment: ["TZ_NAME": "Europe/Amsterdam"])
         #expect(config.timezone == "Europe/Amsterdam")
         #expect(config.profiles["default"]?.eightalls?.baseURL == "http://127.0.0.1:9999/api")
     }
 
     @Test func unknownKeyIsNamedWithItsLine() throws {
-        let error = try #require(problem("""
-        listen: 127.0.0.1:8787
-        profiles:
-          default:
-            eightalls:
-              base_url: http://127.0.0.1:9101/api
-              timout: 5s
-        """))
+        let error = try #require(
+            problem(
+                """
+                listen: 127.0.0.1:8787
+                profiles:
+                  default:
+                    eightalls:
+                      base_url: http://127.0.0.1:9101/api
+                      timout: 5s
+                """))
         #expect(error.line == 6)
         #expect(error.keyPath == "profiles.default.eightalls.timout")
         #expect(error.reason.hasPrefix("unknown key"))
@@ -103,21 +109,22 @@ struct ConfigLoaderTests {
     }
 
     @Test func clientsMapKeysToProfiles() throws {
-        let config = try load(minimal + """
+        let config = try load(
+            minimal + """
 
-          ben:
-            eightalls:
-              base_url: http://127.0.0.1:9111/api
-        clients:
-          - name: kitchen
-            key: ${KITCHEN_KEY}
-          - name: ben-phone
-            key: ben-0123456789abcdef
-            profile: ben
-        cors:
-          origins: [https://ha.example.org:8123]
-        allowed_hosts: [daygate.lan]
-        """, environment: ["KITCHEN_KEY": "kitchen-0123456789abcdef"])
+                  ben:
+                    eightalls:
+                      base_url: http://127.0.0.1:9111/api
+                clients:
+                  - name: kitchen
+                    key: ${KITCHEN_KEY}
+                  - name: ben-phone
+                    key: ben-0123456789abcdef
+                    profile: ben
+                cors:
+                  origins: [https://ha.example.org:8123]
+                allowed_hosts: [daygate.lan]
+                """, environment: ["KITCHEN_KEY": "kitchen-0123456789abcdef"])
         #expect(config.clients.map(\.profile) == ["default", "ben"])
         #expect(config.clients[0].key == "kitchen-0123456789abcdef")
         #expect(config.cors.origins == ["https://ha.example.org:8123"])
@@ -130,10 +137,14 @@ struct ConfigLoaderTests {
         #expect(short.keyPath == "clients[0].key")
         #expect(short.line == 7)
         #expect(short.reason.contains("at least 16"))
-        let unknown = try #require(problem(minimal + "\nclients:\n  - name: a\n    key: 0123456789abcdef0\n    profile: nobody\n"))
+        let unknown = try #require(
+            problem(minimal + "\nclients:\n  - name: a\n    key: 0123456789abcdef0\n    profile: nobody\n"))
         #expect(unknown.keyPath == "clients[0].profile")
         #expect(unknown.reason.contains("no profile \"nobody\""))
-        let twice = try #require(problem(minimal + "\nclients:\n  - name: a\n    key: 0123456789abcdef0\n  - name: b\n    key: 0123456789abcdef0\n"))
+        let twice = try #require(
+            problem(
+                minimal
+                    + "\nclients:\n  - name: a\n    key: 0123456789abcdef0\n  - name: b\n    key: 0123456789abcdef0\n"))
         #expect(twice.keyPath == "clients[1].key")
         let origin = try #require(problem(minimal + "\ncors:\n  origins: [https://ha.example.org/]\n"))
         #expect(origin.keyPath == "cors.origins")
@@ -146,12 +157,14 @@ struct ConfigLoaderTests {
     }
 
     @Test func missingRequiredValue() throws {
-        let error = try #require(problem("""
-        profiles:
-          default:
-            eightalls:
-              timeout: 2s
-        """))
+        let error = try #require(
+            problem(
+                """
+                profiles:
+                  default:
+                    eightalls:
+                      timeout: 2s
+                """))
         #expect(error.keyPath == "profiles.default.eightalls.base_url")
         #expect(error.reason == "missing required key")
         #expect(error.line == 4)
@@ -173,20 +186,24 @@ struct ConfigLoaderTests {
         #expect(zone.keyPath == "timezone")
         #expect(zone.reason.contains("unknown IANA timezone"))
 
-        let url = try #require(problem("""
-        profiles:
-          default:
-            eightalls:
-              base_url: ftp://example
-        """))
+        let url = try #require(
+            problem(
+                """
+                profiles:
+                  default:
+                    eightalls:
+                      base_url: ftp://example
+                """))
         #expect(url.keyPath == "profiles.default.eightalls.base_url")
         #expect(url.reason.contains("http://"))
         #expect(url.line == 4)
 
-        let duration = try #require(problem("""
-        cache:
-          stale_if_error: soon
-        """ + "\n" + minimal))
+        let duration = try #require(
+            problem(
+                """
+                cache:
+                  stale_if_error: soon
+                """ + "\n" + minimal))
         #expect(duration.keyPath == "cache.stale_if_error")
         #expect(duration.reason.contains("duration"))
 
@@ -195,24 +212,28 @@ struct ConfigLoaderTests {
     }
 
     @Test func unsetEnvironmentVariable() throws {
-        let error = try #require(problem("""
-        profiles:
-          default:
-            eightalls:
-              base_url: ${EIGHTALLS_URL}
-        """))
+        let error = try #require(
+            problem(
+                """
+                profiles:
+                  default:
+                    eightalls:
+                      base_url: ${EIGHTALLS_URL}
+                """))
         #expect(error.reason == "environment variable EIGHTALLS_URL is not set")
         #expect(error.keyPath == "profiles.default.eightalls.base_url")
         #expect(error.line == 4)
     }
 
     @Test func unreadableFileReference() throws {
-        let error = try #require(problem("""
-        profiles:
-          default:
-            eightalls:
-              base_url: ${file:/nonexistent/daygate-secret}
-        """))
+        let error = try #require(
+            problem(
+                """
+                profiles:
+                  default:
+                    eightalls:
+                      base_url: ${file:/nonexistent/daygate-secret}
+                """))
         #expect(error.reason.contains("cannot read file /nonexistent/daygate-secret"))
     }
 
@@ -223,11 +244,13 @@ struct ConfigLoaderTests {
     }
 
     @Test func severalProfilesNeedADefault() throws {
-        let error = try #require(problem("""
-        profiles:
-          anna: {}
-          ben: {}
-        """))
+        let error = try #require(
+            problem(
+                """
+                profiles:
+                  anna: {}
+                  ben: {}
+                """))
         #expect(error.keyPath == "profiles")
         #expect(error.reason.contains("default"))
     }
@@ -242,20 +265,24 @@ struct ConfigLoaderTests {
         #expect(try load(minimal).limits == LimitsSettings())
         #expect(LimitsSettings().maxConnections == 1024)
         #expect(LimitsSettings().headerTimeout == .seconds(10))
-        let config = try load(minimal + """
+        let config = try load(
+            minimal + """
 
-        limits:
-          max_connections: 200
-          header_timeout: 2s
-          body_timeout: 5s
-          idle_timeout: 2m
-          streams_per_client: 3
-          upstream_connections_per_host: 16
-        """)
-        #expect(config.limits == LimitsSettings(
-            maxConnections: 200, headerTimeout: .seconds(2), bodyTimeout: .seconds(5), idleTimeout: .seconds(120),
-            streamsPerClient: 3, upstreamConnectionsPerHost: 16
-        ))
+                limits:
+                  max_connections: 200
+                  header_timeout: 2s
+                  body_timeout: 5s
+                  idle_timeout: 2m
+                  streams_per_client: 3
+                  upstream_connections_per_host: 16
+                """)
+        #expect(
+            config.limits
+                == LimitsSettings(
+                    maxConnections: 200, headerTimeout: .seconds(2), bodyTimeout: .seconds(5),
+                    idleTimeout: .seconds(120),
+                    streamsPerClient: 3, upstreamConnectionsPerHost: 16
+                ))
     }
 
     @Test func badLimitsAreNamedWithTheirLine() throws {

@@ -24,7 +24,10 @@ struct DateTests {
         #expect(abs(date.timeIntervalSince1970 - expected) < 0.000_002)
     }
 
-    @Test(arguments: ["", "2026-11-23", "2026-13-01T00:00:00Z", "2026-02-30T00:00:00Z", "2026-11-23T25:00:00Z", "2026-11-23T09:00:00+", "2026-11-23T09:00:00Zjunk", "yesterday", "2026-11-23T09:00:00."])
+    @Test(arguments: [
+        "", "2026-11-23", "2026-13-01T00:00:00Z", "2026-02-30T00:00:00Z", "2026-11-23T25:00:00Z",
+        "2026-11-23T09:00:00+", "2026-11-23T09:00:00Zjunk", "yesterday", "2026-11-23T09:00:00.",
+    ])
     func rejectsMalformed(text: String) {
         #expect(LenientDate.parse(text) == nil)
     }
@@ -48,7 +51,10 @@ struct DateTests {
     @Test func localDateParsingIsStrict() {
         #expect(LocalDate("2026-11-22") == LocalDate(year: 2026, month: 11, day: 22))
         #expect(LocalDate("2024-02-29") != nil)
-        for bad in ["2026-02-29", "2026-11-31", "26-11-22", "2026/11/22", "2026-11-22T00:00", "2026-1-22", "", "abcd-ef-gh", "2026-00-10"] {
+        for bad in [
+            "2026-02-29", "2026-11-31", "26-11-22", "2026/11/22", "2026-11-22T00:00", "2026-1-22", "", "abcd-ef-gh",
+            "2026-00-10",
+        ] {
             #expect(LocalDate(bad) == nil, "\(bad) should be refused")
         }
     }
@@ -83,7 +89,8 @@ struct DateTests {
         // 23:30 UTC on 22 November is already 23 November in Amsterdam, still the 22nd in New York.
         let instant = try #require(LenientDate.parse("2026-11-22T23:30:00Z"))
         #expect(LocalDate.today(in: amsterdam, now: instant).description == "2026-11-23")
-        #expect(LocalDate.today(in: TimeZone(identifier: "America/New_York")!, now: instant).description == "2026-11-22")
+        #expect(
+            LocalDate.today(in: TimeZone(identifier: "America/New_York")!, now: instant).description == "2026-11-22")
         #expect(LocalDate.today(in: .gmt, now: instant).description == "2026-11-22")
     }
 

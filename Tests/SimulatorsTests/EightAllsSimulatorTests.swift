@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import Testing
+
 @testable import Simulators
 
 @Suite("8alls simulator")
@@ -48,8 +49,10 @@ struct EightAllsSimulatorTests {
             #expect(created.count == 5)
             #expect(created.allSatisfy { $0.hasSuffix("Z") })
             // Keys come in the contract's order.
-            let keys = ["title", "description", "start_time", "end_time", "all_day", "location", "recurrence_rule", "status",
-                        "event_type", "color", "tags", "attendees", "reminders", "id", "created_at", "updated_at"]
+            let keys = [
+                "title", "description", "start_time", "end_time", "all_day", "location", "recurrence_rule", "status",
+                "event_type", "color", "tags", "attendees", "reminders", "id", "created_at", "updated_at",
+            ]
             let firstObject = String(r.body.dropFirst().prefix { $0 != "}" })
             let positions = keys.map { firstObject.range(of: "\"\($0)\":")?.lowerBound }
             #expect(positions.allSatisfy { $0 != nil })
@@ -75,11 +78,13 @@ struct EightAllsSimulatorTests {
         try await withEightAlls { sim, client in
             // Local 2026-11-26 starts at 2026-11-25T23:00Z; the deploy window runs 21:30Z-23:30Z on the 25th.
             // The all-day offsite ends exactly at 23:00Z and is included too: both bounds are inclusive.
-            let r = try await client.send(sim, "/api/events?start_date=2026-11-25T23:00:00Z&end_date=2026-11-26T22:59:59Z")
+            let r = try await client.send(
+                sim, "/api/events?start_date=2026-11-25T23:00:00Z&end_date=2026-11-26T22:59:59Z")
             #expect(r.titles.prefix(2) == ["Team offsite", "Late deploy window"])
             #expect(r.titles.contains("Standup"))
             // end_time >= start_date is inclusive.
-            let edge = try await client.send(sim, "/api/events?start_date=2026-11-23T08:15:00Z&end_date=2026-11-23T08:15:00Z")
+            let edge = try await client.send(
+                sim, "/api/events?start_date=2026-11-23T08:15:00Z&end_date=2026-11-23T08:15:00Z")
             #expect(edge.titles == ["Standup"])
             // Only one bound: everything ending at or after it.
             let after = try await client.send(sim, "/api/events?start_date=2026-11-26T18:00:00Z")
@@ -123,7 +128,8 @@ struct EightAllsSimulatorTests {
         try await withEightAlls(dateStyle: .naive) { sim, client in
             let created = try await client.send(
                 .POST, sim, "/api/events",
-                json: #"{"title":"Call","start_time":"2026-11-23T09:00:00+01:00","end_time":"2026-11-23T09:30:00+01:00"}"#
+                json:
+                    #"{"title":"Call","start_time":"2026-11-23T09:00:00+01:00","end_time":"2026-11-23T09:30:00+01:00"}"#
             )
             #expect(created.status == 201)
             #expect(created.object["start_time"] as? String == "2026-11-23T09:00:00")
@@ -157,12 +163,14 @@ struct EightAllsSimulatorTests {
             #expect(detail["input"] as? String == "2026-11-23T09:00:00 01:00")
             #expect((detail["msg"] as? String)?.contains("invalid timezone sign") == true)
 
-            let encoded = try await client.send(sim, "/api/events?start_date=2026-11-23T15:00:00%2B01:00&end_date=2026-11-23T23:59:59%2B01:00")
+            let encoded = try await client.send(
+                sim, "/api/events?start_date=2026-11-23T15:00:00%2B01:00&end_date=2026-11-23T23:59:59%2B01:00")
             #expect(encoded.status == 200)
             #expect(encoded.titles == ["Design review", "School pickup", "Book club"])
 
             // Naive input is UTC; fractions up to six digits are fine.
-            let naive = try await client.send(sim, "/api/events?start_date=2026-11-23T13:00:00.123456&end_date=2026-11-23T13:30")
+            let naive = try await client.send(
+                sim, "/api/events?start_date=2026-11-23T13:00:00.123456&end_date=2026-11-23T13:30")
             #expect(naive.titles == ["Design review"])
         }
     }
@@ -188,7 +196,8 @@ struct EightAllsSimulatorTests {
         try await withEightAlls { sim, client in
             let created = try await client.send(
                 .POST, sim, "/api/events",
-                json: #"{"title":"Standup","start_time":"2026-11-24T14:00:00+01:00","end_time":"2026-11-24T14:30:00Z","event_type":"meeting","tags":["work"]}"#
+                json:
+                    #"{"title":"Standup","start_time":"2026-11-24T14:00:00+01:00","end_time":"2026-11-24T14:30:00Z","event_type":"meeting","tags":["work"]}"#
             )
             #expect(created.status == 201)
             let event = created.object
@@ -211,14 +220,16 @@ struct EightAllsSimulatorTests {
             #expect(noop.status == 200)
             #expect(noop.object["updated_at"] is NSNull)
 
-            let updated = try await client.send(.PUT, sim, "/api/events/\(id)", json: #"{"location":"Room 5","status":"tentative"}"#)
+            let updated = try await client.send(
+                .PUT, sim, "/api/events/\(id)", json: #"{"location":"Room 5","status":"tentative"}"#)
             #expect(updated.status == 200)
             #expect(updated.object["title"] as? String == "Standup")
             #expect(updated.object["location"] as? String == "Room 5")
             #expect(updated.object["status"] as? String == "tentative")
             #expect(updated.object["updated_at"] as? String != nil)
 
-            let badRange = try await client.send(.PUT, sim, "/api/events/\(id)", json: #"{"end_time":"2026-11-24T12:00:00Z"}"#)
+            let badRange = try await client.send(
+                .PUT, sim, "/api/events/\(id)", json: #"{"end_time":"2026-11-24T12:00:00Z"}"#)
             #expect(badRange.status == 400)
             #expect(badRange.body == #"{"detail":"end_time must be after start_time"}"#)
 
@@ -228,7 +239,8 @@ struct EightAllsSimulatorTests {
             let nullStart = try await client.send(.PUT, sim, "/api/events/\(id)", json: #"{"start_time":null}"#)
             #expect(nullStart.status == 500)
             // A naive datetime against Postgres' aware value cannot be compared: TypeError.
-            let naiveStart = try await client.send(.PUT, sim, "/api/events/\(id)", json: #"{"start_time":"2026-11-24T13:10:00"}"#)
+            let naiveStart = try await client.send(
+                .PUT, sim, "/api/events/\(id)", json: #"{"start_time":"2026-11-24T13:10:00"}"#)
             #expect(naiveStart.status == 500)
             let badTitle = try await client.send(.PUT, sim, "/api/events/\(id)", json: #"{"title":""}"#)
             #expect(badTitle.status == 422)
@@ -263,12 +275,14 @@ struct EightAllsSimulatorTests {
             #expect(missing.status == 422)
             let detail = try #require(missing.object["detail"] as? [[String: Any]])
             #expect(detail.map { $0["loc"] as? [String] ?? [] } == [["body", "start_time"], ["body", "end_time"]])
-            #expect(detail.allSatisfy { $0["type"] as? String == "missing" && $0["msg"] as? String == "Field required" })
+            #expect(
+                detail.allSatisfy { $0["type"] as? String == "missing" && $0["msg"] as? String == "Field required" })
             #expect(detail.first?["url"] as? String == "https://errors.pydantic.dev/2.5/v/missing")
 
             let emptyTitle = try await client.send(
                 .POST, sim, "/api/events",
-                json: #"{"title":"","start_time":"2026-11-24T10:00:00Z","end_time":"2026-11-24T11:00:00Z","tags":"work"}"#
+                json:
+                    #"{"title":"","start_time":"2026-11-24T10:00:00Z","end_time":"2026-11-24T11:00:00Z","tags":"work"}"#
             )
             #expect(emptyTitle.status == 422)
             let types = (emptyTitle.object["detail"] as? [[String: Any]] ?? []).compactMap { $0["type"] as? String }
@@ -313,7 +327,8 @@ struct EightAllsSimulatorTests {
         let b = try EightAllsStore(options: options).list { _ in true }.0.map(\.id)
         #expect(a == b)
         #expect(Set(a).count == a.count)
-        let other = try EightAllsStore(options: .init(seedDay: "2026-11-24", timeZone: testTimeZone)).list { _ in true }.0.map(\.id)
+        let other = try EightAllsStore(options: .init(seedDay: "2026-11-24", timeZone: testTimeZone)).list { _ in true }
+            .0.map(\.id)
         #expect(Set(other).isDisjoint(with: a))
         #expect(throws: SimulatorError.self) { try EightAllsStore(options: .init(seedDay: "2026-13-01")) }
     }
@@ -322,7 +337,8 @@ struct EightAllsSimulatorTests {
         try await withEightAlls { sim, client in
             let before = try await client.send(sim, "/api/events").array.count
             _ = try await client.send(
-                .POST, sim, "/api/events", json: #"{"title":"x","start_time":"2026-11-24T10:00:00Z","end_time":"2026-11-24T11:00:00Z"}"#
+                .POST, sim, "/api/events",
+                json: #"{"title":"x","start_time":"2026-11-24T10:00:00Z","end_time":"2026-11-24T11:00:00Z"}"#
             )
             #expect(try await client.send(sim, "/api/events").array.count == before + 1)
             let reset = try await client.send(.POST, sim, "/_sim/reset")

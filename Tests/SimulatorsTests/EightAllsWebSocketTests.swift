@@ -5,6 +5,7 @@ import Logging
 import NIOCore
 import Synchronization
 import Testing
+
 @testable import Simulators
 
 /// A WebSocket client for tests: received texts queue up for ``next(timeout:)``, ``send(_:)``
@@ -186,7 +187,8 @@ struct EightAllsWebSocketTests {
             let socket = try await TestSocket.connect(sim)
             let ids = try await Self.eventIDs(client, sim)
             // A failed update broadcasts nothing, so the socket stays listed.
-            let bad = try await client.send(.PUT, sim, "/api/events/\(ids[0])", json: #"{"end_time":"2000-01-01T00:00:00Z"}"#)
+            let bad = try await client.send(
+                .PUT, sim, "/api/events/\(ids[0])", json: #"{"end_time":"2000-01-01T00:00:00Z"}"#)
             #expect(bad.status == 400)
             #expect(try await client.send(.DELETE, sim, "/api/events/\(ids[1])").status == 204)
             #expect(await socket.next()?.contains(ids[1]) == true)
@@ -209,15 +211,18 @@ struct EightAllsWebSocketTests {
             _ = try await client.send(.POST, sim, "/_sim/faults", json: #"{"down":"reset"}"#)
             await #expect(throws: (any Error).self) { try await TestSocket.connect(sim) }
             #expect(sim.control.calls("GET /ws") == 2)
-            let upgrade = "GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            let upgrade =
+                "GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                 + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
             #expect(await rawExchange(port: sim.port, request: upgrade) == .reset)
             #expect(sim.control.calls("GET /ws") == 3)
             _ = try await client.send(.DELETE, sim, "/_sim/faults")
             let accepted = await rawExchange(port: sim.port, request: upgrade)
-            #expect(accepted == .answered(
-                "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nSec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\nConnection: upgrade\r\n\r\n"
-            ))
+            #expect(
+                accepted
+                    == .answered(
+                        "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nSec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\nConnection: upgrade\r\n\r\n"
+                    ))
             #expect(sim.control.calls("GET /ws") == 4)
 
             // A firing error_status refuses the upgrade too.

@@ -3,11 +3,12 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import Testing
+
 @testable import Simulators
 
 /// Starts a FitIQ simulator (seed day 2026-11-23, Amsterdam) and an HTTP client that does not
 /// follow redirects, runs `body`, and always stops both.
-fileprivate func withFitIQ(
+private func withFitIQ(
     accessTokenLifetime: TimeInterval = 900,
     refreshTokenLifetime: TimeInterval = 7 * 86_400,
     guideShape: Bool = false,
@@ -52,7 +53,8 @@ extension HTTPClient {
         email: String = FitIQSimulator.demoEmail,
         password: String = FitIQSimulator.demoPassword
     ) async throws -> (String, String) {
-        let r = try await fitiq(.POST, sim, "/api/v1/auth/login", json: #"{"email":"\#(email)","password":"\#(password)"}"#)
+        let r = try await fitiq(
+            .POST, sim, "/api/v1/auth/login", json: #"{"email":"\#(email)","password":"\#(password)"}"#)
         let data = try #require(r.object["data"] as? [String: Any], "login failed: \(r.status) \(r.body)")
         return (try #require(data["access_token"] as? String), try #require(data["refresh_token"] as? String))
     }
@@ -68,7 +70,7 @@ extension SimResponse {
 }
 
 /// Decodes a JWT payload (base64url, no padding).
-fileprivate func fitiqJWTPayload(_ token: String) -> [String: Any]? {
+private func fitiqJWTPayload(_ token: String) -> [String: Any]? {
     let parts = token.split(separator: ".")
     guard parts.count == 3 else { return nil }
     var b64 = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
@@ -130,7 +132,8 @@ struct FitIQSimulatorTests {
     @Test func loginReturnsJWTAndRefreshToken() async throws {
         try await withFitIQ { sim, client in
             let r = try await client.fitiq(
-                .POST, sim, "/api/v1/auth/login", json: #"{"email":"Anna@Example.org","password":"\#(FitIQSimulator.demoPassword)"}"#
+                .POST, sim, "/api/v1/auth/login",
+                json: #"{"email":"Anna@Example.org","password":"\#(FitIQSimulator.demoPassword)"}"#
             )
             #expect(r.status == 200)
             #expect(r.object.keys.sorted() == ["data"])
@@ -156,17 +159,21 @@ struct FitIQSimulatorTests {
 
     @Test func loginRejectsBadCredentialsAndBodies() async throws {
         try await withFitIQ { sim, client in
-            let wrong = try await client.fitiq(.POST, sim, "/api/v1/auth/login", json: #"{"email":"anna@example.org","password":"x"}"#)
+            let wrong = try await client.fitiq(
+                .POST, sim, "/api/v1/auth/login", json: #"{"email":"anna@example.org","password":"x"}"#)
             #expect(wrong.status == 401)
             #expect(wrong.body == #"{"error":{"message":"invalid email or password"}}"#)
-            let unknown = try await client.fitiq(.POST, sim, "/api/v1/auth/login", json: #"{"email":"eve@example.org","password":"x"}"#)
+            let unknown = try await client.fitiq(
+                .POST, sim, "/api/v1/auth/login", json: #"{"email":"eve@example.org","password":"x"}"#)
             #expect(unknown.status == 401)
-            let missing = try await client.fitiq(.POST, sim, "/api/v1/auth/login", json: #"{"email":"anna@example.org"}"#)
+            let missing = try await client.fitiq(
+                .POST, sim, "/api/v1/auth/login", json: #"{"email":"anna@example.org"}"#)
             #expect(missing.status == 400)
             let notJSON = try await client.fitiq(.POST, sim, "/api/v1/auth/login", json: "{oops")
             #expect(notJSON.status == 400)
             #expect(notJSON.fitiqErrorMessage == "invalid request body")
-            let wrongType = try await client.fitiq(.POST, sim, "/api/v1/auth/login", json: #"{"email":1,"password":"x"}"#)
+            let wrongType = try await client.fitiq(
+                .POST, sim, "/api/v1/auth/login", json: #"{"email":1,"password":"x"}"#)
             #expect(wrongType.status == 400)
             let auth = try await client.send(sim, "/_sim/auth")
             #expect(auth.object["logins"] as? Int == 0)
@@ -193,7 +200,8 @@ struct FitIQSimulatorTests {
             #expect(wrongKind.status == 401)
             // "Token" instead of "Bearer".
             let scheme = try await client.send(
-                .GET, sim, "/api/v1/workouts", headers: [("X-API-Key", FitIQSimulator.demoAPIKey), ("Authorization", "Token \(access)")]
+                .GET, sim, "/api/v1/workouts",
+                headers: [("X-API-Key", FitIQSimulator.demoAPIKey), ("Authorization", "Token \(access)")]
             )
             #expect(scheme.status == 401)
         }
@@ -300,7 +308,8 @@ struct FitIQSimulatorTests {
             #expect(noBody.status == 400)
             // Refresh also needs the API key.
             let (_, refresh) = try await client.fitiqLogin(sim)
-            let noKey = try await client.fitiq(.POST, sim, "/api/v1/auth/refresh", json: #"{"refresh_token":"\#(refresh)"}"#, apiKey: nil)
+            let noKey = try await client.fitiq(
+                .POST, sim, "/api/v1/auth/refresh", json: #"{"refresh_token":"\#(refresh)"}"#, apiKey: nil)
             #expect(noKey.status == 401)
             try await Task.sleep(for: .milliseconds(1200))
             let expired = try await client.fitiqRefresh(sim, refresh)
@@ -313,7 +322,8 @@ struct FitIQSimulatorTests {
 
     @Test func registerCreatesAUserWithoutGoal() async throws {
         try await withFitIQ { sim, client in
-            let body = #"{"email":"noor@example.org","password":"Secret-123","name":"Noor","date_of_birth":"1994-05-15"}"#
+            let body =
+                #"{"email":"noor@example.org","password":"Secret-123","name":"Noor","date_of_birth":"1994-05-15"}"#
             let created = try await client.fitiq(.POST, sim, "/api/v1/auth/register", json: body)
             #expect(created.status == 201)
             #expect(created.fitiqData["email"] as? String == "noor@example.org")
@@ -362,7 +372,9 @@ struct FitIQSimulatorTests {
             // Without a date: today (UTC) — not the seed day, so no seeded meals.
             let today = try await client.fitiq(sim, "/api/v1/food-logs/summary", token: access)
             #expect(today.status == 200)
-            #expect(today.fitiqData["date"] as? String == Civil.dayString(FitIQFormat.utcDay(FitIQFormat.nowMicros(Date().timeIntervalSince1970))))
+            #expect(
+                today.fitiqData["date"] as? String
+                    == Civil.dayString(FitIQFormat.utcDay(FitIQFormat.nowMicros(Date().timeIntervalSince1970))))
         }
     }
 
@@ -396,7 +408,8 @@ struct FitIQSimulatorTests {
     @Test func listFoodLogsByDayRangeAndMeal() async throws {
         try await withFitIQ { sim, client in
             let (access, _) = try await client.fitiqLogin(sim)
-            let today = try await client.fitiq(sim, "/api/v1/food-logs?start_date=2026-11-23&end_date=2026-11-23", token: access)
+            let today = try await client.fitiq(
+                sim, "/api/v1/food-logs?start_date=2026-11-23&end_date=2026-11-23", token: access)
             #expect(today.status == 200)
             #expect(today.fitiqData.keys.sorted() == ["logs", "total"])
             let logs = try #require(today.fitiqData["logs"] as? [[String: Any]])
@@ -405,12 +418,16 @@ struct FitIQSimulatorTests {
             // Newest first; times are UTC (Amsterdam is UTC+1 in November).
             #expect(logs.first?["meal_type"] as? String == "snack")
             #expect(logs.first?["logged_at"] as? String == "2026-11-23T14:30:00Z")
-            let keys = ["id", "user_id", "food_id", "food_source", "meal_type", "servings", "logged_at", "created_at", "updated_at"]
+            let keys = [
+                "id", "user_id", "food_id", "food_source", "meal_type", "servings", "logged_at", "created_at",
+                "updated_at",
+            ]
             #expect(Set(logs[0].keys) == Set(keys))
             #expect(logs.contains { $0["notes"] as? String == "Office canteen" })
             #expect(today.body.contains(#""servings":1,"#))
 
-            let lunches = try await client.fitiq(sim, "/api/v1/food-logs?start_date=2026-11-17&end_date=2026-11-23&meal_type=lunch", token: access)
+            let lunches = try await client.fitiq(
+                sim, "/api/v1/food-logs?start_date=2026-11-17&end_date=2026-11-23&meal_type=lunch", token: access)
             #expect(lunches.fitiqData["total"] as? Int == 14)
             let all = try await client.fitiq(sim, "/api/v1/food-logs", token: access)
             #expect(all.fitiqData["total"] as? Int == 42)
@@ -420,7 +437,8 @@ struct FitIQSimulatorTests {
 
             let badMeal = try await client.fitiq(sim, "/api/v1/food-logs?meal_type=brunch", token: access)
             #expect(badMeal.status == 400)
-            let badDate = try await client.fitiq(sim, "/api/v1/food-logs?start_date=2026-11-23T00:00:00Z", token: access)
+            let badDate = try await client.fitiq(
+                sim, "/api/v1/food-logs?start_date=2026-11-23T00:00:00Z", token: access)
             #expect(badDate.status == 400)
             #expect(badDate.fitiqErrorMessage == "invalid start_date format, expected YYYY-MM-DD")
 
@@ -456,7 +474,8 @@ struct FitIQSimulatorTests {
             let pasta = FitIQSeed.foodID("pasta")
             let created = try await client.fitiq(
                 .POST, sim, "/api/v1/food-logs", token: access,
-                json: #"{"food_id":"\#(pasta)","food_source":"database","meal_type":"dinner","servings":1.5,"logged_at":"2026-11-23T19:00:00+01:00"}"#
+                json:
+                    #"{"food_id":"\#(pasta)","food_source":"database","meal_type":"dinner","servings":1.5,"logged_at":"2026-11-23T19:00:00+01:00"}"#
             )
             #expect(created.status == 201)
             #expect(created.fitiqData["logged_at"] as? String == "2026-11-23T18:00:00Z")
@@ -472,7 +491,8 @@ struct FitIQSimulatorTests {
             // Over the goal: remaining goes negative.
             let more = try await client.fitiq(
                 .POST, sim, "/api/v1/food-logs", token: access,
-                json: #"{"food_id":"\#(pasta)","food_source":"database","meal_type":"dinner","servings":1,"logged_at":"2026-11-23T20:00:00Z"}"#
+                json:
+                    #"{"food_id":"\#(pasta)","food_source":"database","meal_type":"dinner","servings":1,"logged_at":"2026-11-23T20:00:00Z"}"#
             )
             #expect(more.status == 201)
             let over = try await client.fitiq(sim, Self.summaryToday, token: access)
@@ -480,7 +500,8 @@ struct FitIQSimulatorTests {
 
             let unknownFood = try await client.fitiq(
                 .POST, sim, "/api/v1/food-logs", token: access,
-                json: #"{"food_id":"00000000-0000-4000-8000-000000000000","food_source":"database","meal_type":"dinner","servings":1}"#
+                json:
+                    #"{"food_id":"00000000-0000-4000-8000-000000000000","food_source":"database","meal_type":"dinner","servings":1}"#
             )
             #expect(unknownFood.status == 404)
             #expect(unknownFood.body == #"{"error":{"message":"food not found"}}"#)
@@ -496,7 +517,8 @@ struct FitIQSimulatorTests {
             #expect(badServings.status == 400)
             let badTime = try await client.fitiq(
                 .POST, sim, "/api/v1/food-logs", token: access,
-                json: #"{"food_id":"\#(pasta)","food_source":"database","meal_type":"dinner","servings":1,"logged_at":"2026-11-23"}"#
+                json:
+                    #"{"food_id":"\#(pasta)","food_source":"database","meal_type":"dinner","servings":1,"logged_at":"2026-11-23"}"#
             )
             #expect(badTime.status == 400)
             let noAuth = try await client.fitiq(
@@ -508,7 +530,8 @@ struct FitIQSimulatorTests {
             let (bas, _) = try await client.fitiqLogin(sim, email: "bas@example.org", password: "Bas-Demo-2025!")
             let foreign = try await client.fitiq(
                 .POST, sim, "/api/v1/food-logs", token: bas,
-                json: #"{"food_id":"\#(FitIQSeed.foodID("overnight_oats"))","food_source":"custom","meal_type":"breakfast","servings":1}"#
+                json:
+                    #"{"food_id":"\#(FitIQSeed.foodID("overnight_oats"))","food_source":"custom","meal_type":"breakfast","servings":1}"#
             )
             #expect(foreign.status == 404)
 
@@ -563,16 +586,22 @@ struct FitIQSimulatorTests {
         try await withFitIQ { sim, client in
             let (access, _) = try await client.fitiqLogin(sim)
             let range = try await client.fitiq(
-                sim, "/api/v1/workouts/date-range?start_date=2026-11-20T23:00:00Z&end_date=2026-11-23T22:59:59Z", token: access
+                sim, "/api/v1/workouts/date-range?start_date=2026-11-20T23:00:00Z&end_date=2026-11-23T22:59:59Z",
+                token: access
             )
             #expect(range.status == 200)
-            let types = (range.fitiqData["workouts"] as? [[String: Any]] ?? []).compactMap { $0["activity_type"] as? String }
+            let types = (range.fitiqData["workouts"] as? [[String: Any]] ?? []).compactMap {
+                $0["activity_type"] as? String
+            }
             #expect(types == ["walking", "yoga", "running"])
             let offset = try await client.fitiq(
-                sim, "/api/v1/workouts/date-range?start_date=2026-11-23T00:00:00%2B01:00&end_date=2026-11-23T23:59:59%2B01:00", token: access
+                sim,
+                "/api/v1/workouts/date-range?start_date=2026-11-23T00:00:00%2B01:00&end_date=2026-11-23T23:59:59%2B01:00",
+                token: access
             )
             #expect((offset.fitiqData["workouts"] as? [Any])?.count == 1)
-            let dateOnly = try await client.fitiq(sim, "/api/v1/workouts/date-range?start_date=2026-11-17&end_date=2026-11-23", token: access)
+            let dateOnly = try await client.fitiq(
+                sim, "/api/v1/workouts/date-range?start_date=2026-11-17&end_date=2026-11-23", token: access)
             #expect(dateOnly.status == 400)
             #expect(dateOnly.body == #"{"error":{"message":"invalid start_date format, expected RFC3339"}}"#)
             let missing = try await client.fitiq(sim, "/api/v1/workouts/date-range", token: access)
@@ -584,7 +613,8 @@ struct FitIQSimulatorTests {
     @Test func createUpdateDeleteWorkout() async throws {
         try await withFitIQ { sim, client in
             let (access, _) = try await client.fitiqLogin(sim)
-            let missing = try await client.fitiq(.POST, sim, "/api/v1/workouts", token: access, json: #"{"activity_type":"running"}"#)
+            let missing = try await client.fitiq(
+                .POST, sim, "/api/v1/workouts", token: access, json: #"{"activity_type":"running"}"#)
             #expect(missing.status == 400)
             #expect(missing.fitiqErrorMessage == "started_at is required")
             let created = try await client.fitiq(
@@ -601,7 +631,8 @@ struct FitIQSimulatorTests {
             #expect(updated.status == 200)
             #expect(updated.fitiqData["duration_minutes"] as? Int == 30)
             #expect(updated.fitiqData["activity_type"] as? String == "rowing")
-            let badIntensity = try await client.fitiq(.PUT, sim, "/api/v1/workouts/\(id)", token: access, json: #"{"intensity":11}"#)
+            let badIntensity = try await client.fitiq(
+                .PUT, sim, "/api/v1/workouts/\(id)", token: access, json: #"{"intensity":11}"#)
             #expect(badIntensity.status == 400)
             #expect(try await client.fitiq(.DELETE, sim, "/api/v1/workouts/\(id)", token: access).status == 204)
             #expect(try await client.fitiq(sim, "/api/v1/workouts/\(id)", token: access).status == 404)
@@ -627,11 +658,14 @@ struct FitIQSimulatorTests {
             #expect(session["source_id"] as? String == "HK-SLEEP-20261123")
             let efficiency = try #require(session["sleep_efficiency_percentage"] as? Double)
             #expect(abs(efficiency - 467.0 / 485.0 * 100) < 1e-9)
-            let minutes = ["awake_minutes", "rem_minutes", "core_minutes", "deep_minutes"].compactMap { session[$0] as? Int }
+            let minutes = ["awake_minutes", "rem_minutes", "core_minutes", "deep_minutes"].compactMap {
+                session[$0] as? Int
+            }
             #expect(minutes.reduce(0, +) == 485)
             let averages = try #require(lastNight.fitiqData["averages"] as? [String: Any])
             #expect(averages["avg_total_sleep_minutes"] as? Int == 467)
-            #expect(lastNight.fitiqData.keys.sorted() == ["averages", "has_more", "limit", "offset", "sessions", "total"])
+            #expect(
+                lastNight.fitiqData.keys.sorted() == ["averages", "has_more", "limit", "offset", "sessions", "total"])
             #expect(lastNight.fitiqData["limit"] as? Int == 30)
 
             let today = try await client.fitiq(sim, "/api/v1/sleep?from=2026-11-23&to=2026-11-23", token: access)
@@ -639,11 +673,14 @@ struct FitIQSimulatorTests {
             #expect(today.fitiqData["averages"] is NSNull)
             #expect(today.body.contains(#""averages":null"#))
 
-            let fortnight = try await client.fitiq(sim, "/api/v1/sleep?from=2026-11-01&to=2026-11-30&limit=5", token: access)
+            let fortnight = try await client.fitiq(
+                sim, "/api/v1/sleep?from=2026-11-01&to=2026-11-30&limit=5", token: access)
             #expect(fortnight.fitiqData["total"] as? Int == 14)
             #expect((fortnight.fitiqData["sessions"] as? [Any])?.count == 5)
             #expect(fortnight.fitiqData["has_more"] as? Bool == true)
-            let starts = (fortnight.fitiqData["sessions"] as? [[String: Any]] ?? []).compactMap { $0["start_time"] as? String }
+            let starts = (fortnight.fitiqData["sessions"] as? [[String: Any]] ?? []).compactMap {
+                $0["start_time"] as? String
+            }
             #expect(starts == starts.sorted(by: >))
 
             let bad = try await client.fitiq(sim, "/api/v1/sleep?from=yesterday", token: access)
@@ -670,11 +707,13 @@ struct FitIQSimulatorTests {
             #expect(again.fitiqData["id"] as? String == first.fitiqData["id"] as? String)
             let overlap = try await client.fitiq(
                 .POST, sim, "/api/v1/sleep", token: access,
-                json: #"{"start_time":"2026-11-23T22:00:00Z","end_time":"2026-11-24T06:00:00Z","stages":[{"stage":"deep","start_time":"2026-11-24T00:00:00Z","end_time":"2026-11-24T01:00:00Z"},{"stage":"rem","start_time":"2026-11-24T00:30:00Z","end_time":"2026-11-24T01:30:00Z"}]}"#
+                json:
+                    #"{"start_time":"2026-11-23T22:00:00Z","end_time":"2026-11-24T06:00:00Z","stages":[{"stage":"deep","start_time":"2026-11-24T00:00:00Z","end_time":"2026-11-24T01:00:00Z"},{"stage":"rem","start_time":"2026-11-24T00:30:00Z","end_time":"2026-11-24T01:30:00Z"}]}"#
             )
             #expect(overlap.status == 400)
             let backwards = try await client.fitiq(
-                .POST, sim, "/api/v1/sleep", token: access, json: #"{"start_time":"2026-11-24T06:00:00Z","end_time":"2026-11-23T22:00:00Z"}"#
+                .POST, sim, "/api/v1/sleep", token: access,
+                json: #"{"start_time":"2026-11-24T06:00:00Z","end_time":"2026-11-23T22:00:00Z"}"#
             )
             #expect(backwards.status == 400)
         }
@@ -699,7 +738,8 @@ struct FitIQSimulatorTests {
         try await withFitIQ { sim, client in
             let (access, refresh) = try await client.fitiqLogin(sim)
             let created = try await client.fitiq(
-                .POST, sim, "/api/v1/workouts", token: access, json: #"{"activity_type":"rowing","started_at":"2026-11-23T17:00:00Z"}"#
+                .POST, sim, "/api/v1/workouts", token: access,
+                json: #"{"activity_type":"rowing","started_at":"2026-11-23T17:00:00Z"}"#
             )
             #expect(created.status == 201)
             let reset = try await client.send(.POST, sim, "/_sim/reset")
@@ -717,7 +757,10 @@ struct FitIQSimulatorTests {
     @Test func seedIsDeterministic() throws {
         let options = FitIQSimulator.Options(seedDay: testSeedDay, timeZone: testTimeZone)
         func ids(_ store: FitIQStore) -> [String] {
-            store.withState { s in s.foodLogs.map(\.id) + s.workouts.map(\.id) + s.sleepSessions.map(\.id) + s.users.map(\.id) + s.foods.map(\.id) }
+            store.withState { s in
+                s.foodLogs.map(\.id) + s.workouts.map(\.id) + s.sleepSessions.map(\.id) + s.users.map(\.id)
+                    + s.foods.map(\.id)
+            }
         }
         let a = ids(try FitIQStore(options: options))
         let b = ids(try FitIQStore(options: options))
@@ -727,17 +770,26 @@ struct FitIQSimulatorTests {
         let other = try FitIQStore(options: .init(seedDay: "2026-11-24", timeZone: testTimeZone))
         let otherLogs = other.withState { $0.foodLogs.map(\.id) }
         #expect(Set(otherLogs).isDisjoint(with: a))
-        #expect(other.withState { $0.users.map(\.id) } == FitIQSimulator.demoUsers.map { FitIQSeed.userID(email: $0.email) })
+        #expect(
+            other.withState { $0.users.map(\.id) } == FitIQSimulator.demoUsers.map { FitIQSeed.userID(email: $0.email) }
+        )
         #expect(throws: SimulatorError.self) { try FitIQStore(options: .init(seedDay: "2026-02-30")) }
     }
 
     @Test func formatsLikeGo() {
-        #expect(FitIQFormat.time(Civil.micros(year: 2026, month: 11, day: 23, hour: 6, minute: 45)) == "2026-11-23T06:45:00Z")
-        #expect(FitIQFormat.time(Civil.micros(year: 2026, month: 11, day: 23, micro: 120_000)) == "2026-11-23T00:00:00.12Z")
+        #expect(
+            FitIQFormat.time(Civil.micros(year: 2026, month: 11, day: 23, hour: 6, minute: 45))
+                == "2026-11-23T06:45:00Z")
+        #expect(
+            FitIQFormat.time(Civil.micros(year: 2026, month: 11, day: 23, micro: 120_000)) == "2026-11-23T00:00:00.12Z")
         #expect(FitIQFormat.number(12) == .int(12))
         #expect(FitIQFormat.number(31.5) == .double(31.5))
-        #expect(FitIQFormat.parseRFC3339("2026-11-23T09:00:00+01:00") == Civil.micros(year: 2026, month: 11, day: 23, hour: 8))
-        #expect(FitIQFormat.parseRFC3339("2026-11-23T09:00:00.123456789Z") == Civil.micros(year: 2026, month: 11, day: 23, hour: 9, micro: 123_456))
+        #expect(
+            FitIQFormat.parseRFC3339("2026-11-23T09:00:00+01:00")
+                == Civil.micros(year: 2026, month: 11, day: 23, hour: 8))
+        #expect(
+            FitIQFormat.parseRFC3339("2026-11-23T09:00:00.123456789Z")
+                == Civil.micros(year: 2026, month: 11, day: 23, hour: 9, micro: 123_456))
         #expect(FitIQFormat.parseRFC3339("2026-11-23T09:00:00") == nil)
         #expect(FitIQFormat.parseRFC3339("2026-11-23 09:00:00Z") == nil)
         #expect(FitIQFormat.parseRFC3339("2026-11-23") == nil)

@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import Testing
+
 @testable import Simulators
 
 /// Monday 2026-11-23 in Amsterdam, 12:00 local (11:00Z): club A has its guaranteed evening dienst
@@ -35,7 +36,9 @@ extension SimResponse {
 private func kkTeamCode(_ d: [String: Any]) -> String? { (d["team"] as? [String: Any])?["code"] as? String }
 private func kkIDs(_ list: [[String: Any]]) -> [String] { list.compactMap { $0["id"] as? String } }
 
-private func kkGet(_ client: HTTPClient, _ sim: RunningSimulator, _ path: String, token: String? = nil) async throws -> SimResponse {
+private func kkGet(_ client: HTTPClient, _ sim: RunningSimulator, _ path: String, token: String? = nil) async throws
+    -> SimResponse
+{
     try await client.send(.GET, sim, path, headers: token.map(kkAuth) ?? [])
 }
 
@@ -55,7 +58,8 @@ struct KantineKoningSimulatorTests {
         try await withKantineKoning { sim, client in
             #expect(sim.kind == .kantinekoning)
             #expect(sim.apiBaseURL == sim.baseURL)
-            let r = try await kkGet(client, sim, kkDienstenPath + "?tenant=vvwilhelmus&future_days=60", token: KK.demoManagerToken)
+            let r = try await kkGet(
+                client, sim, kkDienstenPath + "?tenant=vvwilhelmus&future_days=60", token: KK.demoManagerToken)
             #expect(r.status == 200)
             #expect(r.headers["content-type"].first == "application/json; charset=utf-8")
             let list = r.kkDiensten
@@ -81,7 +85,8 @@ struct KantineKoningSimulatorTests {
             #expect(first.hasPrefix(#"{"aanmeldingen":["#))
             // Keys in Jason's (alphabetical) order.
             let keys = [
-                "aanmeldingen", "aanmeldingen_count", "dienst_type", "eind_tijd", "id", "locatie_naam", "minimum_bemanning",
+                "aanmeldingen", "aanmeldingen_count", "dienst_type", "eind_tijd", "id", "locatie_naam",
+                "minimum_bemanning",
                 "notification_token", "offered_for_transfer", "start_tijd", "status", "team", "tenant_id", "updated_at",
             ]
             let object = try #require(r.kkDiensten.first)
@@ -109,16 +114,20 @@ struct KantineKoningSimulatorTests {
             }
             // Past diensten are staffed; some future ones still need people.
             let past = r.kkDiensten.filter { !kkIsFuture($0) }
-            #expect(past.allSatisfy { ($0["aanmeldingen_count"] as? Int ?? 0) >= ($0["minimum_bemanning"] as? Int ?? 0) })
+            #expect(
+                past.allSatisfy { ($0["aanmeldingen_count"] as? Int ?? 0) >= ($0["minimum_bemanning"] as? Int ?? 0) })
             let future = r.kkDiensten.filter(kkIsFuture)
-            #expect(future.contains { ($0["aanmeldingen_count"] as? Int ?? 0) < ($0["minimum_bemanning"] as? Int ?? 0) })
+            #expect(
+                future.contains { ($0["aanmeldingen_count"] as? Int ?? 0) < ($0["minimum_bemanning"] as? Int ?? 0) })
         }
     }
 
     @Test func memberAndManagerOverlapWithSameUpdatedAt() async throws {
         try await withKantineKoning { sim, client in
-            let manager = try await kkGet(client, sim, kkDienstenPath + "?tenant=vvwilhelmus&future_days=60", token: KK.demoManagerToken)
-            let member = try await kkGet(client, sim, kkDienstenPath + "?tenant=vvwilhelmus&future_days=60", token: KK.demoMemberToken)
+            let manager = try await kkGet(
+                client, sim, kkDienstenPath + "?tenant=vvwilhelmus&future_days=60", token: KK.demoManagerToken)
+            let member = try await kkGet(
+                client, sim, kkDienstenPath + "?tenant=vvwilhelmus&future_days=60", token: KK.demoMemberToken)
             #expect(member.status == 200)
             #expect(Set(member.kkDiensten.compactMap(kkTeamCode)) == ["JO13-1", "JO11-5"])
             let shared = Set(kkIDs(manager.kkDiensten)).intersection(kkIDs(member.kkDiensten))
@@ -136,7 +145,8 @@ struct KantineKoningSimulatorTests {
 
     @Test func clubBMemberSeesClubBOnly() async throws {
         try await withKantineKoning { sim, client in
-            let b = try await kkGet(client, sim, kkDienstenPath + "?tenant=agovv&future_days=60", token: KK.demoClubBMemberToken)
+            let b = try await kkGet(
+                client, sim, kkDienstenPath + "?tenant=agovv&future_days=60", token: KK.demoClubBMemberToken)
             #expect(b.status == 200)
             #expect(Set(b.kkDiensten.compactMap(kkTeamCode)) == ["JO10-5"])
             #expect(b.kkDiensten.allSatisfy { $0["tenant_id"] as? String == "agovv" })
@@ -145,7 +155,8 @@ struct KantineKoningSimulatorTests {
             let a = try await kkGet(client, sim, kkDienstenPath + "?tenant=vvwilhelmus", token: KK.demoManagerToken)
             #expect(Set(kkIDs(a.kkDiensten)).isDisjoint(with: kkIDs(b.kkDiensten)))
             // Without `tenant` (deprecated fetchAllDiensten) the token's tenant is used.
-            let noTenant = try await kkGet(client, sim, kkDienstenPath + "?future_days=60", token: KK.demoClubBMemberToken)
+            let noTenant = try await kkGet(
+                client, sim, kkDienstenPath + "?future_days=60", token: KK.demoClubBMemberToken)
             #expect(kkIDs(noTenant.kkDiensten) == kkIDs(b.kkDiensten))
         }
     }
@@ -154,18 +165,25 @@ struct KantineKoningSimulatorTests {
         try await withKantineKoning { sim, client in
             let token = KK.demoManagerToken
             let all = try await kkGet(client, sim, kkDienstenPath + "?tenant=vvwilhelmus", token: token).kkDiensten
-            let futureOnly = try await kkGet(client, sim, kkDienstenPath + "?tenant=vvwilhelmus&past_days=0", token: token).kkDiensten
+            let futureOnly = try await kkGet(
+                client, sim, kkDienstenPath + "?tenant=vvwilhelmus&past_days=0", token: token
+            ).kkDiensten
             #expect(!futureOnly.isEmpty && futureOnly.allSatisfy(kkIsFuture))
             #expect(futureOnly.count == all.filter(kkIsFuture).count)
-            let pastOnly = try await kkGet(client, sim, kkDienstenPath + "?tenant=vvwilhelmus&future_days=0", token: token).kkDiensten
+            let pastOnly = try await kkGet(
+                client, sim, kkDienstenPath + "?tenant=vvwilhelmus&future_days=0", token: token
+            ).kkDiensten
             #expect(!pastOnly.isEmpty && !pastOnly.contains(where: kkIsFuture))
-            let nextWeek = try await kkGet(client, sim, kkDienstenPath + "?tenant=vvwilhelmus&past_days=0&future_days=7", token: token)
+            let nextWeek = try await kkGet(
+                client, sim, kkDienstenPath + "?tenant=vvwilhelmus&past_days=0&future_days=7", token: token)
             #expect(nextWeek.kkDiensten.allSatisfy { ($0["start_tijd"] as? String ?? "") <= "2026-11-30T11:00:00Z" })
             #expect(nextWeek.kkDiensten.count < futureOnly.count)
-            let oneWeekBack = try await kkGet(client, sim, kkDienstenPath + "?tenant=vvwilhelmus&past_days=7&future_days=0", token: token)
+            let oneWeekBack = try await kkGet(
+                client, sim, kkDienstenPath + "?tenant=vvwilhelmus&past_days=7&future_days=0", token: token)
             #expect(oneWeekBack.kkDiensten.allSatisfy { ($0["start_tijd"] as? String ?? "") >= "2026-11-16T11:00:00Z" })
             // An unparsable value falls back to the default.
-            let junk = try await kkGet(client, sim, kkDienstenPath + "?tenant=vvwilhelmus&future_days=abc", token: token)
+            let junk = try await kkGet(
+                client, sim, kkDienstenPath + "?tenant=vvwilhelmus&future_days=abc", token: token)
             #expect(kkIDs(junk.kkDiensten) == kkIDs(all))
         }
     }
@@ -196,12 +214,14 @@ struct KantineKoningSimulatorTests {
             #expect(member.object["error"] as? String == "team_access_denied")
         }
         var options = kkOptions(openDienstenInList: true)
-        options.enrollments.append(KK.Enrollment(tenant: "vvwilhelmus", role: .manager, token: "h1", label: "H1", teamCodes: ["H1"]))
+        options.enrollments.append(
+            KK.Enrollment(tenant: "vvwilhelmus", role: .manager, token: "h1", label: "H1", teamCodes: ["H1"]))
         try await withKantineKoning(options) { sim, client in
             let h1 = try await kkGet(client, sim, kkDienstenPath + "/available", token: "h1")
             let offered = try kkPick(h1.kkDiensten) { $0["offered_for_transfer"] as? Bool == true }
             #expect(kkTeamCode(offered) == "JO11-5")
-            let excluded = try await kkGet(client, sim, kkDienstenPath + "/available?current_team_code=JO11-5", token: "h1")
+            let excluded = try await kkGet(
+                client, sim, kkDienstenPath + "/available?current_team_code=JO11-5", token: "h1")
             #expect(excluded.kkDiensten.allSatisfy { $0["team"] is NSNull })
             let list = try await kkGet(client, sim, kkDienstenPath + "?tenant=vvwilhelmus", token: KK.demoMemberToken)
             let open = list.kkDiensten.filter { $0["team"] is NSNull }
@@ -214,7 +234,8 @@ struct KantineKoningSimulatorTests {
         try await withKantineKoning { sim, client in
             let list = try await kkGet(client, sim, kkDienstenPath + "?tenant=vvwilhelmus", token: KK.demoManagerToken)
             let id = try #require(kkIDs(list.kkDiensten).first)
-            let detail = try await kkGet(client, sim, kkDienstenPath + "/\(id)?tenant=vvwilhelmus", token: KK.demoManagerToken)
+            let detail = try await kkGet(
+                client, sim, kkDienstenPath + "/\(id)?tenant=vvwilhelmus", token: KK.demoManagerToken)
             #expect(detail.status == 200)
             #expect(detail.kkDienst["id"] as? String == id)
             let other = try await kkGet(client, sim, kkDienstenPath + "/\(id)", token: KK.demoClubBMemberToken)
@@ -248,7 +269,8 @@ struct KantineKoningSimulatorTests {
             #expect(ended.body.hasPrefix(#"{"error":"token_revoked","message":""#))
             #expect(ended.body.hasSuffix(#","reason":"season_ended"}"#))
             // The scheme is case-insensitive.
-            let lower = try await client.send(.GET, sim, path, headers: [("Authorization", "bearer \(KK.demoManagerToken)")])
+            let lower = try await client.send(
+                .GET, sim, path, headers: [("Authorization", "bearer \(KK.demoManagerToken)")])
             #expect(lower.status == 200)
         }
     }
@@ -266,7 +288,8 @@ struct KantineKoningSimulatorTests {
             // Other enrollments of the same tenant keep working.
             #expect(try await kkGet(client, sim, member, token: KK.demoManagerToken).status == 200)
 
-            let forget = try await client.send(.POST, sim, "/_sim/tokens/forget", json: #"{"token":"\#(KK.demoManagerToken)"}"#)
+            let forget = try await client.send(
+                .POST, sim, "/_sim/tokens/forget", json: #"{"token":"\#(KK.demoManagerToken)"}"#)
             #expect(forget.status == 200)
             let r2 = try await kkGet(client, sim, member, token: KK.demoManagerToken)
             #expect(r2.status == 401 && r2.body == #"{"error":"device_not_found"}"#)
@@ -314,7 +337,8 @@ struct KantineKoningSimulatorTests {
             let id = try #require(dienst["id"] as? String)
             let before = dienst["aanmeldingen"] as? [String] ?? []
             let added = try await client.send(
-                .POST, sim, Self.volunteerPath(id), json: #"{"naam":"  Anne Marie  "}"#, headers: kkAuth(KK.demoManagerToken))
+                .POST, sim, Self.volunteerPath(id), json: #"{"naam":"  Anne Marie  "}"#,
+                headers: kkAuth(KK.demoManagerToken))
             #expect(added.status == 200)
             #expect(added.kkDienst["aanmeldingen"] as? [String] == before + ["Anne Marie"])
             #expect(added.kkDienst["aanmeldingen_count"] as? Int == before.count + 1)
@@ -338,7 +362,8 @@ struct KantineKoningSimulatorTests {
             #expect(again.object["error"] as? String == "volunteer_not_found")
 
             // `naam` in the query string works for POST too (Phoenix merges params).
-            let viaQuery = try await client.send(.POST, sim, Self.volunteerPath(id) + "&naam=Kees", headers: kkAuth(KK.demoManagerToken))
+            let viaQuery = try await client.send(
+                .POST, sim, Self.volunteerPath(id) + "&naam=Kees", headers: kkAuth(KK.demoManagerToken))
             #expect(viaQuery.status == 200 || viaQuery.object["error"] as? String == "duplicate_volunteer")
         }
     }
@@ -350,18 +375,22 @@ struct KantineKoningSimulatorTests {
             let path = Self.volunteerPath(id)
             let manager = kkAuth(KK.demoManagerToken)
 
-            let fifteen = try await client.send(.POST, sim, path, json: #"{"naam":"Maximiliaanjans"}"#, headers: manager)
+            let fifteen = try await client.send(
+                .POST, sim, path, json: #"{"naam":"Maximiliaanjans"}"#, headers: manager)
             #expect(fifteen.status == 200)
-            let sixteen = try await client.send(.POST, sim, path, json: #"{"naam":"Maximiliaanjanss"}"#, headers: manager)
+            let sixteen = try await client.send(
+                .POST, sim, path, json: #"{"naam":"Maximiliaanjanss"}"#, headers: manager)
             #expect(sixteen.status == 422)
             #expect(sixteen.object["error"] as? String == "name_too_long")
             // Characters, not bytes.
-            let accents = try await client.send(.POST, sim, path, json: #"{"naam":"Zoë-Chloë Ångström"}"#, headers: manager)
+            let accents = try await client.send(
+                .POST, sim, path, json: #"{"naam":"Zoë-Chloë Ångström"}"#, headers: manager)
             #expect(accents.object["error"] as? String == "name_too_long")
             let accentsOK = try await client.send(.POST, sim, path, json: #"{"naam":"Zoë Ångström"}"#, headers: manager)
             #expect(accentsOK.status == 200)
 
-            let duplicate = try await client.send(.POST, sim, path, json: #"{"naam":"maximiliaanjans"}"#, headers: manager)
+            let duplicate = try await client.send(
+                .POST, sim, path, json: #"{"naam":"maximiliaanjans"}"#, headers: manager)
             #expect(duplicate.status == 422)
             #expect(duplicate.object["error"] as? String == "duplicate_volunteer")
 
@@ -377,7 +406,8 @@ struct KantineKoningSimulatorTests {
             #expect(malformed.status == 400)
             #expect(malformed.body == #"{"errors":{"detail":"Bad Request"}}"#)
 
-            let member = try await client.send(.POST, sim, path, json: #"{"naam":"Jan"}"#, headers: kkAuth(KK.demoMemberToken))
+            let member = try await client.send(
+                .POST, sim, path, json: #"{"naam":"Jan"}"#, headers: kkAuth(KK.demoMemberToken))
             #expect(member.status == 403)
             #expect(member.object["error"] as? String == "team_access_denied")
             #expect(member.object["message"] as? String != nil)
@@ -390,7 +420,8 @@ struct KantineKoningSimulatorTests {
             // A dienst of a team the manager does not manage (seen through the member's JO13-1).
             let other = try await Self.futureDienst(client, sim, team: "JO13-1", token: KK.demoMemberToken)
             let r1 = try await client.send(
-                .POST, sim, Self.volunteerPath(other["id"] as? String ?? ""), json: #"{"naam":"Jan"}"#, headers: manager)
+                .POST, sim, Self.volunteerPath(other["id"] as? String ?? ""), json: #"{"naam":"Jan"}"#, headers: manager
+            )
             #expect(r1.status == 403 && r1.object["error"] as? String == "team_access_denied")
 
             // An open dienst.
@@ -403,14 +434,17 @@ struct KantineKoningSimulatorTests {
             // A past dienst of the manager's own team, add and remove.
             let past = try kkPick(list.kkDiensten) { kkTeamCode($0) == "JO11-3" && !kkIsFuture($0) }
             let pastID = past["id"] as? String ?? ""
-            let r3 = try await client.send(.POST, sim, Self.volunteerPath(pastID), json: #"{"naam":"Jan"}"#, headers: manager)
+            let r3 = try await client.send(
+                .POST, sim, Self.volunteerPath(pastID), json: #"{"naam":"Jan"}"#, headers: manager)
             #expect(r3.status == 422 && r3.object["error"] as? String == "dienst_in_past")
             let someone = (past["aanmeldingen"] as? [String])?.first ?? "Jan"
-            let r4 = try await client.send(.DELETE, sim, Self.volunteerPath(pastID) + "&naam=\(someone)", headers: manager)
+            let r4 = try await client.send(
+                .DELETE, sim, Self.volunteerPath(pastID) + "&naam=\(someone)", headers: manager)
             #expect(r4.status == 422 && r4.object["error"] as? String == "dienst_in_past")
 
             // Unknown dienst, other tenant's dienst.
-            let r5 = try await client.send(.POST, sim, Self.volunteerPath("nope"), json: #"{"naam":"Jan"}"#, headers: manager)
+            let r5 = try await client.send(
+                .POST, sim, Self.volunteerPath("nope"), json: #"{"naam":"Jan"}"#, headers: manager)
             #expect(r5.status == 404 && r5.object["error"] as? String == "dienst_not_found")
             let b = try await kkGet(client, sim, kkDienstenPath + "?tenant=agovv", token: KK.demoClubBMemberToken)
             let bID = try #require(kkIDs(b.kkDiensten).first)
@@ -418,7 +452,8 @@ struct KantineKoningSimulatorTests {
                 .POST, sim, kkDienstenPath + "/\(bID)/volunteer", json: #"{"naam":"Jan"}"#, headers: manager)
             #expect(r6.status == 404)
             let r7 = try await client.send(
-                .POST, sim, kkDienstenPath + "/\(bID)/volunteer?tenant=agovv", json: #"{"naam":"Jan"}"#, headers: manager)
+                .POST, sim, kkDienstenPath + "/\(bID)/volunteer?tenant=agovv", json: #"{"naam":"Jan"}"#,
+                headers: manager)
             #expect(r7.status == 403 && r7.object["error"] as? String == "tenant_mismatch")
 
             // Token errors come first.
@@ -442,30 +477,42 @@ struct KantineKoningSimulatorTests {
             // Before the write: nothing changes.
             let set = try await client.send(.POST, sim, "/_sim/writes/fail", json: #"{"status":500}"#)
             #expect(set.object["status"] as? Int == 500 && set.object["count"] as? Int == 1)
-            let failed = try await client.send(.POST, sim, Self.volunteerPath(id), json: #"{"naam":"Wim"}"#, headers: manager)
+            let failed = try await client.send(
+                .POST, sim, Self.volunteerPath(id), json: #"{"naam":"Wim"}"#, headers: manager)
             #expect(failed.status == 500)
             #expect(failed.body == #"{"errors":{"detail":"Internal Server Error"}}"#)
             // Reads are not affected, and the fault was used up.
-            let afterFailed = try await kkGet(client, sim, kkDienstenPath + "/\(id)?tenant=vvwilhelmus", token: KK.demoManagerToken)
+            let afterFailed = try await kkGet(
+                client, sim, kkDienstenPath + "/\(id)?tenant=vvwilhelmus", token: KK.demoManagerToken)
             #expect(afterFailed.kkDienst["aanmeldingen"] as? [String] == before)
             #expect(try await client.send(sim, "/_sim/writes/fail").object["status"] is NSNull)
 
             // After the write: stored, but the answer is an error.
-            _ = try await client.send(.POST, sim, "/_sim/writes/fail", json: #"{"status":503,"count":2,"after_write":true}"#)
-            let lost = try await client.send(.POST, sim, Self.volunteerPath(id), json: #"{"naam":"Wim"}"#, headers: manager)
+            _ = try await client.send(
+                .POST, sim, "/_sim/writes/fail", json: #"{"status":503,"count":2,"after_write":true}"#)
+            let lost = try await client.send(
+                .POST, sim, Self.volunteerPath(id), json: #"{"naam":"Wim"}"#, headers: manager)
             #expect(lost.status == 503)
-            let stored = try await kkGet(client, sim, kkDienstenPath + "/\(id)?tenant=vvwilhelmus", token: KK.demoManagerToken)
+            let stored = try await kkGet(
+                client, sim, kkDienstenPath + "/\(id)?tenant=vvwilhelmus", token: KK.demoManagerToken)
             #expect(stored.kkDienst["aanmeldingen"] as? [String] == before + ["Wim"])
             #expect(try await client.send(sim, "/_sim/writes/fail").object["count"] as? Int == 1)
             // A refused write still uses up the fault and answers its own refusal.
-            let duplicate = try await client.send(.POST, sim, Self.volunteerPath(id), json: #"{"naam":"wim"}"#, headers: manager)
+            let duplicate = try await client.send(
+                .POST, sim, Self.volunteerPath(id), json: #"{"naam":"wim"}"#, headers: manager)
             #expect(duplicate.status == 422)
-            #expect(try await client.send(.DELETE, sim, Self.volunteerPath(id) + "&naam=Wim", headers: manager).status == 200)
+            #expect(
+                try await client.send(.DELETE, sim, Self.volunteerPath(id) + "&naam=Wim", headers: manager).status
+                    == 200)
 
             // Clearing, bad input, reset.
             _ = try await client.send(.POST, sim, "/_sim/writes/fail", json: #"{"status":500,"count":5}"#)
-            #expect(try await client.send(.POST, sim, "/_sim/writes/fail", json: #"{"status":null}"#).object["status"] is NSNull)
-            for body in [#"{"status":200}"#, #"{"status":500,"count":0}"#, #"{"status":500,"after_write":"yes"}"#, "[]"] {
+            #expect(
+                try await client.send(.POST, sim, "/_sim/writes/fail", json: #"{"status":null}"#).object["status"]
+                    is NSNull)
+            for body in [
+                #"{"status":200}"#, #"{"status":500,"count":0}"#, #"{"status":500,"after_write":"yes"}"#, "[]",
+            ] {
                 #expect(try await client.send(.POST, sim, "/_sim/writes/fail", json: body).status == 400)
             }
             _ = try await client.send(.POST, sim, "/_sim/writes/fail", json: #"{"status":500}"#)
@@ -481,14 +528,21 @@ struct KantineKoningSimulatorTests {
             let base = "/api/mobile/v1/leaderboard?tenant=vvwilhelmus"
             let anonymous = try await kkGet(client, sim, base + "&period=season")
             #expect(anonymous.status == 200)
-            #expect(anonymous.body.hasPrefix(#"{"club":{"naam":"VV Wilhelmus"},"period":"season","teams":[{"highlighted":false,"points":"#))
-            #expect(anonymous.body.hasSuffix(#""tenant":{"club_name":"VV Wilhelmus","leaderboard_opt_out":false,"slug":"vvwilhelmus"}}"#))
+            #expect(
+                anonymous.body.hasPrefix(
+                    #"{"club":{"naam":"VV Wilhelmus"},"period":"season","teams":[{"highlighted":false,"points":"#))
+            #expect(
+                anonymous.body.hasSuffix(
+                    #""tenant":{"club_name":"VV Wilhelmus","leaderboard_opt_out":false,"slug":"vvwilhelmus"}}"#))
             let teams = anonymous.object["teams"] as? [[String: Any]] ?? []
             #expect(teams.count == 6)
             #expect(teams.compactMap { $0["rank"] as? Int } == Array(1...6))
             let points = teams.compactMap { $0["points"] as? Int }
             #expect(points == points.sorted(by: >))
-            #expect(teams.allSatisfy { $0["total_hours"] is Double && $0["position_change"] is Int && $0["recent_change"] is Int })
+            #expect(
+                teams.allSatisfy {
+                    $0["total_hours"] is Double && $0["position_change"] is Int && $0["recent_change"] is Int
+                })
             #expect(anonymous.body.contains(#""total_hours":"#))
 
             let jo113 = try await kkGet(client, sim, base + "&period=week&team_id=JO11-3", token: KK.demoManagerToken)
@@ -514,10 +568,12 @@ struct KantineKoningSimulatorTests {
             let invalid = try await kkGet(client, sim, base + "&period=season", token: "bogus")
             #expect(invalid.status == 401 && invalid.body == #"{"error":"invalid_token"}"#)
 
-            let clubB = try await kkGet(client, sim, "/api/mobile/v1/leaderboard?tenant=agovv&period=season", token: KK.demoClubBMemberToken)
+            let clubB = try await kkGet(
+                client, sim, "/api/mobile/v1/leaderboard?tenant=agovv&period=season", token: KK.demoClubBMemberToken)
             #expect((clubB.object["tenant"] as? [String: Any])?["leaderboard_opt_out"] as? Bool == true)
             // No tenant parameter: the token's tenant.
-            let implicit = try await kkGet(client, sim, "/api/mobile/v1/leaderboard?period=season", token: KK.demoClubBMemberToken)
+            let implicit = try await kkGet(
+                client, sim, "/api/mobile/v1/leaderboard?period=season", token: KK.demoClubBMemberToken)
             #expect((implicit.object["tenant"] as? [String: Any])?["slug"] as? String == "agovv")
         }
     }
@@ -537,10 +593,15 @@ struct KantineKoningSimulatorTests {
             #expect(status.object["role"] as? String == "member")
             #expect(status.object["tenant_slug"] as? String == "vvwilhelmus")
             #expect(status.object["team_codes"] as? [String] == ["JO13-1", "JO11-5"])
-            #expect(try await kkGet(client, sim, "/api/mobile/v1/enrollments/status", token: KK.seasonEndedToken).status == 401)
+            #expect(
+                try await kkGet(client, sim, "/api/mobile/v1/enrollments/status", token: KK.seasonEndedToken).status
+                    == 401)
 
             let search = try await kkGet(client, sim, "/api/mobile/v1/teams/search?tenant=vvwilhelmus&q=jo11")
-            #expect((search.object["teams"] as? [[String: Any]])?.compactMap { $0["code"] as? String } == ["JO11-3", "JO11-5"])
+            #expect(
+                (search.object["teams"] as? [[String: Any]])?.compactMap { $0["code"] as? String } == [
+                    "JO11-3", "JO11-5",
+                ])
             let heren = try await kkGet(client, sim, "/api/mobile/v1/teams/search?tenant=vvwilhelmus&q=heren")
             #expect((heren.object["teams"] as? [[String: Any]])?.first?["naam"] as? String == "Heren 1")
             let tenantSearch = try await kkGet(client, sim, "/api/mobile/v1/tenants/search?q=emma")
@@ -554,11 +615,13 @@ struct KantineKoningSimulatorTests {
             let unknown = try await client.send(sim, "/api/mobile/v1/nope")
             #expect(unknown.status == 404)
             #expect(unknown.body == #"{"errors":{"detail":"Not Found"}}"#)
-            let wrongMethod = try await client.send(.PUT, sim, kkDienstenPath, json: "{}", headers: kkAuth(KK.demoManagerToken))
+            let wrongMethod = try await client.send(
+                .PUT, sim, kkDienstenPath, json: "{}", headers: kkAuth(KK.demoManagerToken))
             #expect(wrongMethod.status == 404)
             let notSimulated = try await client.send(.POST, sim, "/api/mobile/v1/enrollments/register", json: "{}")
             #expect(notSimulated.status == 404)
-            let trailing = try await kkGet(client, sim, kkDienstenPath + "/?tenant=vvwilhelmus", token: KK.demoManagerToken)
+            let trailing = try await kkGet(
+                client, sim, kkDienstenPath + "/?tenant=vvwilhelmus", token: KK.demoManagerToken)
             #expect(trailing.status == 200)
 
             sim.control.resetStats()
@@ -568,7 +631,8 @@ struct KantineKoningSimulatorTests {
 
             let set = try await client.send(.POST, sim, "/_sim/faults", json: #"{"error_status":500}"#)
             #expect(set.status == 200)
-            let failed = try await kkGet(client, sim, kkDienstenPath + "?tenant=vvwilhelmus", token: KK.demoManagerToken)
+            let failed = try await kkGet(
+                client, sim, kkDienstenPath + "?tenant=vvwilhelmus", token: KK.demoManagerToken)
             #expect(failed.status == 500)
             #expect(failed.body == #"{"errors":{"detail":"Internal Server Error"}}"#)
             _ = try await client.send(.DELETE, sim, "/_sim/faults")
@@ -576,7 +640,8 @@ struct KantineKoningSimulatorTests {
 
             let routes = try await client.send(sim, "/_sim")
             let listed = routes.object["routes"] as? [String] ?? []
-            #expect(listed.contains("POST /_sim/tokens/revoke") && listed.contains("POST /_sim/tenants/{slug}/season-end"))
+            #expect(
+                listed.contains("POST /_sim/tokens/revoke") && listed.contains("POST /_sim/tenants/{slug}/season-end"))
             #expect(listed.contains("POST /_sim/reset"))
         }
     }
@@ -589,7 +654,8 @@ struct KantineKoningSimulatorTests {
             // Move past today's 18:30 dienst: it leaves the future-only list.
             let moved = try await client.send(.POST, sim, "/_sim/clock", json: #"{"now":"2026-11-23T22:00:00+01:00"}"#)
             #expect(moved.object["now"] as? String == "2026-11-23T21:00:00.000000Z")
-            let list = try await kkGet(client, sim, kkDienstenPath + "?tenant=vvwilhelmus&past_days=0", token: KK.demoManagerToken)
+            let list = try await kkGet(
+                client, sim, kkDienstenPath + "?tenant=vvwilhelmus&past_days=0", token: KK.demoManagerToken)
             #expect(!list.kkDiensten.contains { $0["start_tijd"] as? String == "2026-11-23T17:30:00Z" })
             let real = try await client.send(.POST, sim, "/_sim/clock", json: #"{"now":null}"#)
             #expect(real.object["fixed"] as? Bool == false)
@@ -605,7 +671,9 @@ struct KantineKoningSimulatorTests {
         var bodies: [String] = []
         for _ in 0..<2 {
             try await withKantineKoning { sim, client in
-                bodies.append(try await kkGet(client, sim, kkDienstenPath + "?tenant=vvwilhelmus", token: KK.demoManagerToken).body)
+                bodies.append(
+                    try await kkGet(client, sim, kkDienstenPath + "?tenant=vvwilhelmus", token: KK.demoManagerToken)
+                        .body)
             }
         }
         #expect(bodies.count == 2 && bodies[0] == bodies[1])
@@ -616,7 +684,8 @@ struct KantineKoningSimulatorTests {
         let options = KK.Options(seedDay: seedDay, timeZone: testTimeZone)
         let seed = KantineKoningSeed.build(options: options)
         let (y, m, d) = try #require(Civil.parseDay(seedDay))
-        let midnight = Civil.days(year: y, month: m, day: d) * Civil.microsPerDay - 3600 * Civil.microsPerSecond  // local midnight (UTC+1)
+        // Local midnight (UTC+1).
+        let midnight = Civil.days(year: y, month: m, day: d) * Civil.microsPerDay - 3600 * Civil.microsPerSecond
         func day(_ dienst: KantineKoningDienst) -> Int64 {
             let delta = dienst.start - midnight
             return delta >= 0 ? delta / Civil.microsPerDay : -((-delta + Civil.microsPerDay - 1) / Civil.microsPerDay)
@@ -654,10 +723,13 @@ struct KantineKoningSimulatorTests {
     }
 
     @Test func customTenantsAndTeamIds() async throws {
-        let tenant = KK.Tenant(slug: "hfc", name: "HFC", teams: [KK.Team(code: "JO8-1", id: "team-8-1"), KK.Team(code: "JO8-2")])
+        let tenant = KK.Tenant(
+            slug: "hfc", name: "HFC", teams: [KK.Team(code: "JO8-1", id: "team-8-1"), KK.Team(code: "JO8-2")])
         // Enrollment by team id (what the app's self-made member tokens carry).
-        let enrollment = KK.Enrollment(tenant: "hfc", role: .manager, token: "hfc-token", label: "HFC", teamCodes: ["team-8-1"])
-        let options = KK.Options(seedDay: testSeedDay, timeZone: testTimeZone, tenants: [tenant], enrollments: [enrollment], now: kkNow)
+        let enrollment = KK.Enrollment(
+            tenant: "hfc", role: .manager, token: "hfc-token", label: "HFC", teamCodes: ["team-8-1"])
+        let options = KK.Options(
+            seedDay: testSeedDay, timeZone: testTimeZone, tenants: [tenant], enrollments: [enrollment], now: kkNow)
         try await withKantineKoning(options) { sim, client in
             let r = try await kkGet(client, sim, kkDienstenPath + "?tenant=hfc", token: "hfc-token")
             #expect(r.status == 200)

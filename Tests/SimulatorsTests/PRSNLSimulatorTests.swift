@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import Testing
+
 @testable import Simulators
 
 /// Starts a PRSNL simulator on the shared test week, runs `body` with the shared client, and always
@@ -17,7 +18,8 @@ func withPRSNLSimulator(
 extension HTTPClient {
     func prsnlLogin(_ sim: RunningSimulator) async throws -> (access: String, refresh: String) {
         let r = try await send(
-            .POST, sim, "/api/auth/login", json: #"{"email":"\#(PRSNLSimulator.demoEmail)","password":"\#(PRSNLSimulator.demoPassword)"}"#
+            .POST, sim, "/api/auth/login",
+            json: #"{"email":"\#(PRSNLSimulator.demoEmail)","password":"\#(PRSNLSimulator.demoPassword)"}"#
         )
         #expect(r.status == 200)
         return (r.object["access_token"] as? String ?? "", r.object["refresh_token"] as? String ?? "")
@@ -61,17 +63,23 @@ struct PRSNLSimulatorTests {
         #expect(PRSNLSHA256.hex(long) == "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
         // RFC 4231 test case 2.
         let mac = PRSNLSHA256.hmac(key: Array("Jefe".utf8), message: Array("what do ya want for nothing?".utf8))
-        #expect(mac.map { String(format: "%02x", $0) }.joined() == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
+        #expect(
+            mac.map { String(format: "%02x", $0) }.joined()
+                == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
         // RFC 4231 test case 6: a key longer than the block size.
         let longKey = PRSNLSHA256.hmac(
-            key: [UInt8](repeating: 0xaa, count: 131), message: Array("Test Using Larger Than Block-Size Key - Hash Key First".utf8)
+            key: [UInt8](repeating: 0xaa, count: 131),
+            message: Array("Test Using Larger Than Block-Size Key - Hash Key First".utf8)
         )
-        #expect(longKey.map { String(format: "%02x", $0) }.joined() == "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54")
+        #expect(
+            longKey.map { String(format: "%02x", $0) }.joined()
+                == "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54")
     }
 
     @Test func jwtRoundTripAndDemoToken() {
         let now = Date()
-        let token = PRSNLJWT.encode(["sub": .string("x"), "exp": .int(Int(now.timeIntervalSince1970) + 60)], secret: "s")
+        let token = PRSNLJWT.encode(
+            ["sub": .string("x"), "exp": .int(Int(now.timeIntervalSince1970) + 60)], secret: "s")
         #expect(token.hasPrefix("eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9."))
         guard case .valid(let payload) = PRSNLJWT.decode(token, secret: "s", now: now) else {
             Issue.record("not valid")
@@ -79,7 +87,10 @@ struct PRSNLSimulatorTests {
         }
         #expect(payload["sub"] == .string("x"))
         #expect(PRSNLJWT.decode(token, secret: "other", now: now) == .invalid)
-        if case .expired = PRSNLJWT.decode(token, secret: "s", now: now.addingTimeInterval(61)) {} else { Issue.record("not expired") }
+        if case .expired = PRSNLJWT.decode(token, secret: "s", now: now.addingTimeInterval(61)) {
+        } else {
+            Issue.record("not expired")
+        }
         #expect(PRSNLJWT.decode("a.b.c", secret: "s", now: now) == .invalid)
         #expect(PRSNLJWT.decode(token + "x", secret: "s", now: now) == .invalid)
 
@@ -103,7 +114,10 @@ struct PRSNLSimulatorTests {
             Issue.record("accepted abc")
         }
         if case .failure(let error) = prsnlPydanticUUID("xyz") {
-            #expect(error.hasPrefix("invalid character: expected an optional prefix of `urn:uuid:` followed by [0-9a-fA-F-], found `x` at 1"))
+            #expect(
+                error.hasPrefix(
+                    "invalid character: expected an optional prefix of `urn:uuid:` followed by [0-9a-fA-F-], found `x` at 1"
+                ))
         } else {
             Issue.record("accepted xyz")
         }
@@ -135,7 +149,8 @@ struct PRSNLSimulatorTests {
     @Test func loginSuccessAndFailures() async throws {
         try await withPRSNLSimulator { sim, client in
             let r = try await client.prsnl(
-                .POST, sim, "/api/auth/login", json: #"{"email":"ALEX@example.com","password":"\#(PRSNLSimulator.demoPassword)"}"#
+                .POST, sim, "/api/auth/login",
+                json: #"{"email":"ALEX@example.com","password":"\#(PRSNLSimulator.demoPassword)"}"#
             )
             #expect(r.status == 200)
             #expect(r.object["token_type"] as? String == "bearer")
@@ -157,15 +172,18 @@ struct PRSNLSimulatorTests {
             #expect(refresh["type"] as? String == "refresh")
             #expect(Double(refresh["exp"] as? Int ?? 0) - Date().timeIntervalSince1970 > 7 * 86400 - 10)
 
-            let wrong = try await client.prsnl(.POST, sim, "/api/auth/login", json: #"{"email":"alex@example.com","password":"nope"}"#)
+            let wrong = try await client.prsnl(
+                .POST, sim, "/api/auth/login", json: #"{"email":"alex@example.com","password":"nope"}"#)
             #expect(wrong.status == 401)
             #expect(wrong.body == #"{"detail":"Invalid email or password"}"#)
-            let testUser = try await client.prsnl(.POST, sim, "/api/auth/login", json: #"{"email":"test@example.com","password":""}"#)
+            let testUser = try await client.prsnl(
+                .POST, sim, "/api/auth/login", json: #"{"email":"test@example.com","password":""}"#)
             #expect(testUser.status == 401)
             let missing = try await client.prsnl(.POST, sim, "/api/auth/login", json: #"{"email":"alex@example.com"}"#)
             #expect(missing.status == 422)
             #expect(missing.body.contains(#""loc":["body","password"]"#))
-            let badEmail = try await client.prsnl(.POST, sim, "/api/auth/login", json: #"{"email":"alex","password":"x"}"#)
+            let badEmail = try await client.prsnl(
+                .POST, sim, "/api/auth/login", json: #"{"email":"alex","password":"x"}"#)
             #expect(badEmail.status == 422)
             #expect(badEmail.body.contains("value is not a valid email address"))
             let notJSON = try await client.prsnl(.POST, sim, "/api/auth/login", json: "{oops")
@@ -191,7 +209,8 @@ struct PRSNLSimulatorTests {
             let user = try #require(r.object["user"] as? [String: Any])
             #expect(
                 user.keys.sorted() == [
-                    "created_at", "email", "first_name", "id", "is_active", "is_verified", "last_login_at", "last_name", "onboarding_completed",
+                    "created_at", "email", "first_name", "id", "is_active", "is_verified", "last_login_at", "last_name",
+                    "onboarding_completed",
                     "updated_at", "user_type",
                 ]
             )
@@ -199,11 +218,13 @@ struct PRSNLSimulatorTests {
             #expect(r.body.contains(#""user":{"id":""#))
 
             // The old refresh token was revoked.
-            let reuse = try await client.prsnl(.POST, sim, "/api/auth/refresh", json: #"{"refresh_token":"\#(refresh)"}"#)
+            let reuse = try await client.prsnl(
+                .POST, sim, "/api/auth/refresh", json: #"{"refresh_token":"\#(refresh)"}"#)
             #expect(reuse.status == 401)
             #expect(reuse.body == #"{"detail":"Invalid or expired refresh token"}"#)
             // An access token is not a refresh token.
-            let wrongType = try await client.prsnl(.POST, sim, "/api/auth/refresh", json: #"{"refresh_token":"\#(access)"}"#)
+            let wrongType = try await client.prsnl(
+                .POST, sim, "/api/auth/refresh", json: #"{"refresh_token":"\#(access)"}"#)
             #expect(wrongType.status == 401)
             let garbage = try await client.prsnl(.POST, sim, "/api/auth/refresh", json: #"{"refresh_token":"abc"}"#)
             #expect(garbage.status == 401)
@@ -211,14 +232,16 @@ struct PRSNLSimulatorTests {
             #expect(missing.status == 422)
 
             // The rotated one works once.
-            let again = try await client.prsnl(.POST, sim, "/api/auth/refresh", json: #"{"refresh_token":"\#(newRefresh)"}"#)
+            let again = try await client.prsnl(
+                .POST, sim, "/api/auth/refresh", json: #"{"refresh_token":"\#(newRefresh)"}"#)
             #expect(again.status == 200)
 
             // Expired refresh sessions fail the same way.
             let latest = try #require(again.object["refresh_token"] as? String)
             let expired = try await client.prsnl(.POST, sim, "/_sim/tokens/expire", json: #"{"tokens":"refresh"}"#)
             #expect(expired.object["expired"] as? Int == 1)
-            let afterExpiry = try await client.prsnl(.POST, sim, "/api/auth/refresh", json: #"{"refresh_token":"\#(latest)"}"#)
+            let afterExpiry = try await client.prsnl(
+                .POST, sim, "/api/auth/refresh", json: #"{"refresh_token":"\#(latest)"}"#)
             #expect(afterExpiry.status == 401)
             #expect(afterExpiry.detail == "Invalid or expired refresh token")
 
@@ -238,14 +261,16 @@ struct PRSNLSimulatorTests {
             #expect(none.body == #"{"detail":"Authentication required"}"#)
             let garbage = try await client.prsnl(sim, "/api/tags", token: "not.a.jwt")
             #expect(garbage.body == #"{"detail":"Authentication required"}"#)
-            let basic = try await client.send(.GET, sim, "/api/tags", headers: [("Authorization", "Basic YWxleDpwdw==")])
+            let basic = try await client.send(
+                .GET, sim, "/api/tags", headers: [("Authorization", "Basic YWxleDpwdw==")])
             #expect(basic.status == 401)
             // X-API-Key is ignored.
             let apiKey = try await client.send(.GET, sim, "/api/tags", headers: [("X-API-Key", "anything")])
             #expect(apiKey.status == 401)
             // A token signed with another secret.
             let forged = PRSNLJWT.encode(
-                ["sub": .string(PRSNLSimulator.demoUserID), "exp": .int(4_102_444_800), "type": .string("access")], secret: "wrong"
+                ["sub": .string(PRSNLSimulator.demoUserID), "exp": .int(4_102_444_800), "type": .string("access")],
+                secret: "wrong"
             )
             #expect(try await client.prsnl(sim, "/api/tags", token: forged).status == 401)
 
@@ -267,12 +292,14 @@ struct PRSNLSimulatorTests {
             #expect(expired.status == 401)
             #expect(expired.body == #"{"detail":"Token has expired"}"#)
             #expect(try await client.prsnl(sim, "/api/tags", token: PRSNLSimulator.demoToken).status == 200)
-            let renewed = try await client.prsnl(.POST, sim, "/api/auth/refresh", json: #"{"refresh_token":"\#(refresh)"}"#)
+            let renewed = try await client.prsnl(
+                .POST, sim, "/api/auth/refresh", json: #"{"refresh_token":"\#(refresh)"}"#)
             let fresh = try #require(renewed.object["access_token"] as? String)
             #expect(try await client.prsnl(sim, "/api/tags", token: fresh).status == 200)
 
             _ = try await client.prsnl(.POST, sim, "/_sim/tokens/expire", json: #"{"tokens":"static"}"#)
-            #expect(try await client.prsnl(sim, "/api/tags", token: PRSNLSimulator.demoToken).detail == "Token has expired")
+            #expect(
+                try await client.prsnl(sim, "/api/tags", token: PRSNLSimulator.demoToken).detail == "Token has expired")
             let bad = try await client.prsnl(.POST, sim, "/_sim/tokens/expire", json: #"{"tokens":"some"}"#)
             #expect(bad.status == 400)
         }
@@ -315,13 +342,16 @@ struct PRSNLSimulatorTests {
             #expect(staticToken.items.count == Self.demoItemCount)
 
             // Anything but a valid access token falls back to the hard-coded test user.
-            for token in [refresh, "garbage", PRSNLJWT.encode(["sub": .string(PRSNLSimulator.demoUserID)], secret: "x")] {
+            for token in [
+                refresh, "garbage", PRSNLJWT.encode(["sub": .string(PRSNLSimulator.demoUserID)], secret: "x"),
+            ] {
                 let fallback = try await client.prsnl(sim, "/api/timeline", token: token)
                 #expect(fallback.status == 200)
                 #expect(fallback.itemTitles == Self.testUserTitles)
             }
             // A bare "Bearer" is no credentials at all: everyone's items.
-            let bare = try await client.send(.GET, sim, "/api/timeline?limit=100", headers: [("Authorization", "Bearer")])
+            let bare = try await client.send(
+                .GET, sim, "/api/timeline?limit=100", headers: [("Authorization", "Bearer")])
             #expect(bare.items.count == Self.demoItemCount + 3)
             _ = try await client.prsnl(.POST, sim, "/_sim/tokens/expire")
             let expired = try await client.prsnl(sim, "/api/timeline", token: access)
@@ -335,8 +365,11 @@ struct PRSNLSimulatorTests {
             #expect(r.items.count == Self.demoItemCount)
             let first = try #require(r.items.first)
             let firstObject = String(r.body.dropFirst(#"{"items":["#.count).prefix { $0 != "}" })
-            let keys = ["id", "title", "url", "summary", "platform", "type", "category", "thumbnail_url", "duration", "file_path", "status",
-                        "createdAt", "updatedAt", "tags", "permalink"]
+            let keys = [
+                "id", "title", "url", "summary", "platform", "type", "category", "thumbnail_url", "duration",
+                "file_path", "status",
+                "createdAt", "updatedAt", "tags", "permalink",
+            ]
             let positions = keys.map { firstObject.range(of: "\"\($0)\":")?.lowerBound }
             #expect(positions.allSatisfy { $0 != nil })
             #expect(positions.compactMap { $0 } == positions.compactMap { $0 }.sorted())
@@ -400,14 +433,16 @@ struct PRSNLSimulatorTests {
             #expect(raw.status == 400)
             #expect(raw.body == #"{"detail":"Invalid cursor format."}"#)
             // "Z" and naive cursors are fine.
-            let zulu = try await client.prsnl(sim, "/api/timeline?cursor=2026-11-23T00:00:00Z", token: PRSNLSimulator.demoToken)
+            let zulu = try await client.prsnl(
+                sim, "/api/timeline?cursor=2026-11-23T00:00:00Z", token: PRSNLSimulator.demoToken)
             #expect(zulu.status == 200)
             #expect(zulu.items.count == Self.demoItemCount - 3)
             let naive = try await client.prsnl(sim, "/api/timeline?cursor=2026-11-23", token: PRSNLSimulator.demoToken)
             #expect(naive.items.count == Self.demoItemCount - 3)
             #expect(try await client.prsnl(sim, "/api/timeline?cursor=yesterday").status == 400)
             // Empty cursor is ignored, offset/start_date are silently ignored, page is parsed.
-            let ignored = try await client.prsnl(sim, "/api/timeline?cursor=&offset=5&start_date=2026-11-20&page=3", token: PRSNLSimulator.demoToken)
+            let ignored = try await client.prsnl(
+                sim, "/api/timeline?cursor=&offset=5&start_date=2026-11-20&page=3", token: PRSNLSimulator.demoToken)
             #expect(ignored.items.count == Self.demoItemCount)
         }
     }
@@ -444,7 +479,10 @@ struct PRSNLSimulatorTests {
             #expect(r.object["accessed_at"] as? String == r.object["created_at"] as? String)
             #expect(r.object["access_count"] as? Int == 0)
             #expect(r.object["has_transcript"] as? Bool == false)
-            #expect(r.body.hasPrefix(#"{"id":"\#(id)","title":"Untitled","url":"https://news.ycombinator.com/item?id=41234567","content":null"#))
+            #expect(
+                r.body.hasPrefix(
+                    #"{"id":"\#(id)","title":"Untitled","url":"https://news.ycombinator.com/item?id=41234567","content":null"#
+                ))
             #expect(r.body.hasSuffix(#""permalink":"/articles/\#(id)"}"#))
 
             let upper = try await client.prsnl(sim, "/api/items/\(id.uppercased())")
@@ -487,14 +525,17 @@ struct PRSNLSimulatorTests {
 
     @Test func captureLinksAndNotes() async throws {
         // A seed week in the past, so that new captures are the newest items.
-        try await withPRSNLSimulator(PRSNLSimulator.Options(seedDay: "2026-01-15", timeZone: testTimeZone)) { sim, client in
+        try await withPRSNLSimulator(PRSNLSimulator.Options(seedDay: "2026-01-15", timeZone: testTimeZone)) {
+            sim, client in
             let token = PRSNLSimulator.demoToken
             let link = try await client.prsnl(
                 .POST, sim, "/api/capture", token: token,
-                json: #"{"url":"https://example.org/post","title":"A post","content_type":"link","tags":["Reading","reading","AI"]}"#
+                json:
+                    #"{"url":"https://example.org/post","title":"A post","content_type":"link","tags":["Reading","reading","AI"]}"#
             )
             #expect(link.status == 201)
-            #expect(link.body.hasSuffix(#","status":"pending","message":"Item capture initiated","duplicate_info":null}"#))
+            #expect(
+                link.body.hasSuffix(#","status":"pending","message":"Item capture initiated","duplicate_info":null}"#))
             let id = try #require(link.object["id"] as? String)
 
             let timeline = try await client.prsnl(sim, "/api/timeline?limit=1", token: token)
@@ -521,7 +562,8 @@ struct PRSNLSimulatorTests {
             #expect(noteItem.object["url"] is NSNull)
 
             // Content without a type: no URL, so the metadata bug is not hit; type article.
-            let plain = try await client.prsnl(.POST, sim, "/api/capture", token: token, json: #"{"content":"just text"}"#)
+            let plain = try await client.prsnl(
+                .POST, sim, "/api/capture", token: token, json: #"{"content":"just text"}"#)
             #expect(plain.status == 201)
 
             // A summarised article keeps its type; without summarisation a URL becomes a link.
@@ -533,7 +575,8 @@ struct PRSNLSimulatorTests {
             #expect(articleItem.object["type"] as? String == "article")
 
             // GitHub URLs are auto-classified instead of crashing.
-            let github = try await client.prsnl(.POST, sim, "/api/capture", token: token, json: #"{"url":"https://github.com/apple/swift"}"#)
+            let github = try await client.prsnl(
+                .POST, sim, "/api/capture", token: token, json: #"{"url":"https://github.com/apple/swift"}"#)
             #expect(github.status == 201)
 
             // The captured items count in the user's tags.
@@ -546,7 +589,8 @@ struct PRSNLSimulatorTests {
                 secret: PRSNLSimulator.demoSecretKey
             )
             let again = try await client.prsnl(
-                .POST, sim, "/api/capture", token: other, json: #"{"url":"https://example.org/post","content_type":"link"}"#
+                .POST, sim, "/api/capture", token: other,
+                json: #"{"url":"https://example.org/post","content_type":"link"}"#
             )
             #expect(again.status == 201)
         }
@@ -555,12 +599,15 @@ struct PRSNLSimulatorTests {
     @Test func captureErrors() async throws {
         try await withPRSNLSimulator { sim, client in
             let token = PRSNLSimulator.demoToken
-            let unauthenticated = try await client.prsnl(.POST, sim, "/api/capture", json: #"{"url":"https://x.org","content_type":"link"}"#)
+            let unauthenticated = try await client.prsnl(
+                .POST, sim, "/api/capture", json: #"{"url":"https://x.org","content_type":"link"}"#)
             #expect(unauthenticated.status == 401)
             #expect(unauthenticated.detail == "Authentication required")
 
             // Upstream bug: a non-GitHub URL without an explicit content_type.
-            for body in [#"{"url":"https://example.org/a"}"#, #"{"url":"https://example.org/a","content_type":"auto"}"#] {
+            for body in [
+                #"{"url":"https://example.org/a"}"#, #"{"url":"https://example.org/a","content_type":"auto"}"#,
+            ] {
                 let crash = try await client.prsnl(.POST, sim, "/api/capture", token: token, json: body)
                 #expect(crash.status == 500)
                 #expect(
@@ -570,18 +617,23 @@ struct PRSNLSimulatorTests {
                 #expect(crash.headers["x-error-code"].first == "INTERNAL_SERVER_ERROR")
             }
 
-            let nothing = try await client.prsnl(.POST, sim, "/api/capture", token: token, json: #"{"title":"x","tags":["a"]}"#)
+            let nothing = try await client.prsnl(
+                .POST, sim, "/api/capture", token: token, json: #"{"title":"x","tags":["a"]}"#)
             #expect(nothing.status == 400)
             #expect(nothing.body == #"{"detail":"Either URL, content, or files must be provided."}"#)
             #expect(nothing.headers["x-error-code"].first == "INVALID_INPUT")
 
-            let badType = try await client.prsnl(.POST, sim, "/api/capture", token: token, json: #"{"content":"x","content_type":"podcast"}"#)
+            let badType = try await client.prsnl(
+                .POST, sim, "/api/capture", token: token, json: #"{"content":"x","content_type":"podcast"}"#)
             #expect(badType.status == 400)
-            #expect(badType.detail?.hasPrefix("Invalid content_type 'podcast'. Valid types: article, audio, auto, code,") == true)
+            #expect(
+                badType.detail?.hasPrefix("Invalid content_type 'podcast'. Valid types: article, audio, auto, code,")
+                    == true)
 
             // The seeded Grug link is 9 local days before 2026-11-23: 2026-11-14.
             let duplicate = try await client.prsnl(
-                .POST, sim, "/api/capture", token: token, json: #"{"url":"https://grugbrain.dev/","content_type":"link"}"#
+                .POST, sim, "/api/capture", token: token,
+                json: #"{"url":"https://grugbrain.dev/","content_type":"link"}"#
             )
             #expect(duplicate.status == 400)
             #expect(
@@ -590,13 +642,16 @@ struct PRSNLSimulatorTests {
             )
 
             let tooLong = try await client.prsnl(
-                .POST, sim, "/api/capture", token: token, json: #"{"content":"\#(String(repeating: "x", count: 50_001))","content_type":"note"}"#
+                .POST, sim, "/api/capture", token: token,
+                json: #"{"content":"\#(String(repeating: "x", count: 50_001))","content_type":"note"}"#
             )
             #expect(tooLong.status == 422)
             #expect(tooLong.body.contains(#""type":"string_too_long""#))
-            let badTags = try await client.prsnl(.POST, sim, "/api/capture", token: token, json: #"{"content":"x","tags":"work"}"#)
+            let badTags = try await client.prsnl(
+                .POST, sim, "/api/capture", token: token, json: #"{"content":"x","tags":"work"}"#)
             #expect(badTags.status == 422)
-            let badLevel = try await client.prsnl(.POST, sim, "/api/capture", token: token, json: #"{"content":"x","difficulty_level":9}"#)
+            let badLevel = try await client.prsnl(
+                .POST, sim, "/api/capture", token: token, json: #"{"content":"x","difficulty_level":9}"#)
             #expect(badLevel.status == 422)
             let noBody = try await client.prsnl(.POST, sim, "/api/capture", token: token)
             #expect(noBody.status == 422)
@@ -633,10 +688,14 @@ struct PRSNLSimulatorTests {
 
     @Test func enhancedSearchWorkaround() async throws {
         try await withPRSNLSimulator { sim, client in
-            let r = try await client.prsnl(.POST, sim, "/api/search/", json: #"{"query":"swift concurrency","search_type":"keyword","limit":10}"#)
+            let r = try await client.prsnl(
+                .POST, sim, "/api/search/", json: #"{"query":"swift concurrency","search_type":"keyword","limit":10}"#)
             #expect(r.status == 200)
             let results = try #require(r.object["results"] as? [[String: Any]])
-            #expect(results.map { $0["title"] as? String ?? "" }.sorted() == ["Structured concurrency in Swift, explained", "Swift concurrency: Behind the scenes"])
+            #expect(
+                results.map { $0["title"] as? String ?? "" }.sorted() == [
+                    "Structured concurrency in Swift, explained", "Swift concurrency: Behind the scenes",
+                ])
             let first = try #require(results.first)
             #expect((first["created_at"] as? String)?.hasSuffix("+00:00") == true)
             #expect(first["search_type"] as? String == "keyword")
@@ -646,14 +705,18 @@ struct PRSNLSimulatorTests {
             #expect(r.object["user_id"] as? String == "anonymous")
             #expect((r.object["deduplication"] as? [String: Any])?["original_count"] as? Int == 2)
             #expect((r.object["request_params"] as? [String: Any])?["include_duplicates"] as? Bool == false)
-            let keys = ["\"results\"", "\"total\"", "\"query\"", "\"search_type\"", "\"timestamp\"", "\"deduplication\"", "\"user_id\"", "\"request_params\""]
+            let keys = [
+                "\"results\"", "\"total\"", "\"query\"", "\"search_type\"", "\"timestamp\"", "\"deduplication\"",
+                "\"user_id\"", "\"request_params\"",
+            ]
             let tail = r.body[r.body.range(of: "],\"total\"")!.lowerBound...]
             let positions = keys.dropFirst().map { tail.range(of: $0 + ":")?.lowerBound }
             #expect(positions.allSatisfy { $0 != nil })
             #expect(positions.compactMap { $0 } == positions.compactMap { $0 }.sorted())
 
             // Not user-scoped: the test user's items are found too.
-            let test = try await client.prsnl(.POST, sim, "/api/search/", json: #"{"query":"test","search_type":"keyword"}"#)
+            let test = try await client.prsnl(
+                .POST, sim, "/api/search/", json: #"{"query":"test","search_type":"keyword"}"#)
             let testTitles = (test.object["results"] as? [[String: Any]] ?? []).compactMap { $0["title"] as? String }
             #expect(Set(testTitles) == ["Test Article", "Test Video", "The Grug Brained Developer"])
 
@@ -665,13 +728,16 @@ struct PRSNLSimulatorTests {
             #expect(hybrid.object["weights"] != nil)
 
             // Semantic needs embeddings: nothing found, with an error, still 200.
-            let semantic = try await client.prsnl(.POST, sim, "/api/search/", json: #"{"query":"bread","search_type":"semantic"}"#)
+            let semantic = try await client.prsnl(
+                .POST, sim, "/api/search/", json: #"{"query":"bread","search_type":"semantic"}"#)
             #expect(semantic.status == 200)
             #expect((semantic.object["results"] as? [Any])?.isEmpty == true)
             #expect(semantic.object["error"] as? String == "Failed to generate query embedding")
 
             // include_duplicates skips the deduplication block.
-            let dupes = try await client.prsnl(.POST, sim, "/api/search/", json: #"{"query":"crdt","search_type":"keyword","include_duplicates":true}"#)
+            let dupes = try await client.prsnl(
+                .POST, sim, "/api/search/", json: #"{"query":"crdt","search_type":"keyword","include_duplicates":true}"#
+            )
             #expect(dupes.object["deduplication"] == nil)
             #expect((dupes.object["results"] as? [Any])?.count == 2)
             let typed = try await client.prsnl(
@@ -681,7 +747,8 @@ struct PRSNLSimulatorTests {
 
             // Any Bearer header breaks it.
             let authed = try await client.prsnl(
-                .POST, sim, "/api/search/", token: PRSNLSimulator.demoToken, json: #"{"query":"swift","search_type":"keyword"}"#
+                .POST, sim, "/api/search/", token: PRSNLSimulator.demoToken,
+                json: #"{"query":"swift","search_type":"keyword"}"#
             )
             #expect(authed.status == 500)
             #expect(authed.body == #"{"detail":"Search failed: 'User' object has no attribute 'get'"}"#)
@@ -689,7 +756,8 @@ struct PRSNLSimulatorTests {
             let empty = try await client.prsnl(.POST, sim, "/api/search/", json: #"{"query":""}"#)
             #expect(empty.status == 422)
             #expect(empty.body.contains("string_too_short"))
-            let badType = try await client.prsnl(.POST, sim, "/api/search/", json: #"{"query":"x","search_type":"fuzzy"}"#)
+            let badType = try await client.prsnl(
+                .POST, sim, "/api/search/", json: #"{"query":"x","search_type":"fuzzy"}"#)
             #expect(badType.body.contains(#""msg":"Input should be 'semantic', 'keyword' or 'hybrid'""#))
             let badLimit = try await client.prsnl(.POST, sim, "/api/search/", json: #"{"query":"x","limit":500}"#)
             #expect(badLimit.status == 422)
@@ -707,29 +775,44 @@ struct PRSNLSimulatorTests {
             let token = PRSNLSimulator.demoToken
             // Unauthenticated and invalid requests do not count.
             #expect(try await client.prsnl(.POST, sim, "/api/capture", json: #"{"content":"x"}"#).status == 401)
-            #expect(try await client.prsnl(.POST, sim, "/api/capture", token: token, json: #"{"tags":1}"#).status == 422)
+            #expect(
+                try await client.prsnl(.POST, sim, "/api/capture", token: token, json: #"{"tags":1}"#).status == 422)
             for i in 0..<2 {
-                let ok = try await client.prsnl(.POST, sim, "/api/capture", token: token, json: #"{"content":"note \#(i)","content_type":"note"}"#)
+                let ok = try await client.prsnl(
+                    .POST, sim, "/api/capture", token: token, json: #"{"content":"note \#(i)","content_type":"note"}"#)
                 #expect(ok.status == 201)
             }
-            let limited = try await client.prsnl(.POST, sim, "/api/capture", token: token, json: #"{"content":"x","content_type":"note"}"#)
+            let limited = try await client.prsnl(
+                .POST, sim, "/api/capture", token: token, json: #"{"content":"x","content_type":"note"}"#)
             #expect(limited.status == 429)
             #expect(limited.headers["retry-after"].first == "60")
-            #expect(limited.body == #"{"error":"rate_limit_exceeded","message":"Rate limit exceeded: 2 per 1 minute","retry_after":null}"#)
+            #expect(
+                limited.body
+                    == #"{"error":"rate_limit_exceeded","message":"Rate limit exceeded: 2 per 1 minute","retry_after":null}"#
+            )
             // Other routes are not limited.
             for _ in 0..<5 { #expect(try await client.prsnl(sim, "/api/timeline").status == 200) }
 
             // Lifting the limit at runtime.
             let lifted = try await client.prsnl(.POST, sim, "/_sim/options", json: #"{"rate_limit_per_minute":null}"#)
             #expect(lifted.object["rate_limit_per_minute"] is NSNull)
-            #expect(try await client.prsnl(.POST, sim, "/api/capture", token: token, json: #"{"content":"y","content_type":"note"}"#).status == 201)
+            #expect(
+                try await client.prsnl(
+                    .POST, sim, "/api/capture", token: token, json: #"{"content":"y","content_type":"note"}"#
+                ).status == 201)
 
             // Reset restores the configured limit with a fresh window.
             _ = try await client.prsnl(.POST, sim, "/_sim/reset")
             for _ in 0..<2 {
-                #expect(try await client.prsnl(.POST, sim, "/api/capture", token: token, json: #"{"content":"z","content_type":"note"}"#).status == 201)
+                #expect(
+                    try await client.prsnl(
+                        .POST, sim, "/api/capture", token: token, json: #"{"content":"z","content_type":"note"}"#
+                    ).status == 201)
             }
-            #expect(try await client.prsnl(.POST, sim, "/api/capture", token: token, json: #"{"content":"z","content_type":"note"}"#).status == 429)
+            #expect(
+                try await client.prsnl(
+                    .POST, sim, "/api/capture", token: token, json: #"{"content":"z","content_type":"note"}"#
+                ).status == 429)
         }
     }
 
@@ -752,7 +835,8 @@ struct PRSNLSimulatorTests {
             var statuses: [Int] = []
             for i in 0..<31 {
                 let r = try await client.prsnl(
-                    .POST, sim, "/api/capture", token: PRSNLSimulator.demoToken, json: #"{"content":"n\#(i)","content_type":"note"}"#
+                    .POST, sim, "/api/capture", token: PRSNLSimulator.demoToken,
+                    json: #"{"content":"n\#(i)","content_type":"note"}"#
                 )
                 statuses.append(r.status)
             }
@@ -790,7 +874,8 @@ struct PRSNLSimulatorTests {
 
         try await withPRSNLSimulator(options) { sim, client in
             _ = try await client.prsnl(
-                .POST, sim, "/api/capture", token: PRSNLSimulator.demoToken, json: #"{"content":"x","content_type":"note"}"#
+                .POST, sim, "/api/capture", token: PRSNLSimulator.demoToken,
+                json: #"{"content":"x","content_type":"note"}"#
             )
             _ = try await client.prsnlLogin(sim)
             #expect(try await client.prsnl(sim, "/api/timeline?limit=100").items.count == Self.demoItemCount + 4)
@@ -810,14 +895,17 @@ struct PRSNLSimulatorTests {
         options.secretKey = "another-secret"
         try await withPRSNLSimulator(options) { sim, client in
             let old = try await client.prsnl(
-                .POST, sim, "/api/auth/login", json: #"{"email":"\#(PRSNLSimulator.demoEmail)","password":"\#(PRSNLSimulator.demoPassword)"}"#
+                .POST, sim, "/api/auth/login",
+                json: #"{"email":"\#(PRSNLSimulator.demoEmail)","password":"\#(PRSNLSimulator.demoPassword)"}"#
             )
             #expect(old.status == 401)
-            let login = try await client.prsnl(.POST, sim, "/api/auth/login", json: #"{"email":"me@home.test","password":"hunter2"}"#)
+            let login = try await client.prsnl(
+                .POST, sim, "/api/auth/login", json: #"{"email":"me@home.test","password":"hunter2"}"#)
             #expect(login.status == 200)
             // demoToken is signed with the default secret.
             #expect(try await client.prsnl(sim, "/api/tags", token: PRSNLSimulator.demoToken).status == 401)
-            #expect(try await client.prsnl(sim, "/api/tags", token: login.object["access_token"] as? String).status == 200)
+            #expect(
+                try await client.prsnl(sim, "/api/tags", token: login.object["access_token"] as? String).status == 200)
 
             sim.control.setFaults(SimulatorFaults(errorStatus: 503))
             let faulted = try await client.prsnl(sim, "/api/timeline")
@@ -833,7 +921,9 @@ struct PRSNLSimulatorTests {
     @Test func injected429CarriesRetryAfter() async throws {
         try await withPRSNLSimulator { sim, client in
             sim.control.setFaults(SimulatorFaults(errorStatus: 429))
-            let limited = try await client.prsnl(.POST, sim, "/api/capture", token: PRSNLSimulator.demoToken, json: #"{"content":"x","content_type":"note"}"#)
+            let limited = try await client.prsnl(
+                .POST, sim, "/api/capture", token: PRSNLSimulator.demoToken,
+                json: #"{"content":"x","content_type":"note"}"#)
             #expect(limited.status == 429)
             #expect(limited.headers["retry-after"] == ["60"])
             #expect(limited.body == #"{"detail":"simulated failure"}"#)

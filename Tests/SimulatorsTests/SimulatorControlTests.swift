@@ -3,10 +3,11 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import Testing
+
 @testable import Simulators
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite("Simulator faults and stats")
@@ -126,20 +127,24 @@ struct SimulatorControlTests {
         #expect(full == SimulatorFaults(latencyMs: 20, errorStatus: 502, errorRate: 0.5, down: "refuse", garbage: true))
         let roundTrip = try JSONDecoder().decode(SimulatorFaults.self, from: JSONEncoder().encode(full))
         #expect(roundTrip == full)
-        #expect(throws: (any Error).self) { try JSONDecoder().decode(SimulatorFaults.self, from: Data(#"{"error_rate":2}"#.utf8)) }
+        #expect(throws: (any Error).self) {
+            try JSONDecoder().decode(SimulatorFaults.self, from: Data(#"{"error_rate":2}"#.utf8))
+        }
     }
 
     @Test func loopbackOnlyAndIdempotentStop() async throws {
         await #expect(throws: SimulatorError.self) { _ = try await EightAllsSimulator().start(host: "0.0.0.0") }
         await #expect(throws: SimulatorError.self) { _ = try await EightAllsSimulator().start(host: "192.168.1.2") }
-        let sim = try await EightAllsSimulator(options: .init(seedDay: testSeedDay, timeZone: testTimeZone)).start(host: "localhost")
+        let sim = try await EightAllsSimulator(options: .init(seedDay: testSeedDay, timeZone: testTimeZone)).start(
+            host: "localhost")
         #expect(sim.port > 0)
         #expect(sim.host == "127.0.0.1")
         await sim.stop()
         await sim.stop()
         // The port is free again: a new simulator binds it at once. (Probing it with a connect
         // instead races with parallel tests that may be handed the same ephemeral port.)
-        let again = try await EightAllsSimulator(options: .init(seedDay: testSeedDay, timeZone: testTimeZone)).start(port: sim.port)
+        let again = try await EightAllsSimulator(options: .init(seedDay: testSeedDay, timeZone: testTimeZone)).start(
+            port: sim.port)
         #expect(again.port == sim.port)
         await again.stop()
     }
@@ -177,8 +182,13 @@ struct SimulatorControlTests {
 
     @Test func rawResponsesLookLikeUvicorn() async throws {
         let sim = try await EightAllsSimulator(options: .init(seedDay: testSeedDay, timeZone: testTimeZone)).start()
-        let id = try EightAllsStore(options: .init(seedDay: testSeedDay, timeZone: testTimeZone)).list { _ in true }.0[0].id
-        guard case .answered(let deleted) = await rawExchange(port: sim.port, request: "DELETE /api/events/\(id) HTTP/1.1\r\nHost: h\r\n\r\n") else {
+        let id = try EightAllsStore(options: .init(seedDay: testSeedDay, timeZone: testTimeZone)).list { _ in true }.0[
+            0
+        ].id
+        guard
+            case .answered(let deleted) = await rawExchange(
+                port: sim.port, request: "DELETE /api/events/\(id) HTTP/1.1\r\nHost: h\r\n\r\n")
+        else {
             Issue.record("no answer to DELETE")
             await sim.stop()
             return
@@ -190,7 +200,8 @@ struct SimulatorControlTests {
         #expect(lower.contains("server: uvicorn\r\n"))
         #expect(lower.hasSuffix("\r\n\r\n"))
 
-        let redirect = await rawExchange(port: sim.port, request: "GET /api/events/?q=a+b%20c HTTP/1.1\r\nHost: example:8000\r\n\r\n")
+        let redirect = await rawExchange(
+            port: sim.port, request: "GET /api/events/?q=a+b%20c HTTP/1.1\r\nHost: example:8000\r\n\r\n")
         guard case .answered(let text) = redirect else {
             Issue.record("no answer to the redirect")
             await sim.stop()
@@ -203,7 +214,8 @@ struct SimulatorControlTests {
 
     @Test func portOffsets() {
         #expect(SimulatorKind.allCases.map(\.portOffset) == [0, 1, 2, 3, 4])
-        #expect(SimulatorKind.allCases.map(\.rawValue) == ["tickedify", "eightalls", "kantinekoning", "fitiq", "prsnl"])
+        #expect(
+            SimulatorKind.allCases.map(\.rawValue) == ["tickedify", "eightalls", "kantinekoning", "fitiq", "prsnl"])
     }
 }
 

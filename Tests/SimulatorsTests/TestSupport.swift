@@ -3,12 +3,13 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import Testing
+
 @testable import Simulators
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The seeded week every test uses: Monday 2026-11-23 in Amsterdam (UTC+1 in November).
@@ -40,7 +41,8 @@ func withSimulator(
         ? HTTPClient.shared
         : HTTPClient(
             eventLoopGroupProvider: .singleton,
-            configuration: .init(redirectConfiguration: .disallow, timeout: .init(connect: .seconds(5), read: .seconds(10)))
+            configuration: .init(
+                redirectConfiguration: .disallow, timeout: .init(connect: .seconds(5), read: .seconds(10)))
         )
     do {
         try await body(sim, client)
@@ -131,7 +133,9 @@ private func blockingRawExchange(port: Int, request: String) -> RawOutcome {
     addr.sin_port = in_port_t(UInt16(port).bigEndian)
     addr.sin_addr.s_addr = inet_addr("127.0.0.1")
     let connected = withUnsafePointer(to: &addr) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
     }
     guard connected == 0 else { return .other(errno) }
     let bytes = Array(request.utf8)

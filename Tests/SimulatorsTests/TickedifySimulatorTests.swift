@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import Testing
+
 @testable import Simulators
 
 /// Starts a Tickedify simulator (seed day 2026-11-23, Amsterdam) and a client that does not follow
@@ -37,7 +38,10 @@ extension SimResponse {
 
 extension HTTPClient {
     /// Logs in with JSON and returns the response.
-    func tickedifyLogin(_ sim: RunningSimulator, email: String = TickedifySimulator.demoEmail, password: String = TickedifySimulator.demoPassword)
+    func tickedifyLogin(
+        _ sim: RunningSimulator, email: String = TickedifySimulator.demoEmail,
+        password: String = TickedifySimulator.demoPassword
+    )
         async throws -> SimResponse
     {
         let body = #"{"email":"\#(email)","wachtwoord":"\#(password)"}"#
@@ -70,7 +74,8 @@ struct TickedifySimulatorTests {
                     == #"{"success":true,"message":"Succesvol ingelogd","user":{"id":"user_1731401524190_k3x9q2m7a","email":"anna@example.org","naam":"Anna de Vries","rol":"user"}}"#
             )
             let setCookie = try #require(r.headers["set-cookie"].first)
-            let pattern = #"^tickedify\.sid=s%3A[A-Za-z0-9_-]{32}\.[A-Za-z0-9%]+; Path=/; Expires=[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT; HttpOnly; SameSite=Lax$"#
+            let pattern =
+                #"^tickedify\.sid=s%3A[A-Za-z0-9_-]{32}\.[A-Za-z0-9%]+; Path=/; Expires=[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT; HttpOnly; SameSite=Lax$"#
             #expect(setCookie.range(of: pattern, options: .regularExpression) != nil, "\(setCookie)")
             #expect(!setCookie.contains("Secure"))
             #expect(r.headers["ratelimit-policy"].first == "5;w=900")
@@ -109,7 +114,8 @@ struct TickedifySimulatorTests {
             let upper = try await client.tickedifyLogin(sim, email: "Anna@example.org")
             #expect(upper.status == 401)
             // bcrypt.compare with a number throws: 500.
-            let numeric = try await client.send(.POST, sim, "/api/auth/login", json: #"{"email":"anna@example.org","wachtwoord":12345}"#)
+            let numeric = try await client.send(
+                .POST, sim, "/api/auth/login", json: #"{"email":"anna@example.org","wachtwoord":12345}"#)
             #expect(numeric.status == 500)
             #expect(numeric.body == #"{"error":"Fout bij inloggen"}"#)
         }
@@ -117,7 +123,10 @@ struct TickedifySimulatorTests {
 
     @Test func urlencodedLoginAndDeactivatedAccount() async throws {
         var options = TickedifySimulator.Options(seedDay: testSeedDay, timeZone: testTimeZone)
-        options.users.append(.init(id: "user_1700000000000_gestopt00", email: "oud@example.org", password: "geheim-123", naam: "Oud", actief: false))
+        options.users.append(
+            .init(
+                id: "user_1700000000000_gestopt00", email: "oud@example.org", password: "geheim-123", naam: "Oud",
+                actief: false))
         try await withTickedify(options) { sim, client in
             let form = try await client.send(
                 .POST, sim, "/api/auth/login", json: "email=anna%40example.org&wachtwoord=Tulpen-Fiets-2026%21",
@@ -138,7 +147,8 @@ struct TickedifySimulatorTests {
 
     @Test func requiresUpgradeStillCreatesASession() async throws {
         try await withTickedify { sim, client in
-            let r = try await client.tickedifyLogin(sim, email: TickedifySimulator.upgradeEmail, password: TickedifySimulator.upgradePassword)
+            let r = try await client.tickedifyLogin(
+                sim, email: TickedifySimulator.upgradeEmail, password: TickedifySimulator.upgradePassword)
             #expect(r.status == 200)
             #expect(
                 r.body.hasPrefix(
@@ -196,15 +206,21 @@ struct TickedifySimulatorTests {
 
     @Test func planningWithoutSessionDropsTheConnection() async throws {
         try await withTickedify { sim, client in
-            let raw = await rawExchange(port: sim.port, request: "GET /api/dagelijkse-planning/2026-11-23 HTTP/1.1\r\nHost: x\r\n\r\n")
+            let raw = await rawExchange(
+                port: sim.port, request: "GET /api/dagelijkse-planning/2026-11-23 HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(raw == .closed)
             let body = #"{"datum":"2026-11-23","uur":9,"type":"pauze","duurMinuten":15}"#
             let post = await rawExchange(
                 port: sim.port,
-                request: "POST /api/dagelijkse-planning HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+                request:
+                    "POST /api/dagelijkse-planning HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
             )
             #expect(post == .closed)
-            let delete = await rawExchange(port: sim.port, request: "DELETE /api/dagelijkse-planning/abc HTTP/1.1\r\nHost: x\r\nCookie: tickedify.sid=s%3Afoo.bar\r\n\r\n")
+            let delete = await rawExchange(
+                port: sim.port,
+                request:
+                    "DELETE /api/dagelijkse-planning/abc HTTP/1.1\r\nHost: x\r\nCookie: tickedify.sid=s%3Afoo.bar\r\n\r\n"
+            )
             #expect(delete == .closed)
             await #expect(throws: (any Error).self) {
                 _ = try await client.send(sim, "/api/dagelijkse-planning/2026-11-23")
@@ -240,7 +256,8 @@ struct TickedifySimulatorTests {
             #expect(try await client.send(sim, "/_sim/logins").body == #"{"attempts":0,"remaining":5}"#)
 
             for attempt in 1...5 {
-                let r = try await client.tickedifyLogin(sim, password: attempt == 3 ? TickedifySimulator.demoPassword : "wrong")
+                let r = try await client.tickedifyLogin(
+                    sim, password: attempt == 3 ? TickedifySimulator.demoPassword : "wrong")
                 #expect(r.status == (attempt == 3 ? 200 : 401))
                 #expect(r.headers["ratelimit-remaining"].first == "\(5 - attempt)")
             }
@@ -259,7 +276,8 @@ struct TickedifySimulatorTests {
             #expect(try await client.send(sim, "/_sim/logins").body == #"{"attempts":7,"remaining":0}"#)
             // X-Forwarded-For is not trusted.
             let forwarded = try await client.send(
-                .POST, sim, "/api/auth/login", json: #"{"email":"anna@example.org","wachtwoord":"x"}"#, headers: [("x-forwarded-for", "10.1.2.3")]
+                .POST, sim, "/api/auth/login", json: #"{"email":"anna@example.org","wachtwoord":"x"}"#,
+                headers: [("x-forwarded-for", "10.1.2.3")]
             )
             #expect(forwarded.status == 429)
 
@@ -270,7 +288,8 @@ struct TickedifySimulatorTests {
     }
 
     @Test func rateLimitWindowKnobs() async throws {
-        let options = TickedifySimulator.Options(seedDay: testSeedDay, timeZone: testTimeZone, loginLimit: 2, loginWindow: .seconds(1))
+        let options = TickedifySimulator.Options(
+            seedDay: testSeedDay, timeZone: testTimeZone, loginLimit: 2, loginWindow: .seconds(1))
         try await withTickedify(options) { sim, client in
             let first = try await client.tickedifyLogin(sim)
             #expect(first.headers["ratelimit-policy"].first == "2;w=1")
@@ -307,7 +326,8 @@ struct TickedifySimulatorTests {
     @Test func persistentTokenLoginSkipsTheRateLimit() async throws {
         try await withTickedify { sim, client in
             let cookie = try await client.tickedifyCookie(sim)
-            let tokenResponse = try await client.tickedifyGet(sim, "/api/auth/generate-persistent-token", cookie: cookie)
+            let tokenResponse = try await client.tickedifyGet(
+                sim, "/api/auth/generate-persistent-token", cookie: cookie)
             #expect(tokenResponse.status == 200)
             let token = try #require(tokenResponse.object["token"] as? String)
             #expect(token.count == 60)
@@ -335,10 +355,15 @@ struct TickedifySimulatorTests {
             let cookie = try await client.tickedifyCookie(sim)
             let inbox = try await client.tickedifyGet(sim, "/api/lijst/inbox", cookie: cookie)
             #expect(inbox.status == 200)
-            #expect(tkStrings(inbox.array, "tekst") == ["Fietsband plakken", "Cadeau voor Sam bedenken", "Tandarts bellen voor controle"])
+            #expect(
+                tkStrings(inbox.array, "tekst") == [
+                    "Fietsband plakken", "Cadeau voor Sam bedenken", "Tandarts bellen voor controle",
+                ])
             let keys = [
-                "id", "tekst", "aangemaakt", "lijst", "verschijndatum", "duur", "type", "afgewerkt", "user_id", "opmerkingen", "top_prioriteit",
-                "prioriteit_datum", "prioriteit", "verwijderd_op", "definitief_verwijderen_op", "projectId", "contextId", "herhalingType",
+                "id", "tekst", "aangemaakt", "lijst", "verschijndatum", "duur", "type", "afgewerkt", "user_id",
+                "opmerkingen", "top_prioriteit",
+                "prioriteit_datum", "prioriteit", "verwijderd_op", "definitief_verwijderen_op", "projectId",
+                "contextId", "herhalingType",
                 "herhalingWaarde", "herhalingActief", "bijlagenCount",
             ]
             let firstObject = String(inbox.body.dropFirst().prefix { $0 != "}" })
@@ -353,15 +378,20 @@ struct TickedifySimulatorTests {
             #expect(titles.contains("APK auto inplannen"))  // future verschijndatum is listed …
             #expect(!titles.contains("Schuur opruimen"))  // … soft-deleted is not
             #expect(!titles.contains("Huur overmaken"))  // … nor completed
-            let offerte = try #require(acties.array.first { $0["tekst"] as? String == "Offerte tegelzetter vergelijken" })
+            let offerte = try #require(
+                acties.array.first { $0["tekst"] as? String == "Offerte tegelzetter vergelijken" })
             #expect(offerte["verschijndatum"] as? String == "2026-11-20T00:00:00.000Z")
             #expect(offerte["prioriteit_datum"] as? String == "2026-11-23T00:00:00.000Z")
             #expect(offerte["prioriteit"] as? String == "hoog")
             #expect(offerte["top_prioriteit"] as? Int == 1)
             #expect(offerte["bijlagenCount"] as? Int == 2)
             #expect((offerte["projectId"] as? String)?.hasPrefix("project_") == true)
-            #expect((offerte["id"] as? String)?.range(of: #"^task_\d{13}_[0-9a-z]{9}$"#, options: .regularExpression) != nil)
-            #expect((offerte["aangemaakt"] as? String)?.range(of: #"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$"#, options: .regularExpression) != nil)
+            #expect(
+                (offerte["id"] as? String)?.range(of: #"^task_\d{13}_[0-9a-z]{9}$"#, options: .regularExpression) != nil
+            )
+            #expect(
+                (offerte["aangemaakt"] as? String)?.range(
+                    of: #"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$"#, options: .regularExpression) != nil)
             let mama = try #require(acties.array.first { $0["tekst"] as? String == "Mama bellen" })
             #expect(mama["herhalingActief"] as? Bool == true)
             #expect(mama["herhalingType"] as? String == "weekly-1-1")
@@ -372,17 +402,23 @@ struct TickedifySimulatorTests {
             let projects = try await client.tickedifyGet(sim, "/api/lijst/projecten-lijst", cookie: cookie)
             #expect(projects.array.count == 3)
             #expect(projects.body.hasPrefix(#"[{"id":"project_"#))
-            #expect(projects.array.first?.keys.sorted() == ["aangemaakt", "due_date", "id", "naam", "opmerkingen", "user_id"])
+            #expect(
+                projects.array.first?.keys.sorted() == [
+                    "aangemaakt", "due_date", "id", "naam", "opmerkingen", "user_id",
+                ])
             let contexts = try await client.tickedifyGet(sim, "/api/lijst/contexten", cookie: cookie)
             #expect(Set(tkStrings(contexts.array, "naam")) == ["Thuis", "Computer", "Telefoon", "Boodschappen"])
             #expect(contexts.array.first?.keys.sorted() == ["aangemaakt", "id", "naam", "user_id"])
             let done = try await client.tickedifyGet(sim, "/api/lijst/afgewerkte-taken", cookie: cookie)
-            #expect(tkStrings(done.array, "tekst") == ["Planten water geven", "Vuilnis buiten zetten", "Huur overmaken"])
+            #expect(
+                tkStrings(done.array, "tekst") == ["Planten water geven", "Vuilnis buiten zetten", "Huur overmaken"])
 
             #expect(try await client.tickedifyGet(sim, "/api/lijst/bestaat-niet", cookie: cookie).body == "[]")
             // Express routing: case-insensitive, trailing slash allowed, percent-decoded params.
             #expect(try await client.tickedifyGet(sim, "/API/Lijst/opvolgen/", cookie: cookie).array.count == 2)
-            #expect(try await client.tickedifyGet(sim, "/api/lijst/uitgesteld%2Dwekelijks", cookie: cookie).array.count == 1)
+            #expect(
+                try await client.tickedifyGet(sim, "/api/lijst/uitgesteld%2Dwekelijks", cookie: cookie).array.count == 1
+            )
 
             let tellingen = try await client.tickedifyGet(sim, "/api/tellingen", cookie: cookie)
             #expect(tellingen.object["acties"] as? Int == 8)  // the legacy count ignores dates and soft deletion
@@ -411,7 +447,10 @@ struct TickedifySimulatorTests {
             try await withTickedify { sim, client in
                 let cookie = try await client.tickedifyCookie(sim)
                 var all = ""
-                for path in ["/api/lijst/inbox", "/api/lijst/acties", "/api/lijst/projecten-lijst", "/api/dagelijkse-planning/2026-11-23"] {
+                for path in [
+                    "/api/lijst/inbox", "/api/lijst/acties", "/api/lijst/projecten-lijst",
+                    "/api/dagelijkse-planning/2026-11-23",
+                ] {
                     all += try await client.tickedifyGet(sim, path, cookie: cookie).body
                 }
                 bodies.append(all)
@@ -430,10 +469,12 @@ struct TickedifySimulatorTests {
             #expect(r.status == 200)
             let items = r.array
             #expect(tkInts(items, "uur") == [9, 9, 10, 12, 13, 15, 17])
-            #expect(tkStrings(items, "naam") == [
-                "Offerte tegelzetter vergelijken", "Mama bellen", "Belastingaangifte invullen", "Lunch", "Uitnodigingen verjaardag versturen",
-                "Focus blok", "Boodschappen doen",
-            ])
+            #expect(
+                tkStrings(items, "naam") == [
+                    "Offerte tegelzetter vergelijken", "Mama bellen", "Belastingaangifte invullen", "Lunch",
+                    "Uitnodigingen verjaardag versturen",
+                    "Focus blok", "Boodschappen doen",
+                ])
             #expect(tkStrings(items, "type") == ["taak", "taak", "taak", "pauze", "taak", "geblokkeerd", "taak"])
             let lunch = items[3]
             #expect(lunch["duurMinuten"] as? Int == 30)
@@ -445,7 +486,10 @@ struct TickedifySimulatorTests {
             #expect((first["id"] as? String)?.range(of: #"^[0-9a-z]{17}$"#, options: .regularExpression) != nil)
             #expect(first["datum"] as? String == "2026-11-23T00:00:00.000Z")
             #expect(r.body.hasPrefix(#"[{"id":""#))
-            let keys = ["id", "actieId", "datum", "uur", "positie", "type", "naam", "duurMinuten", "aangemaakt", "actieTekst", "projectId", "contextId", "actieDuur"]
+            let keys = [
+                "id", "actieId", "datum", "uur", "positie", "type", "naam", "duurMinuten", "aangemaakt", "actieTekst",
+                "projectId", "contextId", "actieDuur",
+            ]
             let firstObject = String(r.body.dropFirst().prefix { $0 != "}" })
             let positions = keys.map { firstObject.range(of: "\"\($0)\":")?.lowerBound }
             #expect(positions.allSatisfy { $0 != nil })
@@ -460,9 +504,15 @@ struct TickedifySimulatorTests {
             // The days around it; yesterday's completed task is hidden.
             let yesterday = try await client.tickedifyGet(sim, "/api/dagelijkse-planning/2026-11-22", cookie: cookie)
             #expect(tkStrings(yesterday.array, "naam") == ["Lunch", "Tandarts Sam"])
-            #expect(try await client.tickedifyGet(sim, "/api/dagelijkse-planning/2026-11-24", cookie: cookie).array.count == 4)
-            #expect(try await client.tickedifyGet(sim, "/api/dagelijkse-planning/2026-11-21", cookie: cookie).array.count == 2)
-            #expect(try await client.tickedifyGet(sim, "/api/dagelijkse-planning/2026-11-25", cookie: cookie).array.count == 2)
+            #expect(
+                try await client.tickedifyGet(sim, "/api/dagelijkse-planning/2026-11-24", cookie: cookie).array.count
+                    == 4)
+            #expect(
+                try await client.tickedifyGet(sim, "/api/dagelijkse-planning/2026-11-21", cookie: cookie).array.count
+                    == 2)
+            #expect(
+                try await client.tickedifyGet(sim, "/api/dagelijkse-planning/2026-11-25", cookie: cookie).array.count
+                    == 2)
             // No validation: an invalid date is an empty day.
             let invalid = try await client.tickedifyGet(sim, "/api/dagelijkse-planning/morgen", cookie: cookie)
             #expect(invalid.status == 200)
@@ -480,7 +530,9 @@ struct TickedifySimulatorTests {
 
             // Inserting at position 0 of 09:00 shifts the two seeded items.
             let created = try await client.send(
-                .POST, sim, "/api/dagelijkse-planning", json: #"{"actieId":"\#(was)","datum":"2026-11-23","uur":9,"type":"taak","naam":"Was ophangen","duurMinuten":20,"positie":0}"#,
+                .POST, sim, "/api/dagelijkse-planning",
+                json:
+                    #"{"actieId":"\#(was)","datum":"2026-11-23","uur":9,"type":"taak","naam":"Was ophangen","duurMinuten":20,"positie":0}"#,
                 headers: headers
             )
             #expect(created.status == 200)
@@ -493,7 +545,9 @@ struct TickedifySimulatorTests {
 
             // Without a position it goes last in its hour.
             let appended = try await client.send(
-                .POST, sim, "/api/dagelijkse-planning", json: #"{"datum":"2026-11-23","uur":"9","type":"geblokkeerd","naam":"Pakket ophalen","duurMinuten":10}"#,
+                .POST, sim, "/api/dagelijkse-planning",
+                json:
+                    #"{"datum":"2026-11-23","uur":"9","type":"geblokkeerd","naam":"Pakket ophalen","duurMinuten":10}"#,
                 headers: headers
             )
             #expect(appended.status == 200)
@@ -514,11 +568,13 @@ struct TickedifySimulatorTests {
                 #expect(r.body == failure)
             }
 
-            let update = try await client.send(.PUT, sim, "/api/dagelijkse-planning/\(id)", json: #"{"uur":16,"duurMinuten":25}"#, headers: headers)
+            let update = try await client.send(
+                .PUT, sim, "/api/dagelijkse-planning/\(id)", json: #"{"uur":16,"duurMinuten":25}"#, headers: headers)
             #expect(update.body == #"{"success":true}"#)
             plan = try await client.tickedifyGet(sim, day, cookie: cookie)
             #expect(plan.array.first { $0["id"] as? String == id }?["uur"] as? Int == 16)
-            let badUpdate = try await client.send(.PUT, sim, "/api/dagelijkse-planning/\(id)", json: #"{"kleur":"rood"}"#, headers: headers)
+            let badUpdate = try await client.send(
+                .PUT, sim, "/api/dagelijkse-planning/\(id)", json: #"{"kleur":"rood"}"#, headers: headers)
             #expect(badUpdate.status == 404)
             #expect(badUpdate.body == #"{"error":"Planning item niet gevonden"}"#)
 
@@ -545,7 +601,9 @@ struct TickedifySimulatorTests {
             let tomorrow = try await client.tickedifyGet(sim, "/api/dagelijkse-planning/2026-11-24", cookie: cookie)
             #expect(tomorrow.array.contains { $0["naam"] as? String == "Tandarts bellen voor controle" })
 
-            let r = try await client.send(.POST, sim, "/api/taak/add-to-inbox", json: #"{"tekst":"  Melk kopen  ","lijst":"acties"}"#, headers: headers)
+            let r = try await client.send(
+                .POST, sim, "/api/taak/add-to-inbox", json: #"{"tekst":"  Melk kopen  ","lijst":"acties"}"#,
+                headers: headers)
             #expect(r.status == 200)
             let taskId = try #require(r.object["taskId"] as? String)
             #expect(r.body == #"{"success":true,"taskId":"\#(taskId)"}"#)
@@ -567,7 +625,8 @@ struct TickedifySimulatorTests {
             #expect(rewritten["bijlagenCount"] as? Int == 0)
             #expect(rewritten["aangemaakt"] as? String == cadeau["aangemaakt"] as? String)
             #expect(rewritten["opmerkingen"] as? String == "Lego of een fiets?")
-            let tomorrowAfter = try await client.tickedifyGet(sim, "/api/dagelijkse-planning/2026-11-24", cookie: cookie)
+            let tomorrowAfter = try await client.tickedifyGet(
+                sim, "/api/dagelijkse-planning/2026-11-24", cookie: cookie)
             #expect(!tomorrowAfter.array.contains { $0["naam"] as? String == "Tandarts bellen voor controle" })
             #expect(tomorrowAfter.array.count == 3)
             // Other lists are untouched.
@@ -575,24 +634,32 @@ struct TickedifySimulatorTests {
             #expect(counts.body == #"{"inbox":4,"acties":6,"projecten":3,"opvolgen":2,"uitgesteld":2}"#)
 
             // Validation.
-            let missing = try await client.send(.POST, sim, "/api/taak/add-to-inbox", json: #"{"titel":"x"}"#, headers: headers)
+            let missing = try await client.send(
+                .POST, sim, "/api/taak/add-to-inbox", json: #"{"titel":"x"}"#, headers: headers)
             #expect(missing.status == 400)
             #expect(missing.body == #"{"error":"Tekst is required"}"#)
-            #expect(try await client.send(.POST, sim, "/api/taak/add-to-inbox", json: #"{"tekst":"   "}"#, headers: headers).status == 400)
-            let number = try await client.send(.POST, sim, "/api/taak/add-to-inbox", json: #"{"tekst":42}"#, headers: headers)
+            #expect(
+                try await client.send(.POST, sim, "/api/taak/add-to-inbox", json: #"{"tekst":"   "}"#, headers: headers)
+                    .status == 400)
+            let number = try await client.send(
+                .POST, sim, "/api/taak/add-to-inbox", json: #"{"tekst":42}"#, headers: headers)
             #expect(number.status == 500)
             #expect(number.body == #"{"error":"Fout bij opslaan","details":"tekst.trim is not a function"}"#)
         }
     }
 
     @Test func concurrentAddsLoseTasksUnlessSerialized() async throws {
-        let options = TickedifySimulator.Options(seedDay: testSeedDay, timeZone: testTimeZone, inboxRaceWindow: .milliseconds(150))
+        let options = TickedifySimulator.Options(
+            seedDay: testSeedDay, timeZone: testTimeZone, inboxRaceWindow: .milliseconds(150))
         try await withTickedify(options) { sim, client in
             let cookie = try await client.tickedifyCookie(sim)
             let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
                 for n in 0..<4 {
                     group.addTask {
-                        try await client.send(.POST, sim, "/api/taak/add-to-inbox", json: #"{"tekst":"Tegelijk \#(n)"}"#, headers: [("cookie", cookie)]).status
+                        try await client.send(
+                            .POST, sim, "/api/taak/add-to-inbox", json: #"{"tekst":"Tegelijk \#(n)"}"#,
+                            headers: [("cookie", cookie)]
+                        ).status
                     }
                 }
                 return try await group.reduce(into: [Int]()) { $0.append($1) }
@@ -608,7 +675,9 @@ struct TickedifySimulatorTests {
 
             // One after another, nothing is lost.
             for n in 0..<3 {
-                let r = try await client.send(.POST, sim, "/api/taak/add-to-inbox", json: #"{"tekst":"Na elkaar \#(n)"}"#, headers: [("cookie", cookie)])
+                let r = try await client.send(
+                    .POST, sim, "/api/taak/add-to-inbox", json: #"{"tekst":"Na elkaar \#(n)"}"#,
+                    headers: [("cookie", cookie)])
                 #expect(r.status == 200)
             }
             let serial = try await client.tickedifyGet(sim, "/api/lijst/inbox", cookie: cookie)
@@ -625,7 +694,8 @@ struct TickedifySimulatorTests {
             #expect(nope.body == #"{"error":"Route /api/nope not found"}"#)
             #expect(nope.headers["x-frame-options"].first == "DENY")
             // A wrong method is an unknown route.
-            #expect(try await client.send(sim, "/api/auth/login").body == #"{"error":"Route /api/auth/login not found"}"#)
+            #expect(
+                try await client.send(sim, "/api/auth/login").body == #"{"error":"Route /api/auth/login not found"}"#)
             let page = try await client.send(sim, "/nope")
             #expect(page.status == 404)
             #expect(page.body.contains("<pre>Cannot GET /nope</pre>"))
@@ -641,7 +711,9 @@ struct TickedifySimulatorTests {
             for (body, message) in cases {
                 let r = try await client.send(.POST, sim, "/api/taak/add-to-inbox", json: body)
                 #expect(r.status == 500)
-                let expected = JSONValue.object(["error": .string("Internal server error"), "message": .string(message)]).serialized
+                let expected = JSONValue.object([
+                    "error": .string("Internal server error"), "message": .string(message),
+                ]).serialized
                 #expect(r.body == expected)
             }
 
@@ -679,7 +751,8 @@ struct TickedifySimulatorTests {
     @Test func resetRestoresTheSeedAndRejectsBadSeedDays() async throws {
         try await withTickedify { sim, client in
             let cookie = try await client.tickedifyCookie(sim)
-            _ = try await client.send(.POST, sim, "/api/taak/add-to-inbox", json: #"{"tekst":"Tijdelijk"}"#, headers: [("cookie", cookie)])
+            _ = try await client.send(
+                .POST, sim, "/api/taak/add-to-inbox", json: #"{"tekst":"Tijdelijk"}"#, headers: [("cookie", cookie)])
             #expect(try await client.tickedifyGet(sim, "/api/lijst/inbox", cookie: cookie).array.count == 4)
             let reset = try await client.send(.POST, sim, "/_sim/reset")
             #expect(reset.status == 200)

@@ -13,7 +13,11 @@ public struct Summary: Encodable, Sendable {
             var allDay: Bool
             @Nullable var location: String?
             var status: String
-            enum CodingKeys: String, CodingKey { case title, start, end, allDay = "all_day", location, status }
+            enum CodingKeys: String, CodingKey {
+                case title, start, end
+                case allDay = "all_day"
+                case location, status
+            }
         }
         var count: Int
         var items: [Item]
@@ -25,7 +29,10 @@ public struct Summary: Encodable, Sendable {
             var hour: Int
             var kind: PlanItem.Kind
             @Nullable var durationMinutes: Int?
-            enum CodingKeys: String, CodingKey { case title, hour, kind, durationMinutes = "duration_minutes" }
+            enum CodingKeys: String, CodingKey {
+                case title, hour, kind
+                case durationMinutes = "duration_minutes"
+            }
         }
         var count: Int
         var items: [Item]
@@ -36,7 +43,11 @@ public struct Summary: Encodable, Sendable {
         @Nullable var done: Int?
         var openTitles: [String]
         var doneTitles: [String]
-        enum CodingKeys: String, CodingKey { case planned, done, openTitles = "open_titles", doneTitles = "done_titles" }
+        enum CodingKeys: String, CodingKey {
+            case planned, done
+            case openTitles = "open_titles"
+            case doneTitles = "done_titles"
+        }
     }
 
     public struct Diensten: Encodable, Sendable {
@@ -48,7 +59,11 @@ public struct Summary: Encodable, Sendable {
             var role: String
             var openSpots: Int
             @Nullable var location: String?
-            enum CodingKeys: String, CodingKey { case start, end, club, team, role, openSpots = "open_spots", location }
+            enum CodingKeys: String, CodingKey {
+                case start, end, club, team, role
+                case openSpots = "open_spots"
+                case location
+            }
         }
         var count: Int
         var items: [Item]
@@ -62,8 +77,12 @@ public struct Summary: Encodable, Sendable {
         @Nullable var carbsG: Double?
         @Nullable var fatG: Double?
         enum CodingKeys: String, CodingKey {
-            case calories, goalCalories = "goal_calories", remainingCalories = "remaining_calories"
-            case proteinG = "protein_g", carbsG = "carbs_g", fatG = "fat_g"
+            case calories
+            case goalCalories = "goal_calories"
+            case remainingCalories = "remaining_calories"
+            case proteinG = "protein_g"
+            case carbsG = "carbs_g"
+            case fatG = "fat_g"
         }
     }
 
@@ -92,11 +111,16 @@ public struct Summary: Encodable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case date, timezone
-        case tasksPlanned = "tasks_planned", tasksDone = "tasks_done"
-        case nextEventTitle = "next_event_title", nextEventStart = "next_event_start"
-        case nextDienstStart = "next_dienst_start", nextDienstClub = "next_dienst_club"
-        case kcalToday = "kcal_today", kcalRemaining = "kcal_remaining"
-        case stale, complete, ageSeconds = "age_seconds"
+        case tasksPlanned = "tasks_planned"
+        case tasksDone = "tasks_done"
+        case nextEventTitle = "next_event_title"
+        case nextEventStart = "next_event_start"
+        case nextDienstStart = "next_dienst_start"
+        case nextDienstClub = "next_dienst_club"
+        case kcalToday = "kcal_today"
+        case kcalRemaining = "kcal_remaining"
+        case stale, complete
+        case ageSeconds = "age_seconds"
         case events, plan, tasks, diensten, nutrition, sections
     }
 
@@ -122,7 +146,9 @@ extension Summary {
 
         let day = date.interval(in: zone)
         let todays = (week ?? []).filter { event in
-            guard let start = LenientDate.parse(event.start), let end = LenientDate.parse(event.end) else { return false }
+            guard let start = LenientDate.parse(event.start), let end = LenientDate.parse(event.end) else {
+                return false
+            }
             return start < day.end && (end > day.start || (start == end && start >= day.start))
         }
         let upcoming = (week ?? []).filter { event in
@@ -131,7 +157,9 @@ extension Summary {
         }.sorted { (LenientDate.parse($0.start) ?? .distantFuture) < (LenientDate.parse($1.start) ?? .distantFuture) }
         let next = upcoming.first
         let futureDiensten = (diensten ?? []).filter { (LenientDate.parse($0.start) ?? .distantPast) > now }
-            .sorted { (LenientDate.parse($0.start) ?? .distantFuture) < (LenientDate.parse($1.start) ?? .distantFuture) }
+            .sorted {
+                (LenientDate.parse($0.start) ?? .distantFuture) < (LenientDate.parse($1.start) ?? .distantFuture)
+            }
         let tasks = planItems?.filter { $0.kind == .task }
 
         self.date = date.description
@@ -148,24 +176,35 @@ extension Summary {
         self.stale = answer.stale
         self.complete = answer.complete
         self.ageSeconds = answer.ageSeconds
-        self.events = Events(count: todays.count, items: todays.map {
-            .init(title: $0.title, start: $0.start, end: $0.end, allDay: $0.allDay, location: $0.location, status: $0.status)
-        })
-        self.plan = Plan(count: planItems?.count ?? 0, items: (planItems ?? []).map {
-            .init(title: $0.title, hour: $0.hour, kind: $0.kind, durationMinutes: $0.durationMinutes)
-        })
+        self.events = Events(
+            count: todays.count,
+            items: todays.map {
+                .init(
+                    title: $0.title, start: $0.start, end: $0.end, allDay: $0.allDay, location: $0.location,
+                    status: $0.status)
+            })
+        self.plan = Plan(
+            count: planItems?.count ?? 0,
+            items: (planItems ?? []).map {
+                .init(title: $0.title, hour: $0.hour, kind: $0.kind, durationMinutes: $0.durationMinutes)
+            })
         self.tasks = Tasks(
             planned: tasks?.count, done: completed?.count,
             openTitles: (tasks ?? []).map(\.title), doneTitles: (completed ?? []).map(\.title)
         )
-        self.diensten = Diensten(count: futureDiensten.count, items: futureDiensten.prefix(10).map {
-            .init(start: $0.start, end: $0.end, club: $0.tenant, team: $0.team?.name, role: $0.role, openSpots: $0.openSpots, location: $0.location)
-        })
+        self.diensten = Diensten(
+            count: futureDiensten.count,
+            items: futureDiensten.prefix(10).map {
+                .init(
+                    start: $0.start, end: $0.end, club: $0.tenant, team: $0.team?.name, role: $0.role,
+                    openSpots: $0.openSpots, location: $0.location)
+            })
         self.nutrition = Nutrition(
             calories: nutrition?.calories, goalCalories: nutrition?.goalCalories, remainingCalories: remaining,
             proteinG: nutrition?.proteinG, carbsG: nutrition?.carbsG, fatG: nutrition?.fatG
         )
         self.sections = answer.sections
-        self.changesAt = [next?.start, futureDiensten.first?.start].compactMap { $0.flatMap { LenientDate.parse($0) } }.min()
+        self.changesAt = [next?.start, futureDiensten.first?.start].compactMap { $0.flatMap { LenientDate.parse($0) } }
+            .min()
     }
 }

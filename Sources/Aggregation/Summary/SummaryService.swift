@@ -22,11 +22,13 @@ public struct SummaryService: Sendable {
     }
 
     static func route(registry: OperationRegistry) -> Route {
-        func section(_ name: String, _ operation: String, _ arguments: [String: RouteSection.Binding]) -> RouteSection? {
+        func section(_ name: String, _ operation: String, _ arguments: [String: RouteSection.Binding]) -> RouteSection?
+        {
             registry[operation].map { RouteSection(name: name, operation: $0, arguments: arguments, ttl: nil) }
         }
         return Route(
-            path: path, file: "(built in)", description: "The day as flat values for home automation.", deadline: Route.defaultDeadline,
+            path: path, file: "(built in)", description: "The day as flat values for home automation.",
+            deadline: Route.defaultDeadline,
             parameters: [
                 RouteParameter(name: "date", kind: .date, defaultValue: .today(offset: 0)),
                 RouteParameter(name: "until", kind: .date, defaultValue: .today(offset: eventDays - 1)),
@@ -35,7 +37,9 @@ public struct SummaryService: Sendable {
                 section("plan", "tickedify.daily_plan", ["date": .parameter("date")]),
                 section("completed", "tickedify.completed", ["date": .parameter("date")]),
                 section("events", "eightalls.events", ["from": .parameter("date"), "to": .parameter("until")]),
-                section("diensten", "kantinekoning.diensten", ["past_days": .literal(.int(0)), "future_days": .literal(.int(dienstDays))]),
+                section(
+                    "diensten", "kantinekoning.diensten",
+                    ["past_days": .literal(.int(0)), "future_days": .literal(.int(dienstDays))]),
                 section("nutrition", "fitiq.nutrition", ["date": .parameter("date")]),
             ].compactMap { $0 }
         )
@@ -55,11 +59,15 @@ public struct SummaryService: Sendable {
     }
 
     /// The summary as an answer: its body is the `Summary` JSON (status always 200).
-    public func run(profileName: String, forceRefresh: Bool, logger: Logger? = nil) async throws(ErrorDetail) -> AggregateAnswer {
+    public func run(profileName: String, forceRefresh: Bool, logger: Logger? = nil) async throws(ErrorDetail)
+        -> AggregateAnswer
+    {
         try await run(resolve(profileName: profileName), forceRefresh: forceRefresh, logger: logger)
     }
 
-    public func run(_ request: Aggregator.ResolvedRequest, forceRefresh: Bool, logger: Logger? = nil) async throws(ErrorDetail) -> AggregateAnswer {
+    public func run(_ request: Aggregator.ResolvedRequest, forceRefresh: Bool, logger: Logger? = nil)
+        async throws(ErrorDetail) -> AggregateAnswer
+    {
         let zone = aggregator.config.timeZone
         let now = aggregator.now()
         let date = request.values["date"]?.date ?? LocalDate.today(in: zone, now: now)

@@ -28,7 +28,9 @@ public struct EightAllsClient: Sendable {
     }
 
     public func events(start: Date, end: Date, eventType: String?, status: String?) async throws -> [EightAllsEvent] {
-        let url = endpoint.baseURL + "/events?" + Self.eventsQuery(start: start, end: end, eventType: eventType, status: status)
+        let url =
+            endpoint.baseURL + "/events?"
+            + Self.eventsQuery(start: start, end: end, eventType: eventType, status: status)
         let response = try await http.send(url: url, timeout: endpoint.timeout.seconds, source: source)
         guard response.isSuccess else {
             throw UpstreamHTTP.error(for: response, backend: Self.backend)
@@ -38,13 +40,16 @@ public struct EightAllsClient: Sendable {
 
     public static func decodeEvents(_ body: Data) throws -> [EightAllsEvent] {
         guard let value = try? JSONCoding.decoder.decode(JSONValue.self, from: body),
-              let items = LenientList.items(in: value, keys: ["events", "data", "items"])
+            let items = LenientList.items(in: value, keys: ["events", "data", "items"])
         else {
-            throw BackendError(.badResponse, backend: backend, message: "8alls sent an answer that is not a list of events")
+            throw BackendError(
+                .badResponse, backend: backend, message: "8alls sent an answer that is not a list of events")
         }
         return try items.enumerated().map { index, item in
             guard let event = EightAllsEvent(item) else {
-                throw BackendError(.badResponse, backend: backend, message: "8alls event \(index) lacks an id, a title or valid start/end times")
+                throw BackendError(
+                    .badResponse, backend: backend,
+                    message: "8alls event \(index) lacks an id, a title or valid start/end times")
             }
             return event
         }
@@ -67,10 +72,10 @@ public struct EightAllsEvent: Sendable, Hashable {
 
     public init?(_ value: JSONValue) {
         guard let fields = LenientFields(value),
-              let id = fields.string("id"),
-              let title = fields.string("title"),
-              let start = fields.string("start_time", "start").flatMap({ LenientDate.parse($0) }),
-              let end = fields.string("end_time", "end").flatMap({ LenientDate.parse($0) })
+            let id = fields.string("id"),
+            let title = fields.string("title"),
+            let start = fields.string("start_time", "start").flatMap({ LenientDate.parse($0) }),
+            let end = fields.string("end_time", "end").flatMap({ LenientDate.parse($0) })
         else { return nil }
         self.id = id
         self.title = title

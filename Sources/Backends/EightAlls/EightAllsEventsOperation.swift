@@ -36,7 +36,7 @@ public struct EightAllsEventsOperation: BackendOperation {
         let first: LocalDate
         let last: LocalDate
         switch (from, to) {
-        case let (from?, to?):
+        case (let from?, let to?):
             if arguments["date"] != nil {
                 throw ErrorDetail.badParameter("give either date or from and to, not both")
             }
@@ -64,17 +64,21 @@ public struct EightAllsEventsOperation: BackendOperation {
 
     public func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
         guard let endpoint = context.profile.eightalls else {
-            throw BackendError(.notConfigured, backend: backend, message: "8alls is not configured for profile \(context.profileName)")
+            throw BackendError(
+                .notConfigured, backend: backend, message: "8alls is not configured for profile \(context.profileName)")
         }
         guard let from = arguments["from"]?.date, let to = arguments["to"]?.date else {
             throw ErrorDetail.badParameter("from and to are required")
         }
-        let window = DateInterval(start: from.start(in: context.timeZone), end: to.adding(days: 1).start(in: context.timeZone))
+        let window = DateInterval(
+            start: from.start(in: context.timeZone), end: to.adding(days: 1).start(in: context.timeZone))
         let client = EightAllsClient(endpoint: endpoint, http: context.http, profile: context.profileName)
         let events = try await client.events(
-            start: window.start, end: window.end, eventType: arguments["event_type"]?.string, status: arguments["status"]?.string
+            start: window.start, end: window.end, eventType: arguments["event_type"]?.string,
+            status: arguments["status"]?.string
         )
-        let unified = events
+        let unified =
+            events
             .filter { $0.overlaps(window) }
             .sorted { ($0.start, $0.end, $0.title) < ($1.start, $1.end, $1.title) }
             .map { $0.unified(in: context.timeZone) }

@@ -50,7 +50,8 @@ public struct EightAllsHintListener: Sendable {
                         }
                     }
                 } catch {
-                    logger.debug("8alls websocket unavailable", metadata: ["url": "\(url)", "error.type": "\(type(of: error))"])
+                    logger.debug(
+                        "8alls websocket unavailable", metadata: ["url": "\(url)", "error.type": "\(type(of: error))"])
                 }
                 signal.yield()
             }

@@ -19,7 +19,8 @@ public struct FitIQClient: Sendable {
     public init(settings: FitIQSettings, context: OperationContext) {
         self.settings = settings
         self.http = context.http
-        self.access = context.sessions.session(profile: context.profileName, backend: Self.backend, name: "access_token")
+        self.access = context.sessions.session(
+            profile: context.profileName, backend: Self.backend, name: "access_token")
         self.vault = context.vault
         self.profile = context.profileName
         self.source = UpstreamSource(profile: context.profileName, backend: Self.backend)
@@ -27,13 +28,16 @@ public struct FitIQClient: Sendable {
 
     static func make(_ context: OperationContext) throws -> FitIQClient {
         guard let settings = context.profile.fitiq else {
-            throw BackendError(.notConfigured, backend: backend, message: "FitIQ is not configured for profile \(context.profileName)")
+            throw BackendError(
+                .notConfigured, backend: backend, message: "FitIQ is not configured for profile \(context.profileName)")
         }
         return FitIQClient(settings: settings, context: context)
     }
 
     public static func fingerprint(_ settings: FitIQSettings) -> String {
-        CredentialFingerprint.of([settings.endpoint.baseURL, settings.apiKey, settings.email ?? settings.refreshToken ?? ""])
+        CredentialFingerprint.of([
+            settings.endpoint.baseURL, settings.apiKey, settings.email ?? settings.refreshToken ?? "",
+        ])
     }
 
     /// GET `path`; returns the payload (`data` when the answer is wrapped).
@@ -61,7 +65,10 @@ public struct FitIQClient: Sendable {
             throw BackendError(.badResponse, backend: Self.backend, message: "FitIQ sent an answer that is not JSON")
         }
         if value["success"] == .bool(false) {
-            throw BackendError(.status, backend: Self.backend, message: "FitIQ reported a failure: \(UpstreamErrorMessage.extract(from: response.body) ?? "no message")")
+            throw BackendError(
+                .status, backend: Self.backend,
+                message:
+                    "FitIQ reported a failure: \(UpstreamErrorMessage.extract(from: response.body) ?? "no message")")
         }
         return value["data"] ?? value
     }
@@ -96,7 +103,9 @@ public struct FitIQClient: Sendable {
             }
         }
         guard let email = settings.email, let password = settings.password else {
-            throw BackendError(.reauthRequired, backend: Self.backend, message: "FitIQ needs a refresh_token or email and password", retryAfter: 600)
+            throw BackendError(
+                .reauthRequired, backend: Self.backend, message: "FitIQ needs a refresh_token or email and password",
+                retryAfter: 600)
         }
         let response = try await postAuth("/api/v1/auth/login", body: ["email": email, "password": password])
         guard response.isSuccess else {
@@ -115,8 +124,8 @@ public struct FitIQClient: Sendable {
     /// Stores the rotated refresh token durably, then hands out the access token.
     private func acceptTokens(_ response: UpstreamHTTP.Response) async throws -> String {
         guard let value = try? JSONCoding.decoder.decode(JSONValue.self, from: response.body),
-              let fields = LenientFields(value["data"] ?? value),
-              let accessToken = fields.string("access_token")
+            let fields = LenientFields(value["data"] ?? value),
+            let accessToken = fields.string("access_token")
         else {
             throw BackendError(.badResponse, backend: Self.backend, message: "FitIQ's token answer had no access_token")
         }
@@ -146,9 +155,12 @@ public struct FitIQClient: Sendable {
         )
     }
 
-    private func send(_ method: HTTPMethod, url: String, body: Data? = nil, token: String) async throws -> UpstreamHTTP.Response {
+    private func send(_ method: HTTPMethod, url: String, body: Data? = nil, token: String) async throws
+        -> UpstreamHTTP.Response
+    {
         try await http.send(
-            method, url: url, headers: [("X-API-Key", settings.apiKey), ("Authorization", "Bearer \(token)")], body: body,
+            method, url: url, headers: [("X-API-Key", settings.apiKey), ("Authorization", "Bearer \(token)")],
+            body: body,
             timeout: settings.endpoint.timeout.seconds, source: source
         )
     }

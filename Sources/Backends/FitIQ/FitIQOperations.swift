@@ -25,7 +25,8 @@ public struct FitIQNutritionOperation: FitIQOperation {
 
     public func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
         let date = arguments["date"]?.date ?? LocalDate.today(in: context.timeZone)
-        let value = try await FitIQClient.make(context).get("/api/v1/food-logs/summary", query: [("date", date.description)])
+        let value = try await FitIQClient.make(context).get(
+            "/api/v1/food-logs/summary", query: [("date", date.description)])
         return try OperationOutput(encoding: Self.summary(value, date: date))
     }
 
@@ -33,9 +34,10 @@ public struct FitIQNutritionOperation: FitIQOperation {
     /// guide's camelCase; a meal is a count of logs or a list of them.
     static func summary(_ value: JSONValue, date: LocalDate) throws -> NutritionSummary {
         guard let fields = LenientFields(value["summary"] ?? value),
-              let calories = fields.int("total_calories", "calories", "totalCalories")
+            let calories = fields.int("total_calories", "calories", "totalCalories")
         else {
-            throw BackendError(.badResponse, backend: FitIQClient.backend, message: "FitIQ sent a summary without total_calories")
+            throw BackendError(
+                .badResponse, backend: FitIQClient.backend, message: "FitIQ sent a summary without total_calories")
         }
         func number(_ names: String...) -> Double {
             for name in names {
@@ -65,8 +67,10 @@ public struct FitIQNutritionOperation: FitIQOperation {
             carbsG: number("total_carbs_g", "carbs_g", "totalCarbs", "carbs"),
             fatG: number("total_fat_g", "fat_g", "totalFat", "fat"),
             goalCalories: goal,
-            remainingCalories: fields.int("remaining_cals", "remaining_calories", "remainingCalories") ?? goal.map { $0 - calories },
-            meals: .init(breakfast: meal("breakfast"), lunch: meal("lunch"), dinner: meal("dinner"), snack: meal("snack"))
+            remainingCalories: fields.int("remaining_cals", "remaining_calories", "remainingCalories")
+                ?? goal.map { $0 - calories },
+            meals: .init(
+                breakfast: meal("breakfast"), lunch: meal("lunch"), dinner: meal("dinner"), snack: meal("snack"))
         )
     }
 }
@@ -84,8 +88,11 @@ public struct FitIQFoodLogsOperation: FitIQOperation {
 
     public func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
         let date = (arguments["date"]?.date ?? LocalDate.today(in: context.timeZone)).description
-        let value = try await FitIQClient.make(context).get("/api/v1/food-logs", query: [("start_date", date), ("end_date", date)])
-        let logs = (LenientList.items(in: value, keys: ["logs", "meal_logs", "data"]) ?? []).compactMap { FitIQRecord.foodLog($0, zone: context.timeZone) }
+        let value = try await FitIQClient.make(context).get(
+            "/api/v1/food-logs", query: [("start_date", date), ("end_date", date)])
+        let logs = (LenientList.items(in: value, keys: ["logs", "meal_logs", "data"]) ?? []).compactMap {
+            FitIQRecord.foodLog($0, zone: context.timeZone)
+        }
         return try OperationOutput(encoding: logs)
     }
 }
@@ -103,10 +110,15 @@ public struct FitIQWorkoutsOperation: FitIQOperation {
 
     public func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
         let (start, end) = FitIQRecord.interval(arguments, zone: context.timeZone)
-        let value = try await FitIQClient.make(context).get("/api/v1/workouts/date-range", query: [
-            ("start_date", LenientDate.format(start, in: .gmt)), ("end_date", LenientDate.format(end, in: .gmt)), ("limit", "100"),
-        ])
-        let workouts = (LenientList.items(in: value, keys: ["workouts", "data"]) ?? []).compactMap { FitIQRecord.workout($0, zone: context.timeZone) }
+        let value = try await FitIQClient.make(context).get(
+            "/api/v1/workouts/date-range",
+            query: [
+                ("start_date", LenientDate.format(start, in: .gmt)), ("end_date", LenientDate.format(end, in: .gmt)),
+                ("limit", "100"),
+            ])
+        let workouts = (LenientList.items(in: value, keys: ["workouts", "data"]) ?? []).compactMap {
+            FitIQRecord.workout($0, zone: context.timeZone)
+        }
         return try OperationOutput(encoding: workouts)
     }
 }
@@ -125,8 +137,11 @@ public struct FitIQSleepOperation: FitIQOperation {
     public func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
         let from = arguments["from"]?.date?.description
         let to = arguments["to"]?.date?.description
-        let value = try await FitIQClient.make(context).get("/api/v1/sleep", query: [("from", from), ("to", to), ("limit", "100")])
-        let sessions = (LenientList.items(in: value, keys: ["sessions", "data"]) ?? []).compactMap { FitIQRecord.sleep($0, zone: context.timeZone) }
+        let value = try await FitIQClient.make(context).get(
+            "/api/v1/sleep", query: [("from", from), ("to", to), ("limit", "100")])
+        let sessions = (LenientList.items(in: value, keys: ["sessions", "data"]) ?? []).compactMap {
+            FitIQRecord.sleep($0, zone: context.timeZone)
+        }
         return try OperationOutput(encoding: sessions)
     }
 }
@@ -149,7 +164,9 @@ enum FitIQRecord {
 
     static func time(_ fields: LenientFields, _ names: String..., zone: TimeZone) -> String? {
         for name in names {
-            if let text = fields.string(name), let date = LenientDate.parse(text) { return LenientDate.format(date, in: zone) }
+            if let text = fields.string(name), let date = LenientDate.parse(text) {
+                return LenientDate.format(date, in: zone)
+            }
         }
         return nil
     }

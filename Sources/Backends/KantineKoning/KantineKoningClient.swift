@@ -22,7 +22,9 @@ public struct KantineKoningClient: Sendable {
 
     static func make(_ context: OperationContext) throws -> KantineKoningClient {
         guard let settings = context.profile.kantinekoning else {
-            throw BackendError(.notConfigured, backend: backend, message: "Kantine Koning is not configured for profile \(context.profileName)")
+            throw BackendError(
+                .notConfigured, backend: backend,
+                message: "Kantine Koning is not configured for profile \(context.profileName)")
         }
         return KantineKoningClient(settings: settings, context: context)
     }
@@ -43,27 +45,34 @@ public struct KantineKoningClient: Sendable {
         await vault.value(profile: profile, backend: Self.backend, name: "season_ended:\(tenant)") != nil
     }
 
-    func diensten(for enrollment: KantineKoningSettings.Enrollment, pastDays: Int, futureDays: Int) async -> EnrollmentResult {
-        let query = QueryString.encode([("tenant", enrollment.tenant), ("past_days", String(pastDays)), ("future_days", String(futureDays))])
+    func diensten(for enrollment: KantineKoningSettings.Enrollment, pastDays: Int, futureDays: Int) async
+        -> EnrollmentResult
+    {
+        let query = QueryString.encode([
+            ("tenant", enrollment.tenant), ("past_days", String(pastDays)), ("future_days", String(futureDays)),
+        ])
         do {
             let value = try await get("/diensten?" + query, enrollment: enrollment)
             return .diensten(LenientList.items(in: value, keys: ["diensten", "data"]) ?? [])
         } catch let error as KantineKoningTokenError {
             if error.seasonEnded {
-                try? await vault.setValue("1", profile: profile, backend: Self.backend, name: "season_ended:\(enrollment.tenant)")
+                try? await vault.setValue(
+                    "1", profile: profile, backend: Self.backend, name: "season_ended:\(enrollment.tenant)")
             }
             return .tokenRefused(code: error.code, message: error.message, seasonEnded: error.seasonEnded)
         } catch let error as BackendError {
             return .failed(error)
         } catch {
-            return .failed(BackendError(.unreachable, backend: Self.backend, message: "Kantine Koning could not be reached"))
+            return .failed(
+                BackendError(.unreachable, backend: Self.backend, message: "Kantine Koning could not be reached"))
         }
     }
 
     /// GET with `enrollment`'s token; its calls are a source of their own (circuit, counters).
     func get(_ pathAndQuery: String, enrollment: KantineKoningSettings.Enrollment) async throws -> JSONValue {
         let response = try await http.send(
-            url: settings.endpoint.baseURL + Self.prefix + pathAndQuery, headers: [("Authorization", "Bearer \(enrollment.token)")],
+            url: settings.endpoint.baseURL + Self.prefix + pathAndQuery,
+            headers: [("Authorization", "Bearer \(enrollment.token)")],
             timeout: settings.endpoint.timeout.seconds,
             source: UpstreamSource(profile: profile, backend: Self.backend, scope: enrollment.label)
         )
@@ -72,7 +81,8 @@ public struct KantineKoningClient: Sendable {
         }
         guard response.isSuccess else { throw UpstreamHTTP.error(for: response, backend: Self.backend) }
         guard let value = try? JSONCoding.decoder.decode(JSONValue.self, from: response.body) else {
-            throw BackendError(.badResponse, backend: Self.backend, message: "Kantine Koning sent an answer that is not JSON")
+            throw BackendError(
+                .badResponse, backend: Self.backend, message: "Kantine Koning sent an answer that is not JSON")
         }
         return value
     }
@@ -90,11 +100,14 @@ struct KantineKoningTokenError: Error {
         let reason = value?["reason"]?.stringValue
         self.seasonEnded = code == "token_revoked" && reason == "season_ended"
         self.code = seasonEnded ? "season_ended" : code
-        self.message = switch code {
-        case "token_revoked": seasonEnded ? "the club's season has ended" : "the enrollment token was revoked (\(reason ?? "no reason"))"
-        case "invalid_token": "the enrollment token is not valid"
-        case "device_not_found": "the club no longer knows this device"
-        default: value?["message"]?.stringValue.map { BackendError.scrub($0) } ?? "the enrollment token was refused"
-        }
+        self.message =
+            switch code {
+            case "token_revoked":
+                seasonEnded
+                    ? "the club's season has ended" : "the enrollment token was revoked (\(reason ?? "no reason"))"
+            case "invalid_token": "the enrollment token is not valid"
+            case "device_not_found": "the club no longer knows this device"
+            default: value?["message"]?.stringValue.map { BackendError.scrub($0) } ?? "the enrollment token was refused"
+            }
     }
 }

@@ -13,7 +13,10 @@ public struct KantineKoningDienstenOperation: BackendOperation {
     public var backend: String { KantineKoningClient.backend }
     public var defaultTTL: TimeInterval { 300 }
     public var arguments: [OperationArgument] {
-        [OperationArgument("past_days", .int), OperationArgument("future_days", .int), OperationArgument("date", .date)]
+        [
+            OperationArgument("past_days", .int), OperationArgument("future_days", .int),
+            OperationArgument("date", .date),
+        ]
     }
     public func isConfigured(for profile: ProfileConfig) -> Bool { profile.kantinekoning != nil }
     public func credentialFingerprint(for profile: ProfileConfig) -> String {
@@ -50,7 +53,10 @@ public struct KantineKoningDienstenOperation: BackendOperation {
         var active: [KantineKoningSettings.Enrollment] = []
         for enrollment in client.settings.enrollments {
             if await client.isSeasonOver(enrollment.tenant) {
-                issues.append(SectionIssue(scope: enrollment.label, code: "season_ended", message: "the season at \(enrollment.tenant) has ended"))
+                issues.append(
+                    SectionIssue(
+                        scope: enrollment.label, code: "season_ended",
+                        message: "the season at \(enrollment.tenant) has ended"))
             } else {
                 active.append(enrollment)
             }
@@ -93,8 +99,13 @@ public struct KantineKoningDienstenOperation: BackendOperation {
     }
 
     /// Dedup and order per the app's rules (contracts/kantinekoning.md §2.4).
-    static func merge(_ seen: [(KantineKoningSettings.Enrollment, [JSONValue])], zone: TimeZone, now: Date) -> [Dienst] {
-        struct Candidate { var dienst: Dienst; var start: Date; var updated: Date? }
+    static func merge(_ seen: [(KantineKoningSettings.Enrollment, [JSONValue])], zone: TimeZone, now: Date) -> [Dienst]
+    {
+        struct Candidate {
+            var dienst: Dienst
+            var start: Date
+            var updated: Date?
+        }
         var byID: [String: Candidate] = [:]
         var order: [String] = []
         for (enrollment, rows) in seen {
@@ -108,12 +119,13 @@ public struct KantineKoningDienstenOperation: BackendOperation {
                     continue
                 }
                 let role = existing.dienst.role == "manager" || candidate.role == "manager" ? "manager" : "member"
-                let replace: Bool = switch (updated, existing.updated) {
-                case let (new?, old?): new > old
-                case (.some, nil): true
-                case (nil, .some): false
-                case (nil, nil): start >= existing.start
-                }
+                let replace: Bool =
+                    switch (updated, existing.updated) {
+                    case (let new?, let old?): new > old
+                    case (.some, nil): true
+                    case (nil, .some): false
+                    case (nil, nil): start >= existing.start
+                    }
                 var kept = replace ? Candidate(dienst: candidate, start: start, updated: updated) : existing
                 kept.dienst.role = role
                 byID[candidate.id] = kept
@@ -127,12 +139,13 @@ public struct KantineKoningDienstenOperation: BackendOperation {
 
     static func dienst(_ row: JSONValue, enrollment: KantineKoningSettings.Enrollment, zone: TimeZone) -> Dienst? {
         guard let fields = LenientFields(row), let id = fields.string("id"),
-              let start = fields.string("start_tijd", "start").flatMap({ LenientDate.parse($0) }),
-              let end = fields.string("eind_tijd", "end").flatMap({ LenientDate.parse($0) })
+            let start = fields.string("start_tijd", "start").flatMap({ LenientDate.parse($0) }),
+            let end = fields.string("eind_tijd", "end").flatMap({ LenientDate.parse($0) })
         else { return nil }
         let team = fields.value("team").flatMap(LenientFields.init).flatMap { team -> Dienst.Team? in
             guard let id = team.string("id") else { return nil }
-            return Dienst.Team(id: id, code: team.string("code"), name: team.string("naam", "name") ?? team.string("code") ?? id)
+            return Dienst.Team(
+                id: id, code: team.string("code"), name: team.string("naam", "name") ?? team.string("code") ?? id)
         }
         let kind = fields.value("dienst_type").flatMap(LenientFields.init).flatMap { type -> Dienst.Kind? in
             type.string("naam", "name").map { Dienst.Kind(name: $0, icon: type.string("icon")) }
@@ -141,10 +154,13 @@ public struct KantineKoningDienstenOperation: BackendOperation {
             id: id, tenant: fields.string("tenant_id", "tenant") ?? enrollment.tenant, team: team,
             start: LenientDate.format(start, in: zone), end: LenientDate.format(end, in: zone),
             location: fields.string("locatie_naam", "location"), type: kind,
-            status: fields.string("status") ?? "ingepland", volunteers: fields.strings("aanmeldingen", "volunteers") ?? [],
+            status: fields.string("status") ?? "ingepland",
+            volunteers: fields.strings("aanmeldingen", "volunteers") ?? [],
             volunteersNeeded: fields.int("minimum_bemanning", "volunteers_needed") ?? 0, role: enrollment.role,
             offeredForTransfer: fields.bool("offered_for_transfer") ?? false,
-            updatedAt: fields.string("updated_at").flatMap { LenientDate.parse($0) }.map { LenientDate.format($0, in: .gmt) }
+            updatedAt: fields.string("updated_at").flatMap { LenientDate.parse($0) }.map {
+                LenientDate.format($0, in: .gmt)
+            }
         )
     }
 }
@@ -156,7 +172,9 @@ public struct KantineKoningLeaderboardOperation: BackendOperation {
     public var name: String { "kantinekoning.leaderboard" }
     public var backend: String { KantineKoningClient.backend }
     public var defaultTTL: TimeInterval { 3600 }
-    public var arguments: [OperationArgument] { [OperationArgument("tenant", .string), OperationArgument("period", .string)] }
+    public var arguments: [OperationArgument] {
+        [OperationArgument("tenant", .string), OperationArgument("period", .string)]
+    }
     public func isConfigured(for profile: ProfileConfig) -> Bool { profile.kantinekoning != nil }
     public func credentialFingerprint(for profile: ProfileConfig) -> String {
         profile.kantinekoning.map(KantineKoningClient.fingerprint) ?? CredentialFingerprint.none
@@ -173,7 +191,9 @@ public struct KantineKoningLeaderboardOperation: BackendOperation {
     }
 
     public func validate(_ arguments: [String: ArgumentValue], for profile: ProfileConfig) throws {
-        guard let tenant = arguments["tenant"]?.string, let enrollments = profile.kantinekoning?.enrollments else { return }
+        guard let tenant = arguments["tenant"]?.string, let enrollments = profile.kantinekoning?.enrollments else {
+            return
+        }
         guard enrollments.contains(where: { $0.tenant == tenant }) else {
             throw ErrorDetail.badParameter(
                 "no enrollment at tenant \(tenant.prefix(40)); known: \(Set(enrollments.map(\.tenant)).sorted().joined(separator: ", "))"
@@ -187,23 +207,28 @@ public struct KantineKoningLeaderboardOperation: BackendOperation {
         let tenant = arguments["tenant"]?.string ?? enrollments[0].tenant
         // The tenant token is the last enrollment's at that tenant, as in the app.
         guard let enrollment = enrollments.last(where: { $0.tenant == tenant }) else {
-            throw ErrorDetail.badParameter("no enrollment at tenant \(tenant); known: \(Set(enrollments.map(\.tenant)).sorted().joined(separator: ", "))")
+            throw ErrorDetail.badParameter(
+                "no enrollment at tenant \(tenant); known: \(Set(enrollments.map(\.tenant)).sorted().joined(separator: ", "))"
+            )
         }
         let period = arguments["period"]?.string ?? "season"
         let value: JSONValue
         do {
-            value = try await client.get("/leaderboard?" + QueryString.encode([("tenant", tenant), ("period", period)]), enrollment: enrollment)
+            value = try await client.get(
+                "/leaderboard?" + QueryString.encode([("tenant", tenant), ("period", period)]), enrollment: enrollment)
         } catch let error as KantineKoningTokenError {
-            throw BackendError(.rejected, backend: backend, message: "\(enrollment.label): \(error.message)", status: 401)
+            throw BackendError(
+                .rejected, backend: backend, message: "\(enrollment.label): \(error.message)", status: 401)
         }
         let entries = (LenientList.items(in: value, keys: ["teams"]) ?? []).compactMap { row -> LeaderboardEntry? in
             guard let fields = LenientFields(row), let rank = fields.int("rank"),
-                  let team = fields.value("team").flatMap(LenientFields.init), let teamID = team.string("id")
+                let team = fields.value("team").flatMap(LenientFields.init), let teamID = team.string("id")
             else { return nil }
             var hours = 0.0
             if case .number(let value)? = fields.value("total_hours") { hours = value }
             return LeaderboardEntry(
-                rank: rank, team: Dienst.Team(id: teamID, code: team.string("code"), name: team.string("naam", "name") ?? teamID),
+                rank: rank,
+                team: Dienst.Team(id: teamID, code: team.string("code"), name: team.string("naam", "name") ?? teamID),
                 points: fields.int("points") ?? 0, totalHours: hours, recentChange: fields.int("recent_change") ?? 0,
                 positionChange: fields.int("position_change") ?? 0, highlighted: fields.bool("highlighted") ?? false
             )

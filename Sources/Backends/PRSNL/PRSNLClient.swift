@@ -17,7 +17,8 @@ public struct PRSNLClient: Sendable {
     public init(settings: PRSNLSettings, context: OperationContext) {
         self.settings = settings
         self.http = context.http
-        self.access = context.sessions.session(profile: context.profileName, backend: Self.backend, name: "access_token")
+        self.access = context.sessions.session(
+            profile: context.profileName, backend: Self.backend, name: "access_token")
         self.vault = context.vault
         self.profile = context.profileName
         self.source = UpstreamSource(profile: context.profileName, backend: Self.backend)
@@ -25,7 +26,8 @@ public struct PRSNLClient: Sendable {
 
     static func make(_ context: OperationContext) throws -> PRSNLClient {
         guard let settings = context.profile.prsnl else {
-            throw BackendError(.notConfigured, backend: backend, message: "PRSNL is not configured for profile \(context.profileName)")
+            throw BackendError(
+                .notConfigured, backend: backend, message: "PRSNL is not configured for profile \(context.profileName)")
         }
         return PRSNLClient(settings: settings, context: context)
     }
@@ -39,7 +41,8 @@ public struct PRSNLClient: Sendable {
     /// before `path`: routes such as the timeline silently fall back to a hard-coded test user
     /// for an invalid token (contract §Auth) instead of answering 401.
     public func request(
-        _ path: String, method: HTTPMethod = .GET, query: [(String, String?)] = [], body: Data? = nil, authorized: Bool = true,
+        _ path: String, method: HTTPMethod = .GET, query: [(String, String?)] = [], body: Data? = nil,
+        authorized: Bool = true,
         verifyFirst: Bool = false
     ) async throws -> JSONValue {
         let url = settings.endpoint.baseURL + path + (query.isEmpty ? "" : "?" + QueryString.encode(query))
@@ -68,7 +71,9 @@ public struct PRSNLClient: Sendable {
     /// the config's problem.
     private func renew(after stale: String?) async throws -> String {
         guard settings.token == nil else {
-            throw BackendError(.reauthRequired, backend: Self.backend, message: "PRSNL refused the configured token; configure a new one", status: 401, retryAfter: 600)
+            throw BackendError(
+                .reauthRequired, backend: Self.backend,
+                message: "PRSNL refused the configured token; configure a new one", status: 401, retryAfter: 600)
         }
         return try await access.renew(replacing: stale) { [self] in try await obtainAccessToken() }
     }
@@ -84,16 +89,23 @@ public struct PRSNLClient: Sendable {
         if let refresh = await vault.value(profile: profile, backend: Self.backend, name: "refresh_token") {
             let response = try await post("/api/auth/refresh", ["refresh_token": refresh])
             if response.isSuccess { return try await accept(response) }
-            guard [400, 401, 403].contains(response.status) else { throw UpstreamHTTP.error(for: response, backend: Self.backend) }
+            guard [400, 401, 403].contains(response.status) else {
+                throw UpstreamHTTP.error(for: response, backend: Self.backend)
+            }
             try await vault.setValue(nil, profile: profile, backend: Self.backend, name: "refresh_token")
         }
         guard let email = settings.email, let password = settings.password else {
-            throw BackendError(.reauthRequired, backend: Self.backend, message: "PRSNL needs email and password or a token", retryAfter: 600)
+            throw BackendError(
+                .reauthRequired, backend: Self.backend, message: "PRSNL needs email and password or a token",
+                retryAfter: 600)
         }
         let response = try await post("/api/auth/login", ["email": email, "password": password])
         guard response.isSuccess else {
             if [400, 401, 403].contains(response.status) {
-                throw BackendError(.reauthRequired, backend: Self.backend, message: "PRSNL refused the configured email and password; fix them in the config", status: response.status, retryAfter: 600)
+                throw BackendError(
+                    .reauthRequired, backend: Self.backend,
+                    message: "PRSNL refused the configured email and password; fix them in the config",
+                    status: response.status, retryAfter: 600)
             }
             throw UpstreamHTTP.error(for: response, backend: Self.backend)
         }
@@ -102,7 +114,7 @@ public struct PRSNLClient: Sendable {
 
     private func accept(_ response: UpstreamHTTP.Response) async throws -> String {
         guard let value = try? JSONCoding.decoder.decode(JSONValue.self, from: response.body),
-              let fields = LenientFields(value), let accessToken = fields.string("access_token")
+            let fields = LenientFields(value), let accessToken = fields.string("access_token")
         else {
             throw BackendError(.badResponse, backend: Self.backend, message: "PRSNL's token answer had no access_token")
         }
@@ -119,7 +131,9 @@ public struct PRSNLClient: Sendable {
         )
     }
 
-    private func send(_ method: HTTPMethod, url: String, body: Data?, token: String?) async throws -> UpstreamHTTP.Response {
+    private func send(_ method: HTTPMethod, url: String, body: Data?, token: String?) async throws
+        -> UpstreamHTTP.Response
+    {
         try await http.send(
             method, url: url, headers: token.map { [("Authorization", "Bearer \($0)")] } ?? [], body: body,
             timeout: settings.endpoint.timeout.seconds, source: source

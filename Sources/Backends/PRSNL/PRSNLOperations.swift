@@ -16,24 +16,32 @@ extension PRSNLOperation {
 public struct PRSNLTimelineOperation: PRSNLOperation {
     public init() {}
     public var name: String { "prsnl.timeline" }
-    public var arguments: [OperationArgument] { [OperationArgument("limit", .int), OperationArgument("cursor", .string)] }
+    public var arguments: [OperationArgument] {
+        [OperationArgument("limit", .int), OperationArgument("cursor", .string)]
+    }
 
     public func normalise(_ arguments: [String: ArgumentValue], timeZone: TimeZone) throws -> [String: ArgumentValue] {
         let limit = arguments["limit"]?.int ?? 10
         guard (1...100).contains(limit) else { throw ErrorDetail.badParameter("limit must be between 1 and 100") }
         var result: [String: ArgumentValue] = ["limit": .int(limit)]
         if let cursor = arguments["cursor"]?.string {
-            guard LenientDate.parse(cursor) != nil else { throw ErrorDetail.badParameter("cursor must be a timestamp from next_cursor") }
+            guard LenientDate.parse(cursor) != nil else {
+                throw ErrorDetail.badParameter("cursor must be a timestamp from next_cursor")
+            }
             result["cursor"] = .string(cursor)
         }
         return result
     }
 
     public func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
-        let value = try await PRSNLClient.make(context).request("/api/timeline", query: [
-            ("limit", String(arguments["limit"]?.int ?? 10)), ("cursor", arguments["cursor"]?.string),
-        ], verifyFirst: true)
-        let items = (LenientList.items(in: value, keys: ["items", "data"]) ?? []).compactMap { PRSNLItems.item($0, zone: context.timeZone) }
+        let value = try await PRSNLClient.make(context).request(
+            "/api/timeline",
+            query: [
+                ("limit", String(arguments["limit"]?.int ?? 10)), ("cursor", arguments["cursor"]?.string),
+            ], verifyFirst: true)
+        let items = (LenientList.items(in: value, keys: ["items", "data"]) ?? []).compactMap {
+            PRSNLItems.item($0, zone: context.timeZone)
+        }
         return try OperationOutput(encoding: items)
     }
 }
@@ -46,7 +54,9 @@ public struct PRSNLSearchOperation: PRSNLOperation {
     public init() {}
     public var name: String { "prsnl.search" }
     public var defaultTTL: TimeInterval { 300 }
-    public var arguments: [OperationArgument] { [OperationArgument("q", .string, required: true), OperationArgument("limit", .int)] }
+    public var arguments: [OperationArgument] {
+        [OperationArgument("q", .string, required: true), OperationArgument("limit", .int)]
+    }
 
     public func normalise(_ arguments: [String: ArgumentValue], timeZone: TimeZone) throws -> [String: ArgumentValue] {
         guard let query = arguments["q"]?.string?.trimmingCharacters(in: .whitespaces), !query.isEmpty else {
@@ -59,20 +69,24 @@ public struct PRSNLSearchOperation: PRSNLOperation {
 
     public func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
         let client = try PRSNLClient.make(context)
-        let body = try JSONCoding.encode(JSONValue.object([
-            "query": .string(arguments["q"]?.string ?? ""), "search_type": .string("keyword"),
-            "limit": .number(Double(arguments["limit"]?.int ?? 10)),
-        ]))
+        let body = try JSONCoding.encode(
+            JSONValue.object([
+                "query": .string(arguments["q"]?.string ?? ""), "search_type": .string("keyword"),
+                "limit": .number(Double(arguments["limit"]?.int ?? 10)),
+            ]))
         let value: JSONValue
         do {
             value = try await client.request("/api/search/", method: .POST, body: body, authorized: false)
         } catch let error as BackendError where error.kind == .status || error.kind == .rejected {
             throw BackendError(
                 .unavailable, backend: backend,
-                message: "PRSNL search is unavailable: its search routes fail upstream (known PRSNL bug; \(error.message))"
+                message:
+                    "PRSNL search is unavailable: its search routes fail upstream (known PRSNL bug; \(error.message))"
             )
         }
-        let items = (LenientList.items(in: value, keys: ["results", "items", "data"]) ?? []).compactMap { PRSNLItems.item($0, zone: context.timeZone) }
+        let items = (LenientList.items(in: value, keys: ["results", "items", "data"]) ?? []).compactMap {
+            PRSNLItems.item($0, zone: context.timeZone)
+        }
         return try OperationOutput(encoding: items)
     }
 }
@@ -82,7 +96,9 @@ public struct PRSNLTagsOperation: PRSNLOperation {
     public init() {}
     public var name: String { "prsnl.tags" }
     public var arguments: [OperationArgument] { [] }
-    public func normalise(_ arguments: [String: ArgumentValue], timeZone: TimeZone) throws -> [String: ArgumentValue] { [:] }
+    public func normalise(_ arguments: [String: ArgumentValue], timeZone: TimeZone) throws -> [String: ArgumentValue] {
+        [:]
+    }
 
     public func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
         let value = try await PRSNLClient.make(context).request("/api/tags")
@@ -101,13 +117,16 @@ public struct PRSNLItemOperation: PRSNLOperation {
     public var arguments: [OperationArgument] { [OperationArgument("id", .string, required: true)] }
 
     public func normalise(_ arguments: [String: ArgumentValue], timeZone: TimeZone) throws -> [String: ArgumentValue] {
-        guard let id = arguments["id"]?.string, UUID(uuidString: id) != nil else { throw ErrorDetail.badParameter("id must be a UUID") }
+        guard let id = arguments["id"]?.string, UUID(uuidString: id) != nil else {
+            throw ErrorDetail.badParameter("id must be a UUID")
+        }
         return ["id": .string(id.lowercased())]
     }
 
     public func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
         let id = arguments["id"]?.string ?? ""
-        let value = try await PRSNLClient.make(context).request("/api/items/\(QueryString.pathSegment(id))", authorized: false)
+        let value = try await PRSNLClient.make(context).request(
+            "/api/items/\(QueryString.pathSegment(id))", authorized: false)
         guard let item = PRSNLItems.item(value, zone: context.timeZone) else {
             throw BackendError(.badResponse, backend: backend, message: "PRSNL sent an item without an id")
         }
@@ -119,7 +138,9 @@ enum PRSNLItems {
     /// Timeline rows (camelCase `createdAt`), item bodies and search results (snake_case) alike.
     static func item(_ value: JSONValue, zone: TimeZone) -> KnowledgeItem? {
         guard let fields = LenientFields(value), let id = fields.string("id") else { return nil }
-        let created = fields.string("created_at", "createdAt").flatMap { LenientDate.parse($0) }.map { LenientDate.format($0, in: zone) }
+        let created = fields.string("created_at", "createdAt").flatMap { LenientDate.parse($0) }.map {
+            LenientDate.format($0, in: zone)
+        }
         return KnowledgeItem(
             id: id, title: fields.string("title"), url: fields.string("url"),
             summary: fields.string("summary", "snippet"), type: fields.string("type", "content_type", "item_type"),

@@ -190,13 +190,15 @@ public struct TickedifyClient: Sendable {
         let headers = [("Cookie", cookie)]
         let timeout = settings.endpoint.timeout.seconds
         do {
-            let response = if let retry {
-                try await http.send(
-                    method, url: url, headers: headers, body: body, timeout: timeout, source: source, retry: retry
-                )
-            } else {
-                try await http.send(method, url: url, headers: headers, body: body, timeout: timeout, source: source)
-            }
+            let response =
+                if let retry {
+                    try await http.send(
+                        method, url: url, headers: headers, body: body, timeout: timeout, source: source, retry: retry
+                    )
+                } else {
+                    try await http.send(
+                        method, url: url, headers: headers, body: body, timeout: timeout, source: source)
+                }
             if response.isSuccess {
                 await session.proven(cookie, sentAt: sent)
             } else if response.status == 401 {

@@ -77,7 +77,9 @@ public struct TickedifyCountsOperation: TickedifyOperation {
     public var name: String { "tickedify.counts" }
     public var defaultTTL: TimeInterval { 120 }
     public var arguments: [OperationArgument] { [] }
-    public func normalise(_ arguments: [String: ArgumentValue], timeZone: TimeZone) throws -> [String: ArgumentValue] { [:] }
+    public func normalise(_ arguments: [String: ArgumentValue], timeZone: TimeZone) throws -> [String: ArgumentValue] {
+        [:]
+    }
 
     public func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
         let client = try TickedifyClient.make(context)
@@ -101,7 +103,9 @@ extension TickedifyOperation {
 extension TickedifyClient {
     static func make(_ context: OperationContext) throws -> TickedifyClient {
         guard let settings = context.profile.tickedify else {
-            throw BackendError(.notConfigured, backend: backend, message: "Tickedify is not configured for profile \(context.profileName)")
+            throw BackendError(
+                .notConfigured, backend: backend,
+                message: "Tickedify is not configured for profile \(context.profileName)")
         }
         return TickedifyClient(settings: settings, context: context)
     }

@@ -92,7 +92,7 @@ public actor TickedifySession {
     /// The expiry in `record` when it belongs to `cookie`; nil otherwise.
     static func expiry(_ record: String?, of cookie: String) -> Date? {
         guard let parts = record?.split(separator: " "), parts.count == 2, let seconds = Double(parts[0]),
-              parts[1] == CredentialFingerprint.of([cookie])
+            parts[1] == CredentialFingerprint.of([cookie])
         else { return nil }
         return Date(timeIntervalSince1970: seconds)
     }

@@ -14,7 +14,9 @@ public struct RetryPolicy: Sendable {
     /// The least time a retry is given; no retry starts with less left.
     public var minimumAttempt: Duration
 
-    public init(maximumRetries: Int = 2, base: Duration = .milliseconds(100), minimumAttempt: Duration = .milliseconds(250)) {
+    public init(
+        maximumRetries: Int = 2, base: Duration = .milliseconds(100), minimumAttempt: Duration = .milliseconds(250)
+    ) {
         self.maximumRetries = maximumRetries
         self.base = base
         self.minimumAttempt = minimumAttempt
@@ -25,7 +27,8 @@ public struct RetryPolicy: Sendable {
 
     func allows(method: HTTPMethod, response: UpstreamHTTP.Response, attempt: Int) -> Bool {
         guard isIdempotent(method), attempt < maximumRetries else { return false }
-        return response.status == 502 || response.status == 504 || (response.status == 503 && response.headers.first(name: "Retry-After") == nil)
+        return response.status == 502 || response.status == 504
+            || (response.status == 503 && response.headers.first(name: "Retry-After") == nil)
     }
 
     func allows(method: HTTPMethod, failure: BackendError, attempt: Int) -> Bool {

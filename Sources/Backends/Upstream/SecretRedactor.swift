@@ -20,7 +20,9 @@ public struct SecretRedactor: Sendable {
                     forms.insert(String(escaped.dropFirst().dropLast()))
                 }
             }
-            if let encoded = secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics) { forms.insert(encoded) }
+            if let encoded = secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics) {
+                forms.insert(encoded)
+            }
         }
         // Longest first, so a secret containing another is replaced whole.
         self.secrets = forms.sorted { $0.count > $1.count }

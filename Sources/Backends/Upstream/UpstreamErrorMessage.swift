@@ -21,16 +21,20 @@ public enum UpstreamErrorMessage {
             return text
         case .array(let items):
             let parts = items.compactMap { item -> String? in
-                guard let text = item["msg"]?.stringValue ?? item["message"]?.stringValue ?? item.stringValue else { return nil }
+                guard let text = item["msg"]?.stringValue ?? item["message"]?.stringValue ?? item.stringValue else {
+                    return nil
+                }
                 if let location = item["loc"]?.arrayValue {
-                    let path = location.compactMap { $0.stringValue ?? ($0 == .null ? nil : "\($0)") }.joined(separator: ".")
+                    let path = location.compactMap { $0.stringValue ?? ($0 == .null ? nil : "\($0)") }.joined(
+                        separator: ".")
                     return path.isEmpty ? text : "\(path): \(text)"
                 }
                 return text
             }
             return parts.isEmpty ? nil : parts.joined(separator: "; ")
         case .object(let object):
-            return object["message"]?.stringValue ?? object["msg"]?.stringValue ?? object["detail"]?.stringValue ?? object["code"]?.stringValue
+            return object["message"]?.stringValue ?? object["msg"]?.stringValue ?? object["detail"]?.stringValue
+                ?? object["code"]?.stringValue
         default:
             return nil
         }

@@ -34,7 +34,8 @@ public final class UpstreamHTTP: Sendable {
 
     public init(
         client: HTTPClient? = nil, connectionsPerHost: Int = 64, maxResponseBytes: Int = 10 * 1_048_576,
-        monitor: UpstreamMonitor = UpstreamMonitor(), redactor: SecretRedactor = SecretRedactor(), retry: RetryPolicy = .standard
+        monitor: UpstreamMonitor = UpstreamMonitor(), redactor: SecretRedactor = SecretRedactor(),
+        retry: RetryPolicy = .standard
     ) {
         self.retry = retry
         self.client = client ?? Self.makeClient(connectionsPerHost: connectionsPerHost)
@@ -86,18 +87,23 @@ public final class UpstreamHTTP: Sendable {
             let budget = max(0.05, remaining.seconds)
             let outcome: Result<Response, BackendError>
             do {
-                outcome = .success(try await attemptOnce(method, url: url, headers: headers, body: body, timeout: budget, source: source, gate: gate))
+                outcome = .success(
+                    try await attemptOnce(
+                        method, url: url, headers: headers, body: body, timeout: budget, source: source, gate: gate))
             } catch let error as BackendError {
                 outcome = .failure(error)
             }
-            let retryable = switch outcome {
-            case .success(let response): retry.allows(method: method, response: response, attempt: attempt)
-            case .failure(let error): retry.allows(method: method, failure: error, attempt: attempt)
-            }
+            let retryable =
+                switch outcome {
+                case .success(let response): retry.allows(method: method, response: response, attempt: attempt)
+                case .failure(let error): retry.allows(method: method, failure: error, attempt: attempt)
+                }
             attempt += 1
             let pause = retry.pause(before: attempt)
             // A retry only when it can still finish inside the call's own time limit.
-            guard retryable, ContinuousClock.now + pause + retry.minimumAttempt < deadline else { return try outcome.get() }
+            guard retryable, ContinuousClock.now + pause + retry.minimumAttempt < deadline else {
+                return try outcome.get()
+            }
             try await Task.sleep(for: pause)
         }
     }
@@ -110,7 +116,8 @@ public final class UpstreamHTTP: Sendable {
         try monitor.admit(source)
         let started = ContinuousClock.now
         do {
-            var response = try await exchange(method, url: url, headers: headers, body: body, timeout: timeout, backend: source.backend)
+            var response = try await exchange(
+                method, url: url, headers: headers, body: body, timeout: timeout, backend: source.backend)
             if !response.isSuccess { response.body = redactor.redact(response.body) }
             let error = response.isSuccess ? nil : Self.error(for: response, backend: source.backend)
             monitor.record(
@@ -128,7 +135,8 @@ public final class UpstreamHTTP: Sendable {
     }
 
     private func exchange(
-        _ method: HTTPMethod, url: String, headers: [(String, String)], body: Data?, timeout: TimeInterval, backend: String
+        _ method: HTTPMethod, url: String, headers: [(String, String)], body: Data?, timeout: TimeInterval,
+        backend: String
     ) async throws -> Response {
         var request = HTTPClientRequest(url: url)
         request.method = method
@@ -145,15 +153,19 @@ public final class UpstreamHTTP: Sendable {
         do {
             let response = try await client.execute(request, timeout: .milliseconds(Int64(timeout * 1000)))
             let buffer = try await response.body.collect(upTo: maxResponseBytes)
-            return Response(status: Int(response.status.code), headers: response.headers, body: Data(buffer.readableBytesView))
+            return Response(
+                status: Int(response.status.code), headers: response.headers, body: Data(buffer.readableBytesView))
         } catch let error as HTTPClientError {
             switch error {
             case .deadlineExceeded, .readTimeout, .writeTimeout:
                 throw BackendError(.timeout, backend: backend, message: "\(backend) did not answer in \(seconds)")
             case .connectTimeout:
-                throw BackendError(.unreachable, backend: backend, message: "could not connect to \(backend) in time", mayHaveArrived: false)
+                throw BackendError(
+                    .unreachable, backend: backend, message: "could not connect to \(backend) in time",
+                    mayHaveArrived: false)
             case .remoteConnectionClosed:
-                throw BackendError(.unreachable, backend: backend, message: "\(backend) closed the connection without answering")
+                throw BackendError(
+                    .unreachable, backend: backend, message: "\(backend) closed the connection without answering")
             case .cancelled:
                 throw CancellationError()
             default:
@@ -164,7 +176,8 @@ public final class UpstreamHTTP: Sendable {
                 )
             }
         } catch is NIOTooManyBytesError {
-            throw BackendError(.badResponse, backend: backend, message: "\(backend) sent more than \(maxResponseBytes / 1_048_576) MB")
+            throw BackendError(
+                .badResponse, backend: backend, message: "\(backend) sent more than \(maxResponseBytes / 1_048_576) MB")
         } catch is CancellationError {
             throw CancellationError()
         } catch {
@@ -187,24 +200,36 @@ public final class UpstreamHTTP: Sendable {
         let retryAfter = response.headers.first(name: "Retry-After").flatMap { RetryAfter.seconds(from: $0) }
         switch response.status {
         case 429:
-            return BackendError(.rateLimited, backend: backend, message: "\(backend) is rate limiting (429)\(suffix)", status: 429, retryAfter: retryAfter)
+            return BackendError(
+                .rateLimited, backend: backend, message: "\(backend) is rate limiting (429)\(suffix)", status: 429,
+                retryAfter: retryAfter)
         case 400..<500:
-            return BackendError(.rejected, backend: backend, message: "\(backend) refused the request (\(response.status))\(suffix)", status: response.status)
+            return BackendError(
+                .rejected, backend: backend, message: "\(backend) refused the request (\(response.status))\(suffix)",
+                status: response.status)
         default:
-            return BackendError(.status, backend: backend, message: "\(backend) answered \(response.status)\(suffix)", status: response.status, retryAfter: retryAfter)
+            return BackendError(
+                .status, backend: backend, message: "\(backend) answered \(response.status)\(suffix)",
+                status: response.status, retryAfter: retryAfter)
         }
     }
 
     /// "500 ms", "2 s", "1.5 s": a duration for messages.
     public static func describe(_ seconds: TimeInterval) -> String {
-        seconds < 1 ? "\(Int((seconds * 1000).rounded())) ms" : (seconds.rounded() == seconds ? "\(Int(seconds)) s" : String(format: "%.1f s", seconds))
+        seconds < 1
+            ? "\(Int((seconds * 1000).rounded())) ms"
+            : (seconds.rounded() == seconds ? "\(Int(seconds)) s" : String(format: "%.1f s", seconds))
     }
 
     /// A short reason for a transport failure, without addresses or other details.
     static func reason(for error: any Error) -> String {
         let text = String(describing: error)
-        if text.contains("ECONNREFUSED") || text.localizedCaseInsensitiveContains("connection refused") { return "connection refused" }
-        if text.contains("ECONNRESET") || text.localizedCaseInsensitiveContains("reset by peer") { return "connection reset" }
+        if text.contains("ECONNREFUSED") || text.localizedCaseInsensitiveContains("connection refused") {
+            return "connection refused"
+        }
+        if text.contains("ECONNRESET") || text.localizedCaseInsensitiveContains("reset by peer") {
+            return "connection reset"
+        }
         if text.contains("EHOSTUNREACH") || text.contains("ENETUNREACH") { return "host unreachable" }
         if text.localizedCaseInsensitiveContains("closed") { return "connection closed" }
         return String(text.prefix { $0.isLetter || $0 == " " }.prefix(40))

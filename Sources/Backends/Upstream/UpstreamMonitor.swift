@@ -70,24 +70,29 @@ public final class UpstreamMonitor: Sendable {
     public func admit(_ source: UpstreamSource) throws(BackendError) -> CircuitBreaker.Admission {
         let now = self.now()
         let decision: Result<CircuitBreaker.Admission, BackendError> = records.withLockedValue { records in
-            var record = records[source] ?? Record(status: Status(source: source), breaker: CircuitBreaker(policy: policy))
+            var record =
+                records[source] ?? Record(status: Status(source: source), breaker: CircuitBreaker(policy: policy))
             defer { records[source] = record }
             if let until = record.status.retryAfterUntil, until > now {
                 let wait = until.timeIntervalSince(now)
-                return .failure(BackendError(
-                    .rateLimited, backend: source.backend,
-                    message: "\(source) asked the gateway to wait; next call in \(UpstreamHTTP.describe(wait.rounded(.up)))",
-                    status: 429, retryAfter: wait
-                ))
+                return .failure(
+                    BackendError(
+                        .rateLimited, backend: source.backend,
+                        message:
+                            "\(source) asked the gateway to wait; next call in \(UpstreamHTTP.describe(wait.rounded(.up)))",
+                        status: 429, retryAfter: wait
+                    ))
             }
             let admission = record.breaker.admit(now: now)
             if case .rejected(let retryAt) = admission {
                 let wait = max(1, retryAt.timeIntervalSince(now))
-                return .failure(BackendError(
-                    .circuitOpen, backend: source.backend,
-                    message: "\(source) failed \(policy.failureThreshold) times in a row; the gateway tries again in \(UpstreamHTTP.describe(wait.rounded(.up)))",
-                    retryAfter: wait
-                ))
+                return .failure(
+                    BackendError(
+                        .circuitOpen, backend: source.backend,
+                        message:
+                            "\(source) failed \(policy.failureThreshold) times in a row; the gateway tries again in \(UpstreamHTTP.describe(wait.rounded(.up)))",
+                        retryAfter: wait
+                    ))
             }
             return .success(admission)
         }
@@ -95,7 +100,10 @@ public final class UpstreamMonitor: Sendable {
         case .success(let admission):
             return admission
         case .failure(let error):
-            Counter(label: "daygate_upstream_refused_total", dimensions: [("backend", source.backend), ("reason", error.kind.rawValue)], factory: metrics).increment()
+            Counter(
+                label: "daygate_upstream_refused_total",
+                dimensions: [("backend", source.backend), ("reason", error.kind.rawValue)], factory: metrics
+            ).increment()
             throw error
         }
     }
@@ -107,7 +115,8 @@ public final class UpstreamMonitor: Sendable {
         let label: String
         var failure: ErrorDetail?
         records.withLockedValue { records in
-            var record = records[source] ?? Record(status: Status(source: source), breaker: CircuitBreaker(policy: policy))
+            var record =
+                records[source] ?? Record(status: Status(source: source), breaker: CircuitBreaker(policy: policy))
             defer { records[source] = record }
             switch outcome {
             case .answered(let status, let retryAfter, let error):
@@ -143,10 +152,16 @@ public final class UpstreamMonitor: Sendable {
         case .abandoned: label = "cancelled"
         }
         let dimensions = [("backend", source.backend)]
-        Counter(label: "daygate_upstream_requests_total", dimensions: dimensions + [("result", label)], factory: metrics).increment()
-        CoreMetrics.Timer(label: "daygate_upstream_request_duration_seconds", dimensions: dimensions, factory: metrics).recordInterval(duration)
+        Counter(
+            label: "daygate_upstream_requests_total", dimensions: dimensions + [("result", label)], factory: metrics
+        ).increment()
+        CoreMetrics.Timer(label: "daygate_upstream_request_duration_seconds", dimensions: dimensions, factory: metrics)
+            .recordInterval(duration)
         if let failure {
-            Counter(label: "daygate_upstream_errors_total", dimensions: dimensions + [("code", failure.code)], factory: metrics).increment()
+            Counter(
+                label: "daygate_upstream_errors_total", dimensions: dimensions + [("code", failure.code)],
+                factory: metrics
+            ).increment()
         }
     }
 

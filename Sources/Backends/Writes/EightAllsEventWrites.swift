@@ -17,21 +17,27 @@ public struct EventInput: Sendable, Equatable {
     public var color: String??
     public var tags: [String]?
 
-    public static let fields: Set<String> = ["title", "description", "start", "end", "all_day", "location", "status", "type", "color", "tags"]
+    public static let fields: Set<String> = [
+        "title", "description", "start", "end", "all_day", "location", "status", "type", "color", "tags",
+    ]
     public static let statuses = ["confirmed", "tentative", "cancelled"]
 
     /// Reads a JSON object; unknown keys, wrong types and bad values are a 400 naming the field.
     public init(json: JSONValue) throws(WriteRefusal) {
         guard case .object(let object) = json else { throw .badInput("the body must be a JSON object") }
         if let unknown = object.keys.sorted().first(where: { !Self.fields.contains($0) }) {
-            throw .badInput("unknown field \"\(String(unknown.prefix(40)))\" (fields: \(Self.fields.sorted().joined(separator: ", ")))")
+            throw .badInput(
+                "unknown field \"\(String(unknown.prefix(40)))\" (fields: \(Self.fields.sorted().joined(separator: ", ")))"
+            )
         }
         func text(_ name: String, max: Int) throws(WriteRefusal) -> String?? {
             switch object[name] {
             case nil: return nil
             case .null?: return .some(nil)
             case .string(let value)?:
-                guard value.count <= max, !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && $0 != "\n" }) else {
+                guard value.count <= max,
+                    !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && $0 != "\n" })
+                else {
                     throw .badInput("\(name) must be at most \(max) characters of text")
                 }
                 return .some(value)
@@ -47,7 +53,9 @@ public struct EventInput: Sendable, Equatable {
         }
         switch try text("title", max: 255) {
         case .some(.some(let value)):
-            guard !value.trimmingCharacters(in: .whitespaces).isEmpty else { throw .badInput("title must not be empty") }
+            guard !value.trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw .badInput("title must not be empty")
+            }
             title = value
         case .some(.none): throw .badInput("title must not be null")
         case .none: title = nil
@@ -58,7 +66,9 @@ public struct EventInput: Sendable, Equatable {
         color = try text("color", max: 20)
         switch try text("status", max: 20) {
         case .some(.some(let value)):
-            guard Self.statuses.contains(value) else { throw .badInput("status must be one of \(Self.statuses.joined(separator: ", "))") }
+            guard Self.statuses.contains(value) else {
+                throw .badInput("status must be one of \(Self.statuses.joined(separator: ", "))")
+            }
             status = value
         case .some(.none): throw .badInput("status must not be null")
         case .none: status = nil
@@ -74,7 +84,8 @@ public struct EventInput: Sendable, Equatable {
         case nil: tags = nil
         case .array(let items)?:
             let values = items.compactMap(\.stringValue)
-            guard values.count == items.count, values.count <= 20, values.allSatisfy({ !$0.isEmpty && $0.count <= 50 }) else {
+            guard values.count == items.count, values.count <= 20, values.allSatisfy({ !$0.isEmpty && $0.count <= 50 })
+            else {
                 throw .badInput("tags must be at most 20 strings of 1 to 50 characters")
             }
             tags = values
@@ -130,7 +141,8 @@ public enum EightAllsEventWrites {
         let start = input.start ?? current.start
         let end = input.end ?? current.end
         guard end > start else { throw WriteRefusal.badInput("end must be after start") }
-        let updated = try await client.write(.PUT, path: "/events/" + QueryString.pathSegment(id), body: input.upstreamBody)
+        let updated = try await client.write(
+            .PUT, path: "/events/" + QueryString.pathSegment(id), body: input.upstreamBody)
         return Outcome(event: updated.unified(in: context.timeZone), touched: [current.span, updated.span])
     }
 
@@ -143,7 +155,9 @@ public enum EightAllsEventWrites {
 
     static func client(_ context: OperationContext) throws -> EightAllsClient {
         guard let endpoint = context.profile.eightalls else {
-            throw BackendError(.notConfigured, backend: EightAllsClient.backend, message: "8alls is not configured for profile \(context.profileName)")
+            throw BackendError(
+                .notConfigured, backend: EightAllsClient.backend,
+                message: "8alls is not configured for profile \(context.profileName)")
         }
         return EightAllsClient(endpoint: endpoint, http: context.http, profile: context.profileName)
     }
@@ -156,11 +170,16 @@ extension EightAllsEvent {
 extension EightAllsClient {
     /// One event by id; a 404 is a `WriteRefusal` (the client asked for something that is not there).
     func event(id: String) async throws -> EightAllsEvent {
-        let response = try await http.send(url: endpoint.baseURL + "/events/" + QueryString.pathSegment(id), timeout: endpoint.timeout.seconds, source: source)
+        let response = try await http.send(
+            url: endpoint.baseURL + "/events/" + QueryString.pathSegment(id), timeout: endpoint.timeout.seconds,
+            source: source)
         if response.status == 404 { throw WriteRefusal.notFound("no 8alls event \(String(id.prefix(64)))") }
         guard response.isSuccess else { throw UpstreamHTTP.error(for: response, backend: Self.backend) }
-        guard let value = try? JSONCoding.decoder.decode(JSONValue.self, from: response.body), let event = EightAllsEvent(value) else {
-            throw BackendError(.badResponse, backend: Self.backend, message: "8alls sent an event without id, title or times")
+        guard let value = try? JSONCoding.decoder.decode(JSONValue.self, from: response.body),
+            let event = EightAllsEvent(value)
+        else {
+            throw BackendError(
+                .badResponse, backend: Self.backend, message: "8alls sent an event without id, title or times")
         }
         return event
     }
@@ -174,15 +193,20 @@ extension EightAllsClient {
         if response.status == 404 { throw WriteRefusal.notFound("no such 8alls event") }
         guard response.isSuccess else { throw UpstreamHTTP.error(for: response, backend: Self.backend) }
         if method == .DELETE { return EightAllsEvent.deleted }
-        guard let value = try? JSONCoding.decoder.decode(JSONValue.self, from: response.body), let event = EightAllsEvent(value) else {
-            throw BackendError(.badResponse, backend: Self.backend, message: "8alls sent an event without id, title or times")
+        guard let value = try? JSONCoding.decoder.decode(JSONValue.self, from: response.body),
+            let event = EightAllsEvent(value)
+        else {
+            throw BackendError(
+                .badResponse, backend: Self.backend, message: "8alls sent an event without id, title or times")
         }
         return event
     }
 }
 
 extension EightAllsEvent {
-    static let deleted = EightAllsEvent(.object([
-        "id": .string(""), "title": .string(""), "start_time": .string("1970-01-01T00:00:00Z"), "end_time": .string("1970-01-01T00:00:00Z"),
-    ]))!
+    static let deleted = EightAllsEvent(
+        .object([
+            "id": .string(""), "title": .string(""), "start_time": .string("1970-01-01T00:00:00Z"),
+            "end_time": .string("1970-01-01T00:00:00Z"),
+        ]))!
 }

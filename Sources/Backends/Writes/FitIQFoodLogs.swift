@@ -21,7 +21,10 @@ public struct FoodLogInput: Sendable, Codable, Equatable {
     /// At most 500 characters.
     public var notes: String?
 
-    public init(foodID: String, foodSource: String, mealType: String, servings: Double, loggedAt: String? = nil, notes: String? = nil) {
+    public init(
+        foodID: String, foodSource: String, mealType: String, servings: Double, loggedAt: String? = nil,
+        notes: String? = nil
+    ) {
         self.foodID = foodID
         self.foodSource = foodSource
         self.mealType = mealType
@@ -42,7 +45,8 @@ public struct FoodLogInput: Sendable, Codable, Equatable {
     /// Checks every field; the first problem is a 400 naming the field.
     public func validate() throws(WriteRefusal) {
         let id = foodID.trimmingCharacters(in: .whitespaces)
-        guard !id.isEmpty, id.count <= Self.maximumFoodIDLength, !id.unicodeScalars.contains(where: Self.isControl) else {
+        guard !id.isEmpty, id.count <= Self.maximumFoodIDLength, !id.unicodeScalars.contains(where: Self.isControl)
+        else {
             throw .badInput("food_id must be 1 to \(Self.maximumFoodIDLength) characters")
         }
         guard Self.foodSources.contains(foodSource) else {
@@ -96,14 +100,19 @@ public struct FoodLogInput: Sendable, Codable, Equatable {
 public enum FitIQFoodLogs {
     /// Returns the log as the reads show it (`fitiq.food_logs`) and the local day it is on (the
     /// day of `logged_at` in `context.timeZone`, or today), whose cached nutrition is now wrong.
-    public static func log(_ input: FoodLogInput, context: OperationContext) async throws -> (log: JSONValue, date: LocalDate) {
+    public static func log(_ input: FoodLogInput, context: OperationContext) async throws -> (
+        log: JSONValue, date: LocalDate
+    ) {
         try input.validate()
         let client = try FitIQClient.make(context)
-        let date = input.loggedAtDate.map { LocalDate(containing: $0, in: context.timeZone) } ?? LocalDate.today(in: context.timeZone)
+        let date =
+            input.loggedAtDate.map { LocalDate(containing: $0, in: context.timeZone) }
+            ?? LocalDate.today(in: context.timeZone)
         let value = try await client.post("/api/v1/food-logs", body: try JSONCoding.encode(input.upstreamBody))
         let row = value["food_log"] ?? value["log"] ?? value
         guard let log = FitIQRecord.foodLog(row, zone: context.timeZone) else {
-            throw BackendError(.badResponse, backend: FitIQClient.backend, message: "FitIQ accepted the food log but sent no id")
+            throw BackendError(
+                .badResponse, backend: FitIQClient.backend, message: "FitIQ accepted the food log but sent no id")
         }
         return (log, date)
     }

@@ -37,7 +37,9 @@ public enum KantineKoningVolunteers {
 
     // MARK: -
 
-    static func change(name rawName: String, dienstID rawID: String, add: Bool, context: OperationContext) async throws -> Dienst {
+    static func change(name rawName: String, dienstID rawID: String, add: Bool, context: OperationContext) async throws
+        -> Dienst
+    {
         let id = rawID.trimmingCharacters(in: .whitespaces)
         guard !id.isEmpty, id.count <= 100, !id.unicodeScalars.contains(where: isControl) else {
             throw WriteRefusal.badInput("the dienst id must be 1 to 100 characters")
@@ -96,19 +98,26 @@ public enum KantineKoningVolunteers {
             }
         }
         let shown = String(id.prefix(64))
-        guard let dienst = KantineKoningDienstenOperation.merge(seeing, zone: context.timeZone, now: Date()).first else {
+        guard let dienst = KantineKoningDienstenOperation.merge(seeing, zone: context.timeZone, now: Date()).first
+        else {
             // Not knowing is not "not there": an enrollment that could not be read may see it.
             if let error = failed.first?.1 { throw error }
             let note = refused.isEmpty ? "" : " (not asked: \(refused.joined(separator: "; ")))"
             throw WriteRefusal.notFound("no enrollment sees dienst \(shown)\(note)")
         }
         guard dienst.team != nil else {
-            throw WriteRefusal.forbidden("dienst \(shown) is open (no team has claimed it); only the manager of its team can change its volunteers")
+            throw WriteRefusal.forbidden(
+                "dienst \(shown) is open (no team has claimed it); only the manager of its team can change its volunteers"
+            )
         }
         guard let manager = seeing.map(\.0).first(where: { $0.role == "manager" }) else {
             // A manager enrollment at that club that could not be read may be the one.
-            if let error = failed.first(where: { $0.0.role == "manager" && $0.0.tenant == dienst.tenant })?.1 { throw error }
-            throw WriteRefusal.forbidden("only a manager of the dienst's team can change its volunteers; the enrollments that see dienst \(shown) are members")
+            if let error = failed.first(where: { $0.0.role == "manager" && $0.0.tenant == dienst.tenant })?.1 {
+                throw error
+            }
+            throw WriteRefusal.forbidden(
+                "only a manager of the dienst's team can change its volunteers; the enrollments that see dienst \(shown) are members"
+            )
         }
         return Target(dienst: dienst, enrollment: manager)
     }
@@ -118,10 +127,13 @@ public enum KantineKoningVolunteers {
     ) async throws -> Dienst {
         let dienst = target.dienst
         guard let start = LenientDate.parse(dienst.start) else {
-            throw BackendError(.badResponse, backend: KantineKoningClient.backend, message: "Kantine Koning sent a dienst without a start time")
+            throw BackendError(
+                .badResponse, backend: KantineKoningClient.backend,
+                message: "Kantine Koning sent a dienst without a start time")
         }
         guard start > Date() else {
-            throw WriteRefusal.conflict("volunteers can only be changed for future diensten; this one started at \(dienst.start)")
+            throw WriteRefusal.conflict(
+                "volunteers can only be changed for future diensten; this one started at \(dienst.start)")
         }
         let existing = dienst.volunteers.first { $0.lowercased() == name.lowercased() }
         let path = "/diensten/" + QueryString.pathSegment(dienst.id) + "/volunteer?"
@@ -148,14 +160,17 @@ public enum KantineKoningVolunteers {
         }
         let value = try? JSONCoding.decoder.decode(JSONValue.self, from: response.body)
         if let row = value?["dienst"] ?? value?["data"]?["dienst"],
-           let changed = KantineKoningDienstenOperation.dienst(row, enrollment: target.enrollment, zone: context.timeZone) {
+            let changed = KantineKoningDienstenOperation.dienst(
+                row, enrollment: target.enrollment, zone: context.timeZone)
+        {
             return changed
         }
         // Written, but the answer did not carry the dienst: show the change on what was read.
         var volunteers = dienst.volunteers
         if add { volunteers.append(name) } else { volunteers.removeAll { $0.lowercased() == name.lowercased() } }
         return Dienst(
-            id: dienst.id, tenant: dienst.tenant, team: dienst.team, start: dienst.start, end: dienst.end, location: dienst.location,
+            id: dienst.id, tenant: dienst.tenant, team: dienst.team, start: dienst.start, end: dienst.end,
+            location: dienst.location,
             type: dienst.type, status: dienst.status, volunteers: volunteers, volunteersNeeded: dienst.volunteersNeeded,
             role: target.enrollment.role, offeredForTransfer: dienst.offeredForTransfer, updatedAt: dienst.updatedAt
         )
@@ -178,16 +193,20 @@ public enum KantineKoningVolunteers {
         if response.status == 401 {
             let refusal = KantineKoningTokenError(body: response.body)
             if refusal.seasonEnded {
-                try? await context.vault.setValue("1", profile: context.profileName, backend: backend, name: "season_ended:\(enrollment.tenant)")
+                try? await context.vault.setValue(
+                    "1", profile: context.profileName, backend: backend, name: "season_ended:\(enrollment.tenant)")
             }
-            throw BackendError(.rejected, backend: backend, message: "\(enrollment.label): \(refusal.message)", status: 401)
+            throw BackendError(
+                .rejected, backend: backend, message: "\(enrollment.label): \(refusal.message)", status: 401)
         }
         guard response.isSuccess else {
             var error = UpstreamHTTP.error(for: response, backend: backend)
             // `{"error":code,"message":Dutch text}`: the app shows the text; keep the code beside it.
             if error.kind == .rejected, let value = try? JSONCoding.decoder.decode(JSONValue.self, from: response.body),
-               let code = value["error"]?.stringValue, let text = value["message"]?.stringValue {
-                error.message = "\(backend) refused the request (\(response.status)): \(BackendError.scrub(text)) (\(BackendError.scrub(code)))"
+                let code = value["error"]?.stringValue, let text = value["message"]?.stringValue
+            {
+                error.message =
+                    "\(backend) refused the request (\(response.status)): \(BackendError.scrub(text)) (\(BackendError.scrub(code)))"
             }
             throw error
         }

@@ -7,7 +7,9 @@ public actor KeyedSerialQueue {
 
     public init() {}
 
-    public func run<Value: Sendable>(_ key: String, _ operation: @escaping @Sendable () async throws -> Value) async throws -> Value {
+    public func run<Value: Sendable>(_ key: String, _ operation: @escaping @Sendable () async throws -> Value)
+        async throws -> Value
+    {
         let previous = tails[key]
         let work = Task<Value, any Error> {
             await previous?.value

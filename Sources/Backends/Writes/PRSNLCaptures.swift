@@ -12,7 +12,8 @@ public struct CaptureInput: Sendable, Codable, Equatable {
     /// PRSNL's accepted `content_type` values (anything else is its 400). `auto` is accepted
     /// from a client but never sent: it is what triggers PRSNL's capture bug.
     public static let contentTypes = [
-        "article", "video", "document", "image", "note", "link", "tutorial", "audio", "code", "development", "github_repo",
+        "article", "video", "document", "image", "note", "link", "tutorial", "audio", "code", "development",
+        "github_repo",
         "github_document", "auto",
     ]
 
@@ -27,7 +28,10 @@ public struct CaptureInput: Sendable, Codable, Equatable {
     /// One of ``contentTypes``; nil or `auto` = `link` for a URL, `note` for content.
     public var contentType: String?
 
-    public init(url: String? = nil, content: String? = nil, title: String? = nil, tags: [String]? = nil, contentType: String? = nil) {
+    public init(
+        url: String? = nil, content: String? = nil, title: String? = nil, tags: [String]? = nil,
+        contentType: String? = nil
+    ) {
         self.url = url
         self.content = content
         self.title = title
@@ -44,9 +48,12 @@ public struct CaptureInput: Sendable, Codable, Equatable {
     public func validate() throws(WriteRefusal) {
         if let url = normalisedURL {
             guard url.count <= Self.maximumURLLength,
-                  !url.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.properties.generalCategory == .control }),
-                  let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), scheme == "http" || scheme == "https",
-                  let host = parsed.host, !host.isEmpty
+                !url.unicodeScalars.contains(where: {
+                    $0.properties.isWhitespace || $0.properties.generalCategory == .control
+                }),
+                let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(),
+                scheme == "http" || scheme == "https",
+                let host = parsed.host, !host.isEmpty
             else {
                 throw .badInput("url must be an http:// or https:// URL of at most \(Self.maximumURLLength) characters")
             }
@@ -61,7 +68,8 @@ public struct CaptureInput: Sendable, Codable, Equatable {
         }
         if let title {
             guard title.count <= Self.maximumTitleLength,
-                  !title.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                !title.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+            else {
                 throw .badInput("title must be at most \(Self.maximumTitleLength) characters of text")
             }
         }
@@ -70,7 +78,8 @@ public struct CaptureInput: Sendable, Codable, Equatable {
             for tag in tags {
                 let trimmed = tag.trimmingCharacters(in: .whitespaces)
                 guard !trimmed.isEmpty, trimmed.count <= Self.maximumTagLength,
-                      !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                    !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+                else {
                     throw .badInput("each tag must be 1 to \(Self.maximumTagLength) characters")
                 }
             }
@@ -114,7 +123,9 @@ public struct CaptureInput: Sendable, Codable, Equatable {
         ]
         if let url = normalisedURL { body["url"] = .string(url) }
         if let content = normalisedContent { body["content"] = .string(content) }
-        if let title = title?.trimmingCharacters(in: .whitespacesAndNewlines), !title.isEmpty { body["title"] = .string(title) }
+        if let title = title?.trimmingCharacters(in: .whitespacesAndNewlines), !title.isEmpty {
+            body["title"] = .string(title)
+        }
         return .object(body)
     }
 }
@@ -133,7 +144,8 @@ public enum PRSNLCaptures {
         let value = try await client.request("/api/capture", method: .POST, body: try JSONCoding.encode(body))
         var answer = value.objectValue ?? [:]
         guard answer["id"]?.stringValue != nil else {
-            throw BackendError(.badResponse, backend: PRSNLClient.backend, message: "PRSNL accepted the capture but sent no id")
+            throw BackendError(
+                .badResponse, backend: PRSNLClient.backend, message: "PRSNL accepted the capture but sent no id")
         }
         for key in ["url", "title", "content_type", "tags"] where answer[key] == nil {
             answer[key] = body[key] ?? .null

@@ -19,12 +19,15 @@ public enum TickedifyInbox {
             throw WriteRefusal.badInput("title must not contain control characters")
         }
         let client = try TickedifyClient.make(context)
-        let account = [context.profileName, client.settings.endpoint.baseURL, client.settings.email].joined(separator: "|")
+        let account = [context.profileName, client.settings.endpoint.baseURL, client.settings.email].joined(
+            separator: "|")
         let value = try await queue.run(account) {
             try await client.post("/api/taak/add-to-inbox", body: JSONCoding.encode(["tekst": text]))
         }
         guard let id = value["taskId"]?.stringValue ?? value["id"]?.stringValue else {
-            throw BackendError(.badResponse, backend: TickedifyClient.backend, message: "Tickedify accepted the task but sent no taskId")
+            throw BackendError(
+                .badResponse, backend: TickedifyClient.backend,
+                message: "Tickedify accepted the task but sent no taskId")
         }
         return id
     }

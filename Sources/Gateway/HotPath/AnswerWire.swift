@@ -36,7 +36,8 @@ final class AnswerWire: Sendable {
     /// body goes after it.
     func head(method: HTTPRequest.Method, ifNoneMatch: [String]) -> (bytes: ByteBuffer, status: Int, withBody: Bool) {
         if let notModified,
-           RenderedAnswer.isNotModified(status: .ok, etag: etag, method: method, ifNoneMatch: ifNoneMatch) {
+            RenderedAnswer.isNotModified(status: .ok, etag: etag, method: method, ifNoneMatch: ifNoneMatch)
+        {
             return (notModified, HTTPResponse.Status.notModified.code, false)
         }
         return (full, status, method != .head)

@@ -41,8 +41,10 @@ struct GatewayHTTP1Channel: HTTPChannelHandler {
                 try pipeline.addHandler(HotAnswerHandler(answers: answers))
             }
             try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
-            try pipeline.addHandler(HTTPConnectionStateHandler(idleTimeout: configuration.idleTimeout.map { .init($0) }, logger: logger))
-            return try NIOAsyncChannel(wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
+            try pipeline.addHandler(
+                HTTPConnectionStateHandler(idleTimeout: configuration.idleTimeout.map { .init($0) }, logger: logger))
+            return try NIOAsyncChannel(
+                wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
         }
     }
 

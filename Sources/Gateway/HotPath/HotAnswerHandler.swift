@@ -49,7 +49,8 @@ final class HotAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
         switch unwrapInboundIn(data) {
         case .head(let request):
             if passedOn == 0, wire != nil,
-               let answer = answers.answer(request, allocator: context.channel.allocator, recent: &recent) {
+                let answer = answers.answer(request, allocator: context.channel.allocator, recent: &recent)
+            {
                 pending = answer
                 return
             }

@@ -20,7 +20,8 @@ struct HotAnswers: Sendable {
     /// A route the hot path serves, and how a request's query resolves against it.
     struct HotRoute: Sendable {
         let path: String
-        let resolve: @Sendable (_ query: [(String, String)], _ profile: String) throws(ErrorDetail) -> Aggregator.ResolvedRequest
+        let resolve:
+            @Sendable (_ query: [(String, String)], _ profile: String) throws(ErrorDetail) -> Aggregator.ResolvedRequest
     }
 
     let routes: [String: HotRoute]
@@ -128,15 +129,17 @@ struct HotAnswers: Sendable {
         let second = Int64(now.timeIntervalSince1970.rounded(.down))
 
         let asked: Recent
-        if let known = recent, known.holds(target: target, host: head.host, authorization: head.authorization, second: second) {
+        if let known = recent,
+            known.holds(target: target, host: head.host, authorization: head.authorization, second: second)
+        {
             asked = known
         } else {
             let path = target.utf8.firstIndex(of: UInt8(ascii: "?")).map { String(target[..<$0]) } ?? target
             guard let route = routes[path],
-                  case .serve(let profile, let client) = access.decide(
-                      path: route.path, authority: head.host, authorization: head.authorization
-                  ),
-                  let key = answerKey(route: route, target: target, profile: profile, second: second, now: now)
+                case .serve(let profile, let client) = access.decide(
+                    path: route.path, authority: head.host, authorization: head.authorization
+                ),
+                let key = answerKey(route: route, target: target, profile: profile, second: second, now: now)
             else { return nil }
             asked = Recent(
                 target: target, host: head.host, authorization: head.authorization, second: second,
@@ -187,7 +190,9 @@ struct HotAnswers: Sendable {
         let asked = Targets.Asked(profile: profile, target: target)
         if let known = targets.key(for: asked, second: second) { return known }
         let query = target.firstIndex(of: "?").map { String(target[target.index(after: $0)...]) }
-        guard let items = try? QueryItems.parse(query), let resolved = try? route.resolve(items, profile) else { return nil }
+        guard let items = try? QueryItems.parse(query), let resolved = try? route.resolve(items, profile) else {
+            return nil
+        }
         let key = resolved.answerKey
         targets.remember(key, for: asked, second: second)
         return key

@@ -64,10 +64,11 @@ public struct JSONLogHandler: LogHandler {
         level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?,
         source: String, file: String, function: String, line: UInt
     ) {
-        log(event: LogEvent(
-            level: level, message: message, metadata: metadata,
-            source: source, file: file, function: function, line: line
-        ))
+        log(
+            event: LogEvent(
+                level: level, message: message, metadata: metadata,
+                source: source, file: file, function: function, line: line
+            ))
     }
 
     /// The line `log(event:)` writes, newline included.
@@ -128,26 +129,38 @@ public struct JSONLogHandler: LogHandler {
             microseconds = 0
         } else {
             let scaled = (seconds * 1_000_000).rounded()
-            microseconds = scaled >= Double(maxMicroseconds) ? maxMicroseconds
-                : scaled <= Double(minMicroseconds) ? minMicroseconds
-                : Int64(scaled)
+            microseconds =
+                scaled >= Double(maxMicroseconds)
+                ? maxMicroseconds
+                : scaled <= Double(minMicroseconds)
+                    ? minMicroseconds
+                    : Int64(scaled)
         }
         let milliseconds = floorDivide(microseconds, 1000).0
         let (days, msOfDay) = floorDivide(milliseconds, 86_400_000)
         let (year, month, day) = civil(fromDays: days)
         var out = ""
         out.reserveCapacity(24)
-        pad(year, 4, &out); out += "-"; pad(month, 2, &out); out += "-"; pad(day, 2, &out)
+        pad(year, 4, &out)
+        out += "-"
+        pad(month, 2, &out)
+        out += "-"
+        pad(day, 2, &out)
         out += "T"
-        pad(msOfDay / 3_600_000, 2, &out); out += ":"
-        pad(msOfDay / 60_000 % 60, 2, &out); out += ":"
-        pad(msOfDay / 1000 % 60, 2, &out); out += "."
-        pad(msOfDay % 1000, 3, &out); out += "Z"
+        pad(msOfDay / 3_600_000, 2, &out)
+        out += ":"
+        pad(msOfDay / 60_000 % 60, 2, &out)
+        out += ":"
+        pad(msOfDay / 1000 % 60, 2, &out)
+        out += "."
+        pad(msOfDay % 1000, 3, &out)
+        out += "Z"
         return out
     }
 
     private static func floorDivide(_ a: Int64, _ b: Int64) -> (Int64, Int64) {
-        let q = a / b, r = a % b
+        let q = a / b
+        let r = a % b
         return r < 0 ? (q - 1, r + b) : (q, r)
     }
 

@@ -17,11 +17,13 @@ public enum LogFormat: String, CaseIterable, Sendable {
     ) -> any LogHandler {
         switch self {
         case .text:
-            var handler = if let sink {
-                StreamLogHandler(label: label, stream: SinkOutputStream(sink: sink), metadataProvider: metadataProvider)
-            } else {
-                StreamLogHandler.standardError(label: label, metadataProvider: metadataProvider)
-            }
+            var handler =
+                if let sink {
+                    StreamLogHandler(
+                        label: label, stream: SinkOutputStream(sink: sink), metadataProvider: metadataProvider)
+                } else {
+                    StreamLogHandler.standardError(label: label, metadataProvider: metadataProvider)
+                }
             handler.logLevel = level
             return TextLogHandler(handler)
         case .json:

@@ -35,18 +35,23 @@ public final class GatewayMetrics: Sendable {
         Gauge(label: "daygate_cache_entries", dimensions: [("tier", "memory")], factory: factory).record(memory.entries)
         Gauge(label: "daygate_cache_bytes", dimensions: [("tier", "memory")], factory: factory).record(memory.bytes)
         if let stored = try? cache.database.stats() {
-            Gauge(label: "daygate_cache_entries", dimensions: [("tier", "sqlite")], factory: factory).record(stored.entries)
+            Gauge(label: "daygate_cache_entries", dimensions: [("tier", "sqlite")], factory: factory).record(
+                stored.entries)
             Gauge(label: "daygate_cache_bytes", dimensions: [("tier", "sqlite")], factory: factory).record(stored.bytes)
         }
         for status in monitor.allStatuses() {
-            let value = switch status.circuit {
-            case .closed: 0
-            case .halfOpen: 1
-            case .open: 2
-            }
+            let value =
+                switch status.circuit {
+                case .closed: 0
+                case .halfOpen: 1
+                case .open: 2
+                }
             Gauge(
                 label: "daygate_upstream_circuit_state",
-                dimensions: [("profile", status.source.profile), ("backend", status.source.backend), ("scope", status.source.scope ?? "")],
+                dimensions: [
+                    ("profile", status.source.profile), ("backend", status.source.backend),
+                    ("scope", status.source.scope ?? ""),
+                ],
                 factory: factory
             ).record(value)
         }

@@ -9,7 +9,9 @@ struct RequestMetricsMiddleware: RouterMiddleware {
     typealias Context = GatewayRequestContext
     let handles: RequestMetricHandles
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         let started = ContinuousClock.now
         do {
             let response = try await next(request, context)

@@ -24,8 +24,12 @@ struct SourcesReport: Encodable {
         var errors: Int
 
         enum CodingKeys: String, CodingKey {
-            case lastSuccess = "last_success", lastError = "last_error", circuit
-            case circuitOpenUntil = "circuit_open_until", retryAfterUntil = "retry_after_until", calls, errors
+            case lastSuccess = "last_success"
+            case lastError = "last_error"
+            case circuit
+            case circuitOpenUntil = "circuit_open_until"
+            case retryAfterUntil = "retry_after_until"
+            case calls, errors
         }
     }
 
@@ -43,8 +47,11 @@ struct SourcesReport: Encodable {
         }
 
         enum CodingKeys: String, CodingKey {
-            case hits, misses, staleServes = "stale_serves", collapsed, fetches
-            case fetchFailures = "fetch_failures", timeouts
+            case hits, misses
+            case staleServes = "stale_serves"
+            case collapsed, fetches
+            case fetchFailures = "fetch_failures"
+            case timeouts
         }
     }
 
@@ -55,7 +62,10 @@ struct SourcesReport: Encodable {
         var seasonEnded: Bool
         var health: Health
 
-        enum CodingKeys: String, CodingKey { case label, tenant, role, seasonEnded = "season_ended" }
+        enum CodingKeys: String, CodingKey {
+            case label, tenant, role
+            case seasonEnded = "season_ended"
+        }
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
@@ -90,7 +100,11 @@ struct SourcesReport: Encodable {
     /// Whether the state folder (cache, vault, idempotency keys) takes writes.
     var storage: StorageReport
 
-    enum CodingKeys: String, CodingKey { case profile, generatedAt = "generated_at", sources, storage }
+    enum CodingKeys: String, CodingKey {
+        case profile
+        case generatedAt = "generated_at"
+        case sources, storage
+    }
 
     static func make(profile name: String, runtime: GatewayRuntime, now: Date = Date()) async -> SourcesReport {
         let zone = runtime.config.timeZone
@@ -99,10 +113,14 @@ struct SourcesReport: Encodable {
         func time(_ date: Date?) -> String? { date.map { LenientDate.format($0, in: zone) } }
         func health(_ backend: String, scope: String?) -> Health {
             let matching = statuses.filter { $0.source.backend == backend && $0.source.scope == scope }
-            let status = matching.first ?? UpstreamMonitor.Status(source: UpstreamSource(profile: name, backend: backend, scope: scope))
+            let status =
+                matching.first
+                ?? UpstreamMonitor.Status(source: UpstreamSource(profile: name, backend: backend, scope: scope))
             return Health(
                 lastSuccess: time(status.lastSuccess),
-                lastError: status.lastError.map { LastError(code: $0.code, message: $0.message, at: LenientDate.format($0.at, in: zone)) },
+                lastError: status.lastError.map {
+                    LastError(code: $0.code, message: $0.message, at: LenientDate.format($0.at, in: zone))
+                },
                 circuit: status.circuit, circuitOpenUntil: time(status.circuitOpenUntil),
                 retryAfterUntil: time(status.retryAfterUntil), calls: status.calls, errors: status.errors
             )
@@ -121,11 +139,15 @@ struct SourcesReport: Encodable {
             if backend == KantineKoningClient.backend {
                 var enrollments: [Enrollment] = []
                 for enrollment in profile.kantinekoning?.enrollments ?? [] {
-                    let seasonEnded = await runtime.vault.value(profile: name, backend: backend, name: "season_ended:\(enrollment.tenant)") != nil
-                    enrollments.append(Enrollment(
-                        label: enrollment.label, tenant: enrollment.tenant, role: enrollment.role, seasonEnded: seasonEnded,
-                        health: health(backend, scope: enrollment.label)
-                    ))
+                    let seasonEnded =
+                        await runtime.vault.value(
+                            profile: name, backend: backend, name: "season_ended:\(enrollment.tenant)") != nil
+                    enrollments.append(
+                        Enrollment(
+                            label: enrollment.label, tenant: enrollment.tenant, role: enrollment.role,
+                            seasonEnded: seasonEnded,
+                            health: health(backend, scope: enrollment.label)
+                        ))
                 }
                 source.enrollments = enrollments
                 // The backend's own line sums its enrollments' calls.
@@ -134,7 +156,8 @@ struct SourcesReport: Encodable {
                 source.health.errors = scoped.reduce(0) { $0 + $1.errors }
                 source.health.lastSuccess = time(scoped.compactMap(\.lastSuccess).max())
                 if let last = scoped.compactMap(\.lastError).max(by: { $0.at < $1.at }) {
-                    source.health.lastError = LastError(code: last.code, message: last.message, at: LenientDate.format(last.at, in: zone))
+                    source.health.lastError = LastError(
+                        code: last.code, message: last.message, at: LenientDate.format(last.at, in: zone))
                 }
             }
             sources[backend] = source

@@ -37,7 +37,9 @@ public enum OpenAPIDocument {
             }
             usedNames.insert(name)
             schemas["\(name)Answer"] = answerSchema(route)
-            paths[route.path] = .object(["get": routeOperation(route, operationID: "get\(name)", answer: "\(name)Answer")])
+            paths[route.path] = .object([
+                "get": routeOperation(route, operationID: "get\(name)", answer: "\(name)Answer")
+            ])
         }
         for (path, item) in fixedPaths { paths[path] = item }
         for (path, operations) in writePaths {
@@ -63,9 +65,14 @@ public enum OpenAPIDocument {
                 ),
             ]),
             "tags": .array([
-                .object(["name": .string("routes"), "description": .string("Aggregated endpoints, one per route file.")]),
+                .object([
+                    "name": .string("routes"), "description": .string("Aggregated endpoints, one per route file."),
+                ]),
                 .object(["name": .string("gateway"), "description": .string("Endpoints the gateway serves itself.")]),
-                .object(["name": .string("writes"), "description": .string("Changes passed to a backend; the cached sections they affect are dropped.")]),
+                .object([
+                    "name": .string("writes"),
+                    "description": .string("Changes passed to a backend; the cached sections they affect are dropped."),
+                ]),
             ]),
             "paths": .object(paths),
             "components": .object([
@@ -157,7 +164,8 @@ public enum OpenAPIDocument {
 
         var text = parameter.description.map { $0.hasSuffix(".") ? $0 : $0 + "." } ?? ""
         var object: [String: JSONValue] = ["name": .string(parameter.name), "in": .string("query")]
-        let unless = parameter.defaultUnlessGiven.isEmpty
+        let unless =
+            parameter.defaultUnlessGiven.isEmpty
             ? "" : ", unless \(parameter.defaultUnlessGiven.joined(separator: " or ")) is given"
         switch parameter.defaultValue {
         case .value(let value)?:
@@ -167,7 +175,8 @@ public enum OpenAPIDocument {
         case .today(let offset)?:
             let word = offset == 0 ? "today" : offset > 0 ? "today+\(offset)" : "today\(offset)"
             object["x-default"] = .string(word)
-            let days = offset == 0 ? "" : " \(offset > 0 ? "plus" : "minus") \(abs(offset)) day\(abs(offset) == 1 ? "" : "s")"
+            let days =
+                offset == 0 ? "" : " \(offset > 0 ? "plus" : "minus") \(abs(offset)) day\(abs(offset) == 1 ? "" : "s")"
             text += " Default: today in the gateway's timezone\(days)\(unless)."
         case nil:
             break
@@ -213,13 +222,15 @@ public enum OpenAPIDocument {
                 if let values = parameter.values { schema["enum"] = .array(values.map(JSONValue.string)) }
             case .bool: schema["enum"] = .array([.string("true"), .string("false")])
             }
-            schema["description"] = .string("The value of \(parameter.name) the answer is for (given or default), as a string.")
+            schema["description"] = .string(
+                "The value of \(parameter.name) the answer is for (given or default), as a string.")
             properties[parameter.name] = .object(schema)
             if parameter.defaultValue != nil, parameter.defaultUnlessGiven.isEmpty {
                 required.append(parameter.name)
             }
         }
-        properties["complete"] = JSONSchema.type("boolean", description: "Every section is ok (fresh, or stale while revalidating).")
+        properties["complete"] = JSONSchema.type(
+            "boolean", description: "Every section is ok (fresh, or stale while revalidating).")
         properties["stale"] = JSONSchema.type("boolean", description: "Some section serves data past its freshness.")
         properties["age_seconds"] = JSONSchema.type(
             "integer", description: "Age of the oldest data in the answer.", extra: ["minimum": .number(0)]
@@ -236,7 +247,8 @@ public enum OpenAPIDocument {
             ])
         }
         properties["sections"] = JSONSchema.object(
-            reports, required: [], description: "Per section (configured backends only): status, cache outcome, age, backend, duration."
+            reports, required: [],
+            description: "Per section (configured backends only): status, cache outcome, age, backend, duration."
         )
         return JSONSchema.object(
             properties, required: required,
@@ -253,12 +265,16 @@ public enum OpenAPIDocument {
     // MARK: - Headers and shared responses
 
     static let headers: [String: JSONValue] = [
-        "ETag": header("A strong validator over the body; send it back in If-None-Match to get a 304.", schema: JSONSchema.type("string")),
+        "ETag": header(
+            "A strong validator over the body; send it back in If-None-Match to get a 304.",
+            schema: JSONSchema.type("string")),
         "Cache-Control": header(
             "`max-age=N` (the smallest remaining freshness of the sections) on complete, fresh answers; `no-cache` otherwise.",
             schema: JSONSchema.type("string")
         ),
-        "Age": header("Seconds since the oldest data in the answer was fetched.", schema: JSONSchema.type("integer", extra: ["minimum": .number(0)])),
+        "Age": header(
+            "Seconds since the oldest data in the answer was fetched.",
+            schema: JSONSchema.type("integer", extra: ["minimum": .number(0)])),
         "Cache-Status": header(
             "RFC 9211: how the gateway's cache handled each section, e.g. `daygate; hit; ttl=42; key=events`.",
             schema: JSONSchema.type("string")
@@ -283,9 +299,12 @@ public enum OpenAPIDocument {
     }
 
     static var cachingHeaders: JSONValue {
-        .object(Dictionary(uniqueKeysWithValues: ["ETag", "Cache-Control", "Age", "Cache-Status", "Server-Timing", "X-Request-Id"].map {
-            ($0, headerRef($0))
-        }))
+        .object(
+            Dictionary(
+                uniqueKeysWithValues: ["ETag", "Cache-Control", "Age", "Cache-Status", "Server-Timing", "X-Request-Id"]
+                    .map {
+                        ($0, headerRef($0))
+                    }))
     }
 
     static var notModified: JSONValue {
@@ -303,7 +322,8 @@ public enum OpenAPIDocument {
         ]),
         "CacheControl": .object([
             "name": .string("Cache-Control"), "in": .string("header"), "required": .bool(false),
-            "description": .string("`no-cache` (or `max-age=0`) makes the gateway refetch every section from its backend."),
+            "description": .string(
+                "`no-cache` (or `max-age=0`) makes the gateway refetch every section from its backend."),
             "schema": JSONSchema.type("string"),
             "example": .string("no-cache"),
         ]),
@@ -322,7 +342,9 @@ public enum OpenAPIDocument {
                 "content": error,
             ]),
             "Error": .object([
-                "description": .string("Any other error (404 not_found for unknown paths, 405 method_not_allowed, 413 body_too_large, 500): JSON of the same shape."),
+                "description": .string(
+                    "Any other error (404 not_found for unknown paths, 405 method_not_allowed, 413 body_too_large, 500): JSON of the same shape."
+                ),
                 "headers": requestID,
                 "content": error,
             ]),
@@ -361,16 +383,20 @@ public enum OpenAPIDocument {
     static var fixedPaths: [String: JSONValue] {
         let requestID: JSONValue = .object(["X-Request-Id": headerRef("X-Request-Id")])
         return [
-            "/healthz": fixed("getHealthz", summary: "Liveness: the process answers.", responses: [
-                "200": .object([
-                    "description": .string("Alive."), "headers": requestID,
-                    "content": jsonContent(JSONSchema.ref("Health")),
-                ]),
-            ]),
-            "/readyz": fixed(
-                "getReadyz", summary: "Readiness: config, routes and cache checked; whether storage takes writes.", responses: [
+            "/healthz": fixed(
+                "getHealthz", summary: "Liveness: the process answers.",
+                responses: [
                     "200": .object([
-                        "description": .string("Ready (or degraded: serving while the state folder takes no writes)."), "headers": requestID,
+                        "description": .string("Alive."), "headers": requestID,
+                        "content": jsonContent(JSONSchema.ref("Health")),
+                    ])
+                ]),
+            "/readyz": fixed(
+                "getReadyz", summary: "Readiness: config, routes and cache checked; whether storage takes writes.",
+                responses: [
+                    "200": .object([
+                        "description": .string("Ready (or degraded: serving while the state folder takes no writes)."),
+                        "headers": requestID,
                         "content": jsonContent(JSONSchema.ref("Readiness")),
                     ]),
                     "503": .object([
@@ -383,7 +409,7 @@ public enum OpenAPIDocument {
                 "getMetrics", summary: "Prometheus metrics.",
                 description: "The Prometheus text exposition format (version 0.0.4).",
                 responses: [
-                    "200": textResponse("The metrics.", mediaType: "text/plain", headers: requestID),
+                    "200": textResponse("The metrics.", mediaType: "text/plain", headers: requestID)
                 ]
             ),
             "/openapi.json": fixed(
@@ -392,20 +418,24 @@ public enum OpenAPIDocument {
                 responses: [
                     "200": .object([
                         "description": .string("The OpenAPI document."), "headers": requestID,
-                        "content": jsonContent(.object([
-                            "type": .string("object"),
-                            "required": .array([.string("openapi"), .string("info"), .string("paths")]),
-                        ])),
-                    ]),
+                        "content": jsonContent(
+                            .object([
+                                "type": .string("object"),
+                                "required": .array([.string("openapi"), .string("info"), .string("paths")]),
+                            ])),
+                    ])
                 ]
             ),
             "/v1/stream": fixed(
                 "getStream", summary: "Server-Sent Events: a message whenever a cached section changes.",
-                description: "Events: `hello` on connect (`{\"profile\"}`), `change` whenever a cached section of the profile "
+                description:
+                    "Events: `hello` on connect (`{\"profile\"}`), `change` whenever a cached section of the profile "
                     + "changes (`{\"kind\":\"updated\"|\"failed\"|\"invalidated\",\"operation\"}`), `heartbeat` every 15 s "
                     + "(`{\"time\"}`). `retry: 2000` asks browsers to reconnect after two seconds.",
                 responses: [
-                    "200": textResponse("The event stream; it ends when the gateway shuts down.", mediaType: "text/event-stream", headers: requestID),
+                    "200": textResponse(
+                        "The event stream; it ends when the gateway shuts down.", mediaType: "text/event-stream",
+                        headers: requestID)
                 ]
             ),
             "/v1/summary": fixed(
@@ -422,12 +452,13 @@ public enum OpenAPIDocument {
                 ]
             ),
             "/v1/sources": fixed(
-                "getSources", summary: "Each backend: configured, last success and error, circuit, call and cache counters.",
+                "getSources",
+                summary: "Each backend: configured, last success and error, circuit, call and cache counters.",
                 responses: [
                     "200": .object([
                         "description": .string("The state of every backend for the profile."), "headers": requestID,
                         "content": jsonContent(JSONSchema.ref("Sources")),
-                    ]),
+                    ])
                 ]
             ),
         ]
@@ -452,19 +483,25 @@ public enum OpenAPIDocument {
                     ["ready", "degraded", "not_ready"],
                     description: "degraded: serving, but the state folder takes no writes (see storage)."
                 ),
-                "checks": S.map(S.type("boolean"), description: "Each check (config, routes, cache) and whether it passed."),
+                "checks": S.map(
+                    S.type("boolean"), description: "Each check (config, routes, cache) and whether it passed."),
                 "storage": S.ref("Storage"),
             ]),
-            "Storage": S.object([
-                "writable": S.type("boolean", description: "Whether the last write to the state folder succeeded."),
-                "last_failure": .object(["oneOf": .array([
-                    S.object(["reason": string, "at": S.type("string", format: "date-time")]), .object(["type": .string("null")]),
-                ])]),
-                "last_success": S.nullable("string", format: "date-time"),
-                "temporary": S.nullable(
-                    "string", description: "Why a temporary folder stands in for the state folder (lost at the next start)."
-                ),
-            ], description: "Whether the state folder (cache, vault, idempotency keys) takes writes."),
+            "Storage": S.object(
+                [
+                    "writable": S.type("boolean", description: "Whether the last write to the state folder succeeded."),
+                    "last_failure": .object([
+                        "oneOf": .array([
+                            S.object(["reason": string, "at": S.type("string", format: "date-time")]),
+                            .object(["type": .string("null")]),
+                        ])
+                    ]),
+                    "last_success": S.nullable("string", format: "date-time"),
+                    "temporary": S.nullable(
+                        "string",
+                        description: "Why a temporary folder stands in for the state folder (lost at the next start)."
+                    ),
+                ], description: "Whether the state folder (cache, vault, idempotency keys) takes writes."),
             "SummaryEvent": S.object([
                 "title": string,
                 "start": S.type("string", format: "date-time"),
@@ -488,76 +525,82 @@ public enum OpenAPIDocument {
                 "open_spots": integer,
                 "location": nullableString,
             ]),
-            "Summary": S.object([
-                "date": S.type("string", format: "date"),
-                "timezone": S.type("string", description: "The configured IANA timezone."),
-                "tasks_planned": nullableInteger,
-                "tasks_done": nullableInteger,
-                "next_event_title": nullableString,
-                "next_event_start": nullableDateTime,
-                "next_dienst_start": nullableDateTime,
-                "next_dienst_club": nullableString,
-                "kcal_today": nullableInteger,
-                "kcal_remaining": nullableInteger,
-                "stale": S.type("boolean"),
-                "complete": S.type("boolean"),
-                "age_seconds": S.type("integer", extra: ["minimum": .number(0)]),
-                "events": S.object(["count": integer, "items": S.array(S.ref("SummaryEvent"))]),
-                "plan": S.object(["count": integer, "items": S.array(S.ref("SummaryPlanItem"))]),
-                "tasks": S.object([
-                    "planned": nullableInteger,
-                    "done": nullableInteger,
-                    "open_titles": S.array(string),
-                    "done_titles": S.array(string),
+            "Summary": S.object(
+                [
+                    "date": S.type("string", format: "date"),
+                    "timezone": S.type("string", description: "The configured IANA timezone."),
+                    "tasks_planned": nullableInteger,
+                    "tasks_done": nullableInteger,
+                    "next_event_title": nullableString,
+                    "next_event_start": nullableDateTime,
+                    "next_dienst_start": nullableDateTime,
+                    "next_dienst_club": nullableString,
+                    "kcal_today": nullableInteger,
+                    "kcal_remaining": nullableInteger,
+                    "stale": S.type("boolean"),
+                    "complete": S.type("boolean"),
+                    "age_seconds": S.type("integer", extra: ["minimum": .number(0)]),
+                    "events": S.object(["count": integer, "items": S.array(S.ref("SummaryEvent"))]),
+                    "plan": S.object(["count": integer, "items": S.array(S.ref("SummaryPlanItem"))]),
+                    "tasks": S.object([
+                        "planned": nullableInteger,
+                        "done": nullableInteger,
+                        "open_titles": S.array(string),
+                        "done_titles": S.array(string),
+                    ]),
+                    "diensten": S.object(["count": integer, "items": S.array(S.ref("SummaryDienst"))]),
+                    "nutrition": S.object([
+                        "calories": nullableInteger,
+                        "goal_calories": nullableInteger,
+                        "remaining_calories": nullableInteger,
+                        "protein_g": nullableNumber,
+                        "carbs_g": nullableNumber,
+                        "fat_g": nullableNumber,
+                    ]),
+                    "sections": S.map(S.ref("SectionReport"), description: "Per section it was built from."),
+                ], description: "The day as flat scalars (null when unknown) and lists under named objects."),
+            "SourceError": S.object(
+                [
+                    "code": string,
+                    "message": string,
+                    "at": S.type("string", format: "date-time"),
+                ], description: "The last failure."),
+            "CacheCounters": S.object(
+                [
+                    "hits": integer, "misses": integer, "stale_serves": integer, "collapsed": integer,
+                    "fetches": integer, "fetch_failures": integer, "timeouts": integer,
+                ], description: "Cache counters of the backend's operations since the gateway started."),
+            "EnrollmentStatus": S.object(
+                [
+                    "label": string,
+                    "tenant": string,
+                    "role": string,
+                    "season_ended": S.type("boolean"),
+                    "last_success": nullableDateTime,
+                    "last_error": S.nullableRef("SourceError"),
+                    "circuit": circuit,
+                    "circuit_open_until": nullableDateTime,
+                    "retry_after_until": nullableDateTime,
+                    "calls": calls,
+                    "errors": errors,
+                ], description: "One Kantine Koning enrollment (each has its own token and health)."),
+            "SourceStatus": S.object(
+                [
+                    "configured": S.type("boolean"),
+                    "last_success": nullableDateTime,
+                    "last_error": S.nullableRef("SourceError"),
+                    "circuit": circuit,
+                    "circuit_open_until": nullableDateTime,
+                    "retry_after_until": nullableDateTime,
+                    "calls": calls,
+                    "errors": errors,
+                    "cache": S.ref("CacheCounters"),
+                    "enrollments": S.array(S.ref("EnrollmentStatus"), description: "Kantine Koning only."),
+                ],
+                required: [
+                    "configured", "last_success", "last_error", "circuit", "circuit_open_until", "retry_after_until",
+                    "calls", "errors", "cache",
                 ]),
-                "diensten": S.object(["count": integer, "items": S.array(S.ref("SummaryDienst"))]),
-                "nutrition": S.object([
-                    "calories": nullableInteger,
-                    "goal_calories": nullableInteger,
-                    "remaining_calories": nullableInteger,
-                    "protein_g": nullableNumber,
-                    "carbs_g": nullableNumber,
-                    "fat_g": nullableNumber,
-                ]),
-                "sections": S.map(S.ref("SectionReport"), description: "Per section it was built from."),
-            ], description: "The day as flat scalars (null when unknown) and lists under named objects."),
-            "SourceError": S.object([
-                "code": string,
-                "message": string,
-                "at": S.type("string", format: "date-time"),
-            ], description: "The last failure."),
-            "CacheCounters": S.object([
-                "hits": integer, "misses": integer, "stale_serves": integer, "collapsed": integer,
-                "fetches": integer, "fetch_failures": integer, "timeouts": integer,
-            ], description: "Cache counters of the backend's operations since the gateway started."),
-            "EnrollmentStatus": S.object([
-                "label": string,
-                "tenant": string,
-                "role": string,
-                "season_ended": S.type("boolean"),
-                "last_success": nullableDateTime,
-                "last_error": S.nullableRef("SourceError"),
-                "circuit": circuit,
-                "circuit_open_until": nullableDateTime,
-                "retry_after_until": nullableDateTime,
-                "calls": calls,
-                "errors": errors,
-            ], description: "One Kantine Koning enrollment (each has its own token and health)."),
-            "SourceStatus": S.object([
-                "configured": S.type("boolean"),
-                "last_success": nullableDateTime,
-                "last_error": S.nullableRef("SourceError"),
-                "circuit": circuit,
-                "circuit_open_until": nullableDateTime,
-                "retry_after_until": nullableDateTime,
-                "calls": calls,
-                "errors": errors,
-                "cache": S.ref("CacheCounters"),
-                "enrollments": S.array(S.ref("EnrollmentStatus"), description: "Kantine Koning only."),
-            ], required: [
-                "configured", "last_success", "last_error", "circuit", "circuit_open_until", "retry_after_until",
-                "calls", "errors", "cache",
-            ]),
             "Sources": S.object([
                 "profile": string,
                 "generated_at": S.type("string", format: "date-time"),

@@ -7,7 +7,9 @@ enum JSONSchema {
     static let any: JSONValue = .object([:])
     static let null: JSONValue = .object(["type": .string("null")])
 
-    static func type(_ name: String, format: String? = nil, description: String? = nil, extra: [String: JSONValue] = [:]) -> JSONValue {
+    static func type(
+        _ name: String, format: String? = nil, description: String? = nil, extra: [String: JSONValue] = [:]
+    ) -> JSONValue {
         var schema = extra
         schema["type"] = .string(name)
         if let format { schema["format"] = .string(format) }
@@ -148,10 +150,13 @@ public enum OperationSchemas {
             "created_at": nullableDateTime,
         ]
         let taskKeys = taskItem.keys.sorted()
-        taskItem["completed_at"] = S.type("string", format: "date-time", description: "When it was completed; only completed tasks carry it.")
-        let taskItemSchema = S.object(taskItem, required: taskKeys, description: "A task from one of Tickedify's lists.")
+        taskItem["completed_at"] = S.type(
+            "string", format: "date-time", description: "When it was completed; only completed tasks carry it.")
+        let taskItemSchema = S.object(
+            taskItem, required: taskKeys, description: "A task from one of Tickedify's lists.")
         let completedTaskSchema = S.object(
-            taskItem, required: taskKeys + ["completed_at"], description: "A completed Tickedify task: a TaskItem with completed_at."
+            taskItem, required: taskKeys + ["completed_at"],
+            description: "A completed Tickedify task: a TaskItem with completed_at."
         )
 
         let meal = S.object([
@@ -161,73 +166,81 @@ public enum OperationSchemas {
         let passedThrough = "Passed through from FitIQ as sent (normally a number)."
 
         return [
-            "Event": S.object([
-                "id": string,
-                "title": string,
-                "description": nullableString,
-                "start": dateTime,
-                "end": dateTime,
-                "all_day": S.type("boolean"),
-                "location": nullableString,
-                "status": S.type("string", description: "8alls' status: confirmed, tentative or cancelled."),
-                "type": S.nullable("string", description: "8alls' event_type (meeting, personal, …)."),
-                "color": nullableString,
-                "tags": strings,
-            ], description: "A calendar event from 8alls; times carry the configured timezone's offset."),
-            "PlanItem": S.object([
-                "id": string,
-                "task_id": nullableString,
-                "title": string,
-                "hour": S.type("integer"),
-                "position": S.type("integer"),
-                "kind": S.enumeration(["task", "blocked", "break"]),
-                "duration_minutes": S.nullable("integer"),
-                "project_id": nullableString,
-                "context_id": nullableString,
-            ], description: "One slot of Tickedify's daily plan."),
+            "Event": S.object(
+                [
+                    "id": string,
+                    "title": string,
+                    "description": nullableString,
+                    "start": dateTime,
+                    "end": dateTime,
+                    "all_day": S.type("boolean"),
+                    "location": nullableString,
+                    "status": S.type("string", description: "8alls' status: confirmed, tentative or cancelled."),
+                    "type": S.nullable("string", description: "8alls' event_type (meeting, personal, …)."),
+                    "color": nullableString,
+                    "tags": strings,
+                ], description: "A calendar event from 8alls; times carry the configured timezone's offset."),
+            "PlanItem": S.object(
+                [
+                    "id": string,
+                    "task_id": nullableString,
+                    "title": string,
+                    "hour": S.type("integer"),
+                    "position": S.type("integer"),
+                    "kind": S.enumeration(["task", "blocked", "break"]),
+                    "duration_minutes": S.nullable("integer"),
+                    "project_id": nullableString,
+                    "context_id": nullableString,
+                ], description: "One slot of Tickedify's daily plan."),
             "TaskItem": taskItemSchema,
             "CompletedTaskItem": completedTaskSchema,
-            "TaskCounts": S.object([
-                "inbox": S.type("integer"),
-                "acties": S.type("integer"),
-                "opvolgen": S.type("integer"),
-                "projecten": S.type("integer"),
-                "uitgesteld": S.type("integer"),
-            ], description: "Tickedify's sidebar counts."),
-            "DienstTeam": S.object([
-                "id": string,
-                "code": nullableString,
-                "name": string,
-            ], description: "A club team."),
-            "DienstType": S.object([
-                "name": string,
-                "icon": string,
-            ], required: ["name"], description: "The kind of shift; icon is left out when the club has none."),
-            "Dienst": S.object([
-                "id": string,
-                "tenant": S.type("string", description: "The club."),
-                "team": S.nullableRef("DienstTeam", description: "Null for an open dienst no team has claimed."),
-                "start": dateTime,
-                "end": dateTime,
-                "location": nullableString,
-                "type": S.nullableRef("DienstType"),
-                "status": string,
-                "volunteers": strings,
-                "volunteers_needed": S.type("integer"),
-                "open_spots": S.type("integer", extra: ["minimum": .number(0)]),
-                "role": S.enumeration(["manager", "member"], description: "The strongest role among the enrollments that see it."),
-                "offered_for_transfer": S.type("boolean"),
-                "updated_at": nullableDateTime,
-            ], description: "A canteen shift at a club, merged over every enrollment that sees it."),
-            "LeaderboardEntry": S.object([
-                "rank": S.type("integer"),
-                "team": S.ref("DienstTeam"),
-                "points": S.type("integer"),
-                "total_hours": S.type("number"),
-                "recent_change": S.type("integer"),
-                "position_change": S.type("integer"),
-                "highlighted": S.type("boolean"),
-            ], description: "One team's place on a club's leaderboard."),
+            "TaskCounts": S.object(
+                [
+                    "inbox": S.type("integer"),
+                    "acties": S.type("integer"),
+                    "opvolgen": S.type("integer"),
+                    "projecten": S.type("integer"),
+                    "uitgesteld": S.type("integer"),
+                ], description: "Tickedify's sidebar counts."),
+            "DienstTeam": S.object(
+                [
+                    "id": string,
+                    "code": nullableString,
+                    "name": string,
+                ], description: "A club team."),
+            "DienstType": S.object(
+                [
+                    "name": string,
+                    "icon": string,
+                ], required: ["name"], description: "The kind of shift; icon is left out when the club has none."),
+            "Dienst": S.object(
+                [
+                    "id": string,
+                    "tenant": S.type("string", description: "The club."),
+                    "team": S.nullableRef("DienstTeam", description: "Null for an open dienst no team has claimed."),
+                    "start": dateTime,
+                    "end": dateTime,
+                    "location": nullableString,
+                    "type": S.nullableRef("DienstType"),
+                    "status": string,
+                    "volunteers": strings,
+                    "volunteers_needed": S.type("integer"),
+                    "open_spots": S.type("integer", extra: ["minimum": .number(0)]),
+                    "role": S.enumeration(
+                        ["manager", "member"], description: "The strongest role among the enrollments that see it."),
+                    "offered_for_transfer": S.type("boolean"),
+                    "updated_at": nullableDateTime,
+                ], description: "A canteen shift at a club, merged over every enrollment that sees it."),
+            "LeaderboardEntry": S.object(
+                [
+                    "rank": S.type("integer"),
+                    "team": S.ref("DienstTeam"),
+                    "points": S.type("integer"),
+                    "total_hours": S.type("number"),
+                    "recent_change": S.type("integer"),
+                    "position_change": S.type("integer"),
+                    "highlighted": S.type("boolean"),
+                ], description: "One team's place on a club's leaderboard."),
             "NutritionMeal": meal,
             "NutritionMeals": S.object([
                 "breakfast": S.ref("NutritionMeal"),
@@ -235,77 +248,90 @@ public enum OperationSchemas {
                 "dinner": S.ref("NutritionMeal"),
                 "snack": S.ref("NutritionMeal"),
             ]),
-            "NutritionSummary": S.object([
-                "date": S.type("string", format: "date"),
-                "calories": S.type("integer"),
-                "protein_g": S.type("number"),
-                "carbs_g": S.type("number"),
-                "fat_g": S.type("number"),
-                "goal_calories": S.nullable("integer"),
-                "remaining_calories": S.nullable("integer"),
-                "meals": S.ref("NutritionMeals"),
-            ], description: "FitIQ's day: totals against the goal, per meal. Body of fitiq.nutrition."),
-            "FoodLog": S.object([
-                "id": string,
-                "meal_type": nullableString,
-                "food_id": nullableString,
-                "servings": S.nullable("number", description: passedThrough),
-                "logged_at": nullableDateTime,
-                "notes": nullableString,
-            ], description: "One food log entry from FitIQ."),
-            "Workout": S.object([
-                "id": string,
-                "activity_type": nullableString,
-                "title": nullableString,
-                "started_at": nullableDateTime,
-                "ended_at": nullableDateTime,
-                "duration_minutes": S.nullable("number", description: passedThrough),
-                "calories_burned": S.nullable("number", description: passedThrough),
-                "distance_meters": S.nullable("number", description: passedThrough),
-            ], description: "A workout from FitIQ."),
-            "SleepSession": S.object([
-                "id": string,
-                "start": nullableDateTime,
-                "end": nullableDateTime,
-                "total_sleep_minutes": S.nullable("number", description: passedThrough),
-                "time_in_bed_minutes": S.nullable("number", description: passedThrough),
-                "efficiency_percent": S.nullable("number", description: passedThrough),
-            ], description: "A sleep session from FitIQ."),
-            "KnowledgeItem": S.object([
-                "id": string,
-                "title": nullableString,
-                "url": nullableString,
-                "summary": nullableString,
-                "type": nullableString,
-                "tags": strings,
-                "created_at": nullableDateTime,
-                "permalink": nullableString,
-            ], description: "A saved link or note from PRSNL. Body of prsnl.item."),
-            "Tag": S.object([
-                "name": string,
-                "count": S.type("integer"),
-            ], description: "A PRSNL tag and how many items carry it."),
-            "ErrorDetail": S.object([
-                "code": S.type("string", description: "Stable, machine-readable (bad_parameter, upstream_timeout, …)."),
-                "message": S.type("string", description: "For people; never carries a secret."),
-            ], description: "What went wrong."),
-            "Error": S.object([
-                "error": S.ref("ErrorDetail"),
-            ], description: "The body of every error answer."),
-            "SectionIssue": S.object([
-                "scope": S.type("string", description: "What the issue is about, e.g. an enrollment's label."),
-                "code": string,
-                "message": string,
-            ], description: "A part of a section that failed while the rest answered."),
-            "SectionReport": S.object([
-                "status": S.enumeration(["ok", "stale", "partial", "error", "timeout"]),
-                "cache": S.enumeration(["hit", "miss", "stale", "refreshed", "none"]),
-                "age_seconds": S.type("integer", description: "Age of the data served; left out when there is none."),
-                "backend": string,
-                "duration_ms": S.type("number"),
-                "error": S.ref("ErrorDetail"),
-                "issues": S.array(S.ref("SectionIssue")),
-            ], required: ["status", "cache", "backend", "duration_ms"], description: "Where a section's data came from."),
+            "NutritionSummary": S.object(
+                [
+                    "date": S.type("string", format: "date"),
+                    "calories": S.type("integer"),
+                    "protein_g": S.type("number"),
+                    "carbs_g": S.type("number"),
+                    "fat_g": S.type("number"),
+                    "goal_calories": S.nullable("integer"),
+                    "remaining_calories": S.nullable("integer"),
+                    "meals": S.ref("NutritionMeals"),
+                ], description: "FitIQ's day: totals against the goal, per meal. Body of fitiq.nutrition."),
+            "FoodLog": S.object(
+                [
+                    "id": string,
+                    "meal_type": nullableString,
+                    "food_id": nullableString,
+                    "servings": S.nullable("number", description: passedThrough),
+                    "logged_at": nullableDateTime,
+                    "notes": nullableString,
+                ], description: "One food log entry from FitIQ."),
+            "Workout": S.object(
+                [
+                    "id": string,
+                    "activity_type": nullableString,
+                    "title": nullableString,
+                    "started_at": nullableDateTime,
+                    "ended_at": nullableDateTime,
+                    "duration_minutes": S.nullable("number", description: passedThrough),
+                    "calories_burned": S.nullable("number", description: passedThrough),
+                    "distance_meters": S.nullable("number", description: passedThrough),
+                ], description: "A workout from FitIQ."),
+            "SleepSession": S.object(
+                [
+                    "id": string,
+                    "start": nullableDateTime,
+                    "end": nullableDateTime,
+                    "total_sleep_minutes": S.nullable("number", description: passedThrough),
+                    "time_in_bed_minutes": S.nullable("number", description: passedThrough),
+                    "efficiency_percent": S.nullable("number", description: passedThrough),
+                ], description: "A sleep session from FitIQ."),
+            "KnowledgeItem": S.object(
+                [
+                    "id": string,
+                    "title": nullableString,
+                    "url": nullableString,
+                    "summary": nullableString,
+                    "type": nullableString,
+                    "tags": strings,
+                    "created_at": nullableDateTime,
+                    "permalink": nullableString,
+                ], description: "A saved link or note from PRSNL. Body of prsnl.item."),
+            "Tag": S.object(
+                [
+                    "name": string,
+                    "count": S.type("integer"),
+                ], description: "A PRSNL tag and how many items carry it."),
+            "ErrorDetail": S.object(
+                [
+                    "code": S.type(
+                        "string", description: "Stable, machine-readable (bad_parameter, upstream_timeout, …)."),
+                    "message": S.type("string", description: "For people; never carries a secret."),
+                ], description: "What went wrong."),
+            "Error": S.object(
+                [
+                    "error": S.ref("ErrorDetail")
+                ], description: "The body of every error answer."),
+            "SectionIssue": S.object(
+                [
+                    "scope": S.type("string", description: "What the issue is about, e.g. an enrollment's label."),
+                    "code": string,
+                    "message": string,
+                ], description: "A part of a section that failed while the rest answered."),
+            "SectionReport": S.object(
+                [
+                    "status": S.enumeration(["ok", "stale", "partial", "error", "timeout"]),
+                    "cache": S.enumeration(["hit", "miss", "stale", "refreshed", "none"]),
+                    "age_seconds": S.type(
+                        "integer", description: "Age of the data served; left out when there is none."),
+                    "backend": string,
+                    "duration_ms": S.type("number"),
+                    "error": S.ref("ErrorDetail"),
+                    "issues": S.array(S.ref("SectionIssue")),
+                ], required: ["status", "cache", "backend", "duration_ms"],
+                description: "Where a section's data came from."),
         ]
     }
 
@@ -314,17 +340,24 @@ public enum OperationSchemas {
     static var bodies: [String: JSONValue] {
         typealias S = JSONSchema
         return [
-            "EventList": S.array(S.ref("Event"), description: "Body of eightalls.events: the events overlapping the days, by start."),
-            "DailyPlan": S.array(S.ref("PlanItem"), description: "Body of tickedify.daily_plan: the day's slots by hour and position."),
+            "EventList": S.array(
+                S.ref("Event"), description: "Body of eightalls.events: the events overlapping the days, by start."),
+            "DailyPlan": S.array(
+                S.ref("PlanItem"), description: "Body of tickedify.daily_plan: the day's slots by hour and position."),
             "TaskList": S.array(S.ref("TaskItem"), description: "Body of tickedify.list: one list's open tasks."),
-            "CompletedTaskList": S.array(S.ref("CompletedTaskItem"), description: "Body of tickedify.completed: completed tasks."),
-            "DienstList": S.array(S.ref("Dienst"), description: "Body of kantinekoning.diensten: future ascending, then past descending."),
+            "CompletedTaskList": S.array(
+                S.ref("CompletedTaskItem"), description: "Body of tickedify.completed: completed tasks."),
+            "DienstList": S.array(
+                S.ref("Dienst"), description: "Body of kantinekoning.diensten: future ascending, then past descending."),
             "Leaderboard": S.array(S.ref("LeaderboardEntry"), description: "Body of kantinekoning.leaderboard."),
-            "FoodLogList": S.array(S.ref("FoodLog"), description: "Body of fitiq.food_logs: the food logged on the day."),
+            "FoodLogList": S.array(
+                S.ref("FoodLog"), description: "Body of fitiq.food_logs: the food logged on the day."),
             "WorkoutList": S.array(S.ref("Workout"), description: "Body of fitiq.workouts."),
             "SleepSessionList": S.array(S.ref("SleepSession"), description: "Body of fitiq.sleep."),
-            "KnowledgeTimeline": S.array(S.ref("KnowledgeItem"), description: "Body of prsnl.timeline: the newest items first."),
-            "KnowledgeSearchResults": S.array(S.ref("KnowledgeItem"), description: "Body of prsnl.search: the items matching the query."),
+            "KnowledgeTimeline": S.array(
+                S.ref("KnowledgeItem"), description: "Body of prsnl.timeline: the newest items first."),
+            "KnowledgeSearchResults": S.array(
+                S.ref("KnowledgeItem"), description: "Body of prsnl.search: the items matching the query."),
             "TagList": S.array(S.ref("Tag"), description: "Body of prsnl.tags."),
         ]
     }

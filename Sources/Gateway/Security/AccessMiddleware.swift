@@ -36,26 +36,33 @@ struct AccessMiddleware: RouterMiddleware {
     func decide(path: String, authority: String?, authorization: String?) -> Decision {
         if keys.isEmpty {
             if let host = authority, !isLocal(host) {
-                return .refuse(GatewayError(
-                    .forbidden, code: "host_not_allowed",
-                    message: "Host \"\(RouteParameter.shown(host, limit: 80))\" is not this machine; add it to allowed_hosts in the config if it is"
-                ))
+                return .refuse(
+                    GatewayError(
+                        .forbidden, code: "host_not_allowed",
+                        message:
+                            "Host \"\(RouteParameter.shown(host, limit: 80))\" is not this machine; add it to allowed_hosts in the config if it is"
+                    ))
             }
             return .serve(profile: defaultProfile, client: nil)
         }
         guard Self.needsKey(path) else { return .serve(profile: defaultProfile, client: nil) }
         guard let key = ClientKeys.bearerKey(authorization), let client = keys.client(presenting: key) else {
-            return .refuse(GatewayError(
-                .unauthorized, code: "unauthorized", message: "send a client key as Authorization: Bearer <key>",
-                headers: [.wwwAuthenticate: #"Bearer realm="daygate""#]
-            ))
+            return .refuse(
+                GatewayError(
+                    .unauthorized, code: "unauthorized", message: "send a client key as Authorization: Bearer <key>",
+                    headers: [.wwwAuthenticate: #"Bearer realm="daygate""#]
+                ))
         }
         return .serve(profile: client.profile, client: client.name)
     }
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         var context = context
-        switch decide(path: request.uri.path, authority: request.head.authority, authorization: request.headers[.authorization]) {
+        switch decide(
+            path: request.uri.path, authority: request.head.authority, authorization: request.headers[.authorization])
+        {
         case .serve(let profile, let client):
             context.profile = profile
             context.client = client
@@ -63,7 +70,9 @@ struct AccessMiddleware: RouterMiddleware {
             return try await next(request, context)
         case .refuse(let error):
             if error.status == .unauthorized {
-                context.logger.notice("request without a valid client key", metadata: ["path": "\(RouteParameter.shown(request.uri.path, limit: 80))"])
+                context.logger.notice(
+                    "request without a valid client key",
+                    metadata: ["path": "\(RouteParameter.shown(request.uri.path, limit: 80))"])
             }
             throw error
         }
@@ -82,7 +91,9 @@ struct AccessMiddleware: RouterMiddleware {
         } else if let colon = name.lastIndex(of: ":"), name.firstIndex(of: ":") == colon {
             name = String(name[..<colon])
         }
-        if name == "localhost" || name.hasSuffix(".localhost") || name == "::1" || allowedHosts.contains(name) { return true }
+        if name == "localhost" || name.hasSuffix(".localhost") || name == "::1" || allowedHosts.contains(name) {
+            return true
+        }
         let octets = name.split(separator: ".", omittingEmptySubsequences: false)
         return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
     }

@@ -12,23 +12,29 @@ struct DaygateCORSMiddleware: RouterMiddleware {
     let origins: Set<String>
 
     static let allowedMethods = "GET, HEAD, POST, PUT, DELETE"
-    static let allowedHeaders = "Authorization, Content-Type, Cache-Control, If-None-Match, Idempotency-Key, X-Request-Id"
+    static let allowedHeaders =
+        "Authorization, Content-Type, Cache-Control, If-None-Match, Idempotency-Key, X-Request-Id"
     static let exposedHeaders = "ETag, Age, Cache-Status, Server-Timing, Retry-After, X-Request-Id"
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         let origin = request.headers[.origin]
         let listed = origin.map { origins.contains($0) } ?? false
         if request.method == .options, request.headers[.accessControlRequestMethod] != nil {
             guard listed, let origin else {
-                throw GatewayError(.forbidden, code: "cors_origin_not_allowed", message: "this origin is not in cors.origins")
+                throw GatewayError(
+                    .forbidden, code: "cors_origin_not_allowed", message: "this origin is not in cors.origins")
             }
-            return Response(status: .noContent, headers: [
-                .accessControlAllowOrigin: origin,
-                .accessControlAllowMethods: Self.allowedMethods,
-                .accessControlAllowHeaders: Self.allowedHeaders,
-                .accessControlMaxAge: "600",
-                .vary: "Origin",
-            ])
+            return Response(
+                status: .noContent,
+                headers: [
+                    .accessControlAllowOrigin: origin,
+                    .accessControlAllowMethods: Self.allowedMethods,
+                    .accessControlAllowHeaders: Self.allowedHeaders,
+                    .accessControlMaxAge: "600",
+                    .vary: "Origin",
+                ])
         }
         guard listed, let origin else { return try await next(request, context) }
         do {

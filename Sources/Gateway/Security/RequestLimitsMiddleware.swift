@@ -14,7 +14,9 @@ struct RequestLimitsMiddleware: RouterMiddleware {
     static let maximumHeaderBytes = 32 * 1024
     static let maximumHeaderCount = 100
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         guard Self.headersWithinLimits(request.headers) else {
             throw GatewayError(
                 .init(code: 431, reasonPhrase: "Request Header Fields Too Large"), code: "headers_too_large",
@@ -26,14 +28,18 @@ struct RequestLimitsMiddleware: RouterMiddleware {
                 throw GatewayError(.badRequest, code: "bad_request", message: "Content-Length is not a number")
             }
             guard value <= Self.maximumBodyBytes else {
-                throw GatewayError(.contentTooLarge, code: "body_too_large", message: "a request body is at most \(Self.maximumBodyBytes / 1024) KB")
+                throw GatewayError(
+                    .contentTooLarge, code: "body_too_large",
+                    message: "a request body is at most \(Self.maximumBodyBytes / 1024) KB")
             }
         }
         if Self.isWrite(request.method) {
-            let type = request.headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+            let type = request.headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces)
+                .lowercased()
             guard type == "application/json" else {
                 throw GatewayError(
-                    .unsupportedMediaType, code: "unsupported_media_type", message: "writes take Content-Type: application/json"
+                    .unsupportedMediaType, code: "unsupported_media_type",
+                    message: "writes take Content-Type: application/json"
                 )
             }
         }

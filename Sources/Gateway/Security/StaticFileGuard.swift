@@ -14,12 +14,16 @@ struct StaticFileGuard: RouterMiddleware {
         "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
         + "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         let raw = request.uri.path
         // Most paths (every API call) have no escapes and no dots: nothing to look into.
-        if raw.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "\\") }) {
+        if raw.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "\\") })
+        {
             let lowered = raw.lowercased()
-            guard !lowered.contains("%2f"), !lowered.contains("%5c"), !raw.contains("\\"), !lowered.contains("%00") else {
+            guard !lowered.contains("%2f"), !lowered.contains("%5c"), !raw.contains("\\"), !lowered.contains("%00")
+            else {
                 throw GatewayError(.notFound, code: "not_found", message: "nothing at this path")
             }
             let segments = (raw.removingPercentEncoding ?? raw).split(separator: "/", omittingEmptySubsequences: false)

@@ -10,7 +10,9 @@ enum WriteBody {
         do {
             buffer = try await request.body.collect(upTo: RequestLimitsMiddleware.maximumBodyBytes)
         } catch {
-            throw GatewayError(.contentTooLarge, code: "body_too_large", message: "a request body is at most \(RequestLimitsMiddleware.maximumBodyBytes / 1024) KB")
+            throw GatewayError(
+                .contentTooLarge, code: "body_too_large",
+                message: "a request body is at most \(RequestLimitsMiddleware.maximumBodyBytes / 1024) KB")
         }
         let data = Data(buffer.readableBytesView)
         guard let value = try? JSONCoding.decoder.decode(JSONValue.self, from: data), case .object = value else {
@@ -24,15 +26,21 @@ enum WriteBody {
         do {
             return try JSONCoding.decoder.decode(Value.self, from: bytes)
         } catch let error as DecodingError {
-            let (path, problem): ([any CodingKey], String) = switch error {
-            case .keyNotFound(let key, let context): (context.codingPath + [key], "is required")
-            case .typeMismatch(let type, let context): (context.codingPath, "must be \(type == Double.self ? "a number" : type == String.self ? "a string" : "\(type)")")
-            case .valueNotFound(_, let context): (context.codingPath, "must not be null")
-            case .dataCorrupted(let context): (context.codingPath, context.debugDescription)
-            @unknown default: ([], "is not valid")
-            }
+            let (path, problem): ([any CodingKey], String) =
+                switch error {
+                case .keyNotFound(let key, let context): (context.codingPath + [key], "is required")
+                case .typeMismatch(let type, let context):
+                    (
+                        context.codingPath,
+                        "must be \(type == Double.self ? "a number" : type == String.self ? "a string" : "\(type)")"
+                    )
+                case .valueNotFound(_, let context): (context.codingPath, "must not be null")
+                case .dataCorrupted(let context): (context.codingPath, context.debugDescription)
+                @unknown default: ([], "is not valid")
+                }
             let name = path.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
-            throw GatewayError(.badRequest, code: "bad_request", message: "\(name.isEmpty ? "the body" : name) \(problem)")
+            throw GatewayError(
+                .badRequest, code: "bad_request", message: "\(name.isEmpty ? "the body" : name) \(problem)")
         } catch {
             throw GatewayError(.badRequest, code: "bad_request", message: "the body is not valid")
         }
@@ -44,7 +52,8 @@ enum WriteBody {
         if let unknown = object.keys.sorted().first(where: { !allowed.contains($0) }) {
             throw GatewayError(
                 .badRequest, code: "bad_request",
-                message: "unknown field \"\(String(unknown.prefix(40)))\" (fields: \(allowed.sorted().joined(separator: ", ")))"
+                message:
+                    "unknown field \"\(String(unknown.prefix(40)))\" (fields: \(allowed.sorted().joined(separator: ", ")))"
             )
         }
     }

@@ -22,7 +22,8 @@ enum WriteError {
                     headers[.retryAfter] = String(Int(wait.rounded(.up)))
                 }
             }
-            return GatewayError(status(for: failure), code: failure.kind.rawValue, message: failure.message, headers: headers)
+            return GatewayError(
+                status(for: failure), code: failure.kind.rawValue, message: failure.message, headers: headers)
         default:
             return GatewayError(.badGateway, code: "upstream_error", message: "the write failed; it was not retried")
         }
@@ -73,7 +74,8 @@ struct WriteFailed: HTTPResponseError {
         case let failure as BackendError:
             switch failure.kind {
             case .rejected: return .refused
-            case .rateLimited, .circuitOpen, .unavailable, .reauthBlocked, .reauthRequired, .notConfigured: return .notDone
+            case .rateLimited, .circuitOpen, .unavailable, .reauthBlocked, .reauthRequired, .notConfigured:
+                return .notDone
             case .status: return .notDone
             case .timeout, .badResponse, .unreachable: return failure.mayHaveArrived ? .unknown : .notDone
             }

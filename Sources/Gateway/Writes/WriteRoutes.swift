@@ -24,7 +24,9 @@ struct WriteRoutes: Sendable {
         router.post("/v1/captures") { request, context in try await capture(request, context) }
         router.post("/v1/food-logs") { request, context in try await logFood(request, context) }
         router.post("/v1/diensten/{id}/volunteers") { request, context in try await addVolunteer(request, context) }
-        router.delete("/v1/diensten/{id}/volunteers/{name}") { request, context in try await removeVolunteer(request, context) }
+        router.delete("/v1/diensten/{id}/volunteers/{name}") { request, context in
+            try await removeVolunteer(request, context)
+        }
     }
 
     // MARK: - Tickedify
@@ -38,9 +40,16 @@ struct WriteRoutes: Sendable {
         }
         return try await idempotency.run(request: request, profile: context.profile, body: bytes) {
             let id = try await perform(context) { try await TickedifyInbox.add(title: title, context: $0) }
-            await runtime.cache.invalidate(profile: context.profile, operation: "tickedify.list") { $0["list"] == "inbox" }
+            await runtime.cache.invalidate(profile: context.profile, operation: "tickedify.list") {
+                $0["list"] == "inbox"
+            }
             await runtime.cache.invalidate(profile: context.profile, operation: "tickedify.counts")
-            return (.created, try JSONCoding.encode(["task": ["id": id, "title": title.trimmingCharacters(in: .whitespacesAndNewlines), "list": "inbox"]]))
+            return (
+                .created,
+                try JSONCoding.encode([
+                    "task": ["id": id, "title": title.trimmingCharacters(in: .whitespacesAndNewlines), "list": "inbox"]
+                ])
+            )
         }
     }
 
@@ -85,10 +94,15 @@ struct WriteRoutes: Sendable {
     func invalidateEvents(touching spans: [DateInterval], profile: String) async {
         let zone = runtime.config.timeZone
         let days = spans.map { span in
-            (LocalDate(containing: span.start, in: zone), LocalDate(containing: max(span.start, span.end.addingTimeInterval(-0.001)), in: zone))
+            (
+                LocalDate(containing: span.start, in: zone),
+                LocalDate(containing: max(span.start, span.end.addingTimeInterval(-0.001)), in: zone)
+            )
         }
         await runtime.cache.invalidate(profile: profile, operation: "eightalls.events") { arguments in
-            guard let from = arguments["from"].flatMap({ LocalDate($0) }), let to = arguments["to"].flatMap({ LocalDate($0) }) else { return true }
+            guard let from = arguments["from"].flatMap({ LocalDate($0) }),
+                let to = arguments["to"].flatMap({ LocalDate($0) })
+            else { return true }
             return days.contains { first, last in from <= last && first <= to }
         }
     }
@@ -126,12 +140,17 @@ struct WriteRoutes: Sendable {
                 return try await FitIQFoodLogs.log(input, context: operationContext)
             }
             for operation in ["fitiq.nutrition", "fitiq.food_logs"] {
-                await runtime.cache.invalidate(profile: context.profile, operation: operation) { $0["date"] == nil || $0["date"] == date.description }
+                await runtime.cache.invalidate(profile: context.profile, operation: operation) {
+                    $0["date"] == nil || $0["date"] == date.description
+                }
             }
             struct Answer: Encodable {
                 var foodLog: JSONValue
                 var date: String
-                enum CodingKeys: String, CodingKey { case foodLog = "food_log", date }
+                enum CodingKeys: String, CodingKey {
+                    case foodLog = "food_log"
+                    case date
+                }
             }
             return (.created, try JSONCoding.encode(Answer(foodLog: log, date: date.description)))
         }
@@ -149,7 +168,9 @@ struct WriteRoutes: Sendable {
             throw GatewayError(.badRequest, code: "bad_request", message: "name is required (a string)")
         }
         return try await idempotency.run(request: request, profile: context.profile, body: bytes) {
-            let dienst = try await perform(context) { try await KantineKoningVolunteers.add(name: name, toDienst: id, context: $0) }
+            let dienst = try await perform(context) {
+                try await KantineKoningVolunteers.add(name: name, toDienst: id, context: $0)
+            }
             await runtime.cache.invalidate(profile: context.profile, operation: "kantinekoning.diensten")
             return (.ok, try JSONCoding.encode(["dienst": dienst]))
         }
@@ -159,7 +180,9 @@ struct WriteRoutes: Sendable {
     func removeVolunteer(_ request: Request, _ context: GatewayRequestContext) async throws -> Response {
         let id = try pathID(context, "id")
         let name = try pathID(context, "name")
-        let dienst = try await perform(context) { try await KantineKoningVolunteers.remove(name: name, fromDienst: id, context: $0) }
+        let dienst = try await perform(context) {
+            try await KantineKoningVolunteers.remove(name: name, fromDienst: id, context: $0)
+        }
         await runtime.cache.invalidate(profile: context.profile, operation: "kantinekoning.diensten")
         return try JSONResponse.make(status: .ok, body: JSONCoding.encode(["dienst": dienst]))
     }
@@ -184,15 +207,19 @@ struct WriteRoutes: Sendable {
             return value
         } catch {
             let failure = WriteFailed(error)
-            context.logger.warning("write refused", metadata: [
-                "error.code": "\(failure.answer.detail.code)", "status": "\(failure.status.code)", "outcome": "\(failure.outcome)",
-            ])
+            context.logger.warning(
+                "write refused",
+                metadata: [
+                    "error.code": "\(failure.answer.detail.code)", "status": "\(failure.status.code)",
+                    "outcome": "\(failure.outcome)",
+                ])
             throw failure
         }
     }
 
     func pathID(_ context: GatewayRequestContext, _ name: String) throws -> String {
-        guard let raw = context.parameters.get(name), let id = raw.removingPercentEncoding, !id.isEmpty, id.count <= 200 else {
+        guard let raw = context.parameters.get(name), let id = raw.removingPercentEncoding, !id.isEmpty, id.count <= 200
+        else {
             throw GatewayError(.badRequest, code: "bad_request", message: "\(name) must be 1 to 200 characters")
         }
         return id

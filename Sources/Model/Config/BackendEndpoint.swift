@@ -22,7 +22,7 @@ public struct BackendEndpoint: Sendable, Hashable, Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let baseURL = try container.decode(String.self, forKey: .baseURL)
         guard let url = URL(string: baseURL), let scheme = url.scheme?.lowercased(),
-              scheme == "http" || scheme == "https", url.host != nil
+            scheme == "http" || scheme == "https", url.host != nil
         else {
             throw DecodingError.dataCorruptedError(
                 forKey: .baseURL, in: container, debugDescription: "expected an http:// or https:// URL"
@@ -31,7 +31,8 @@ public struct BackendEndpoint: Sendable, Hashable, Codable {
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.timeout = try container.decodeIfPresent(ConfigDuration.self, forKey: .timeout) ?? .seconds(5)
         guard timeout.seconds > 0 else {
-            throw DecodingError.dataCorruptedError(forKey: .timeout, in: container, debugDescription: "must be more than 0")
+            throw DecodingError.dataCorruptedError(
+                forKey: .timeout, in: container, debugDescription: "must be more than 0")
         }
     }
 }

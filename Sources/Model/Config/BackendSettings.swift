@@ -77,10 +77,12 @@ public struct KantineKoningSettings: Sendable, Hashable, Codable {
             self.token = try container.decode(String.self, forKey: .token)
             self.label = try container.decodeIfPresent(String.self, forKey: .label) ?? "\(tenant) \(role)"
             guard role == "manager" || role == "member" else {
-                throw DecodingError.dataCorruptedError(forKey: .role, in: container, debugDescription: "expected manager or member")
+                throw DecodingError.dataCorruptedError(
+                    forKey: .role, in: container, debugDescription: "expected manager or member")
             }
             guard !token.isEmpty else {
-                throw DecodingError.dataCorruptedError(forKey: .token, in: container, debugDescription: "the enrollment token is empty")
+                throw DecodingError.dataCorruptedError(
+                    forKey: .token, in: container, debugDescription: "the enrollment token is empty")
             }
         }
     }
@@ -100,7 +102,8 @@ public struct KantineKoningSettings: Sendable, Hashable, Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.enrollments = try container.decode([Enrollment].self, forKey: .enrollments)
         guard !enrollments.isEmpty else {
-            throw DecodingError.dataCorruptedError(forKey: .enrollments, in: container, debugDescription: "at least one enrollment is needed")
+            throw DecodingError.dataCorruptedError(
+                forKey: .enrollments, in: container, debugDescription: "at least one enrollment is needed")
         }
     }
 
@@ -120,7 +123,10 @@ public struct FitIQSettings: Sendable, Hashable, Codable {
     /// Used when there is no password; rotated on every refresh (kept in the vault).
     public var refreshToken: String?
 
-    public init(endpoint: BackendEndpoint, apiKey: String, email: String? = nil, password: String? = nil, refreshToken: String? = nil) {
+    public init(
+        endpoint: BackendEndpoint, apiKey: String, email: String? = nil, password: String? = nil,
+        refreshToken: String? = nil
+    ) {
         self.endpoint = endpoint
         self.apiKey = apiKey
         self.email = email
@@ -182,7 +188,8 @@ public struct PRSNLSettings: Sendable, Hashable, Codable {
         self.password = try container.decodeIfPresent(String.self, forKey: .password)
         self.token = try container.decodeIfPresent(String.self, forKey: .token)
         guard (email != nil && password != nil) || token != nil else {
-            throw DecodingError.dataCorruptedError(forKey: .email, in: container, debugDescription: "give email and password, or token")
+            throw DecodingError.dataCorruptedError(
+                forKey: .email, in: container, debugDescription: "give email and password, or token")
         }
     }
 

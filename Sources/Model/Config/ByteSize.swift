@@ -21,14 +21,18 @@ public struct ByteSize: Sendable, Hashable, Codable {
             return
         }
         let text = try container.decode(String.self).trimmingCharacters(in: .whitespaces).uppercased()
-        let units: [(String, Int)] = [("KB", 1024), ("MB", 1_048_576), ("GB", 1_073_741_824), ("K", 1024), ("M", 1_048_576), ("G", 1_073_741_824), ("B", 1)]
+        let units: [(String, Int)] = [
+            ("KB", 1024), ("MB", 1_048_576), ("GB", 1_073_741_824), ("K", 1024), ("M", 1_048_576), ("G", 1_073_741_824),
+            ("B", 1),
+        ]
         for (suffix, factor) in units where text.hasSuffix(suffix) {
             if let value = Int(text.dropLast(suffix.count).trimmingCharacters(in: .whitespaces)), value > 0 {
                 self.bytes = value * factor
                 return
             }
         }
-        throw DecodingError.dataCorruptedError(in: container, debugDescription: "expected a size such as 1048576, 64KB or 100MB")
+        throw DecodingError.dataCorruptedError(
+            in: container, debugDescription: "expected a size such as 1048576, 64KB or 100MB")
     }
 
     public func encode(to encoder: any Encoder) throws {

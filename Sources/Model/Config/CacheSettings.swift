@@ -39,12 +39,14 @@ public struct CacheSettings: Sendable, Hashable, Codable {
         self.memorySize = try container.decodeIfPresent(ByteSize.self, forKey: .memorySize) ?? defaults.memorySize
         self.ttl = try container.decodeIfPresent([String: ConfigDuration].self, forKey: .ttl) ?? [:]
         self.staleWhileRevalidate = try container.decodeIfPresent(ConfigDuration.self, forKey: .staleWhileRevalidate)
-        self.staleIfError = try container.decodeIfPresent(ConfigDuration.self, forKey: .staleIfError) ?? defaults.staleIfError
+        self.staleIfError =
+            try container.decodeIfPresent(ConfigDuration.self, forKey: .staleIfError) ?? defaults.staleIfError
         for (operation, duration) in ttl where duration.seconds <= 0 {
-            throw DecodingError.dataCorrupted(.init(
-                codingPath: container.codingPath + [CodingKeys.ttl, AnyKey(operation)],
-                debugDescription: "a TTL must be more than 0"
-            ))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: container.codingPath + [CodingKeys.ttl, AnyKey(operation)],
+                    debugDescription: "a TTL must be more than 0"
+                ))
         }
     }
 }

@@ -25,12 +25,16 @@ public struct ClientConfig: Sendable, Hashable, Codable {
         self.key = try container.decode(String.self, forKey: .key)
         self.profile = try container.decodeIfPresent(String.self, forKey: .profile) ?? "default"
         guard DaygateConfig.isValidProfileName(name) else {
-            throw DecodingError.dataCorruptedError(forKey: .name, in: container, debugDescription: "a client name uses letters, digits, - and _ only")
+            throw DecodingError.dataCorruptedError(
+                forKey: .name, in: container, debugDescription: "a client name uses letters, digits, - and _ only")
         }
-        guard key.count >= Self.minimumKeyLength, key.allSatisfy({ $0.isASCII && !$0.isWhitespace && !$0.isNewline && $0 != "\0" }) else {
+        guard key.count >= Self.minimumKeyLength,
+            key.allSatisfy({ $0.isASCII && !$0.isWhitespace && !$0.isNewline && $0 != "\0" })
+        else {
             throw DecodingError.dataCorruptedError(
                 forKey: .key, in: container,
-                debugDescription: "a key is at least \(Self.minimumKeyLength) visible ASCII characters (e.g. `openssl rand -hex 24`)"
+                debugDescription:
+                    "a key is at least \(Self.minimumKeyLength) visible ASCII characters (e.g. `openssl rand -hex 24`)"
             )
         }
     }
@@ -51,11 +55,13 @@ public struct CORSSettings: Sendable, Hashable, Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.origins = try container.decodeIfPresent([String].self, forKey: .origins) ?? []
         for origin in origins {
-            guard let url = URL(string: origin), let scheme = url.scheme, scheme == "http" || scheme == "https", url.host != nil,
-                  url.path.isEmpty, url.query == nil, !origin.hasSuffix("/")
+            guard let url = URL(string: origin), let scheme = url.scheme, scheme == "http" || scheme == "https",
+                url.host != nil,
+                url.path.isEmpty, url.query == nil, !origin.hasSuffix("/")
             else {
                 throw DecodingError.dataCorruptedError(
-                    forKey: .origins, in: container, debugDescription: "\"\(origin)\" is not an origin like https://ha.example.org:8123"
+                    forKey: .origins, in: container,
+                    debugDescription: "\"\(origin)\" is not an origin like https://ha.example.org:8123"
                 )
             }
         }

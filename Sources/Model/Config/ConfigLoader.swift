@@ -3,7 +3,9 @@ import Foundation
 /// Reads `daygate.yaml`: substitution, decoding, validation, and relative paths made absolute
 /// against the config file's folder.
 public enum ConfigLoader {
-    public static func load(path: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> DaygateConfig {
+    public static func load(path: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws
+        -> DaygateConfig
+    {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw YAMLSourceError(file: path, line: nil, keyPath: "", reason: "cannot read the config file")
         }

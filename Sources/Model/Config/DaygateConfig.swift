@@ -61,7 +61,8 @@ public struct DaygateConfig: Sendable, Hashable, Codable {
         self.timezone = try container.decodeIfPresent(String.self, forKey: .timezone) ?? TimeZone.current.identifier
         guard TimeZone(identifier: timezone) != nil else {
             throw DecodingError.dataCorruptedError(
-                forKey: .timezone, in: container, debugDescription: "unknown IANA timezone \"\(timezone)\" (e.g. Europe/Amsterdam)"
+                forKey: .timezone, in: container,
+                debugDescription: "unknown IANA timezone \"\(timezone)\" (e.g. Europe/Amsterdam)"
             )
         }
         self.routesDir = try container.decodeIfPresent(String.self, forKey: .routesDir) ?? "routes"
@@ -69,13 +70,15 @@ public struct DaygateConfig: Sendable, Hashable, Codable {
         self.cache = try container.decodeIfPresent(CacheSettings.self, forKey: .cache) ?? CacheSettings()
         self.profiles = try container.decode([String: ProfileConfig].self, forKey: .profiles)
         guard !profiles.isEmpty else {
-            throw DecodingError.dataCorruptedError(forKey: .profiles, in: container, debugDescription: "at least one profile is needed")
+            throw DecodingError.dataCorruptedError(
+                forKey: .profiles, in: container, debugDescription: "at least one profile is needed")
         }
         for name in profiles.keys where !Self.isValidProfileName(name) {
-            throw DecodingError.dataCorrupted(.init(
-                codingPath: container.codingPath + [CodingKeys.profiles, AnyKey(name)],
-                debugDescription: "a profile name uses letters, digits, - and _ only"
-            ))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: container.codingPath + [CodingKeys.profiles, AnyKey(name)],
+                    debugDescription: "a profile name uses letters, digits, - and _ only"
+                ))
         }
         if profiles.count > 1, profiles["default"] == nil {
             throw DecodingError.dataCorruptedError(
@@ -87,16 +90,24 @@ public struct DaygateConfig: Sendable, Hashable, Codable {
         for (index, client) in clients.enumerated() {
             let path = container.codingPath + [CodingKeys.clients, AnyKey(index)]
             guard profiles[client.profile] != nil else {
-                throw DecodingError.dataCorrupted(.init(
-                    codingPath: path + [ClientConfig.CodingKeys.profile],
-                    debugDescription: "no profile \"\(client.profile)\" (profiles: \(profiles.keys.sorted().joined(separator: ", ")))"
-                ))
+                throw DecodingError.dataCorrupted(
+                    .init(
+                        codingPath: path + [ClientConfig.CodingKeys.profile],
+                        debugDescription:
+                            "no profile \"\(client.profile)\" (profiles: \(profiles.keys.sorted().joined(separator: ", ")))"
+                    ))
             }
             if clients[..<index].contains(where: { $0.key == client.key }) {
-                throw DecodingError.dataCorrupted(.init(codingPath: path + [ClientConfig.CodingKeys.key], debugDescription: "this key is already given to another client"))
+                throw DecodingError.dataCorrupted(
+                    .init(
+                        codingPath: path + [ClientConfig.CodingKeys.key],
+                        debugDescription: "this key is already given to another client"))
             }
             if clients[..<index].contains(where: { $0.name == client.name }) {
-                throw DecodingError.dataCorrupted(.init(codingPath: path + [ClientConfig.CodingKeys.name], debugDescription: "another client has this name"))
+                throw DecodingError.dataCorrupted(
+                    .init(
+                        codingPath: path + [ClientConfig.CodingKeys.name],
+                        debugDescription: "another client has this name"))
             }
         }
         self.cors = try container.decodeIfPresent(CORSSettings.self, forKey: .cors) ?? CORSSettings()
@@ -105,7 +116,8 @@ public struct DaygateConfig: Sendable, Hashable, Codable {
     }
 
     static func isValidProfileName(_ name: String) -> Bool {
-        !name.isEmpty && name.count <= 64 && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
+        !name.isEmpty && name.count <= 64
+            && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
     }
 
     public var timeZone: TimeZone { TimeZone(identifier: timezone) ?? .current }
@@ -129,11 +141,13 @@ public struct DaygateConfig: Sendable, Hashable, Codable {
     /// The upstream servers (scheme, host and port) of every profile: the shared HTTP client
     /// keeps a connection pool for each.
     public var upstreamOrigins: Set<String> {
-        Set(profiles.values.flatMap(\.endpoints).compactMap { endpoint in
-            guard let url = URL(string: endpoint.baseURL), let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased()
-            else { return nil }
-            return "\(scheme)://\(host):\(url.port ?? (scheme == "https" ? 443 : 80))"
-        })
+        Set(
+            profiles.values.flatMap(\.endpoints).compactMap { endpoint in
+                guard let url = URL(string: endpoint.baseURL), let scheme = url.scheme?.lowercased(),
+                    let host = url.host?.lowercased()
+                else { return nil }
+                return "\(scheme)://\(host):\(url.port ?? (scheme == "https" ? 443 : 80))"
+            })
     }
 
     /// The profile loopback clients without a key are served.

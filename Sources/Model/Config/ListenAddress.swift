@@ -24,7 +24,9 @@ public struct ListenAddress: Sendable, Hashable, Codable, CustomStringConvertibl
             host = text[..<colon]
             portText = text[text.index(after: colon)...]
         }
-        guard !host.isEmpty, !host.contains(" "), let port = Int(portText), (0...65535).contains(port) else { return nil }
+        guard !host.isEmpty, !host.contains(" "), let port = Int(portText), (0...65535).contains(port) else {
+            return nil
+        }
         self.host = String(host)
         self.port = port
     }
@@ -38,7 +40,8 @@ public struct ListenAddress: Sendable, Hashable, Codable, CustomStringConvertibl
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
         guard let value = ListenAddress(parsing: text) else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "expected HOST:PORT such as 127.0.0.1:8787")
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "expected HOST:PORT such as 127.0.0.1:8787")
         }
         self = value
     }

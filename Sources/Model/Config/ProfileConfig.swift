@@ -9,7 +9,8 @@ public struct ProfileConfig: Sendable, Hashable, Codable {
     public var prsnl: PRSNLSettings?
 
     public init(
-        tickedify: TickedifySettings? = nil, eightalls: BackendEndpoint? = nil, kantinekoning: KantineKoningSettings? = nil,
+        tickedify: TickedifySettings? = nil, eightalls: BackendEndpoint? = nil,
+        kantinekoning: KantineKoningSettings? = nil,
         fitiq: FitIQSettings? = nil, prsnl: PRSNLSettings? = nil
     ) {
         self.tickedify = tickedify

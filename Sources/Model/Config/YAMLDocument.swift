@@ -40,7 +40,9 @@ public struct YAMLDocument: Sendable {
         do {
             node = try Yams.compose(yaml: text) ?? Node.mapping(Node.Mapping([]))
         } catch let error as YamlError {
-            throw YAMLSourceError(file: file, line: Self.line(of: error), keyPath: "", reason: "not valid YAML (\(Self.problem(of: error)))")
+            throw YAMLSourceError(
+                file: file, line: Self.line(of: error), keyPath: "",
+                reason: "not valid YAML (\(Self.problem(of: error)))")
         }
         if substitute {
             node = try substituted(node, path: [])
@@ -66,7 +68,9 @@ public struct YAMLDocument: Sendable {
         guard var node = try? Yams.compose(yaml: text) else { return nil }
         var line = node.mark?.line
         for name in path {
-            if name.hasPrefix("["), let index = Int(name.dropFirst().dropLast()), let sequence = node.sequence, index < sequence.count {
+            if name.hasPrefix("["), let index = Int(name.dropFirst().dropLast()), let sequence = node.sequence,
+                index < sequence.count
+            {
                 node = sequence[index]
             } else if let mapping = node.mapping, let pair = mapping.first(where: { $0.key.string == name }) {
                 line = pair.key.mark?.line ?? line
@@ -117,17 +121,22 @@ public struct YAMLDocument: Sendable {
             if reference.hasPrefix("file:") {
                 let filePath = String(reference.dropFirst(5))
                 guard let data = FileManager.default.contents(atPath: filePath),
-                      let content = String(data: data, encoding: .utf8)
+                    let content = String(data: data, encoding: .utf8)
                 else {
-                    throw YAMLSourceError(file: file, line: line, keyPath: Self.join(path), reason: "cannot read file \(filePath) named by ${file:…}")
+                    throw YAMLSourceError(
+                        file: file, line: line, keyPath: Self.join(path),
+                        reason: "cannot read file \(filePath) named by ${file:…}")
                 }
                 output += content.trimmingCharacters(in: .newlines)
             } else {
                 guard !reference.isEmpty else {
-                    throw YAMLSourceError(file: file, line: line, keyPath: Self.join(path), reason: "empty ${} reference")
+                    throw YAMLSourceError(
+                        file: file, line: line, keyPath: Self.join(path), reason: "empty ${} reference")
                 }
                 guard let value = environment[reference] else {
-                    throw YAMLSourceError(file: file, line: line, keyPath: Self.join(path), reason: "environment variable \(reference) is not set")
+                    throw YAMLSourceError(
+                        file: file, line: line, keyPath: Self.join(path),
+                        reason: "environment variable \(reference) is not set")
                 }
                 output += value
             }

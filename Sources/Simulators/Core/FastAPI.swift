@@ -111,7 +111,11 @@ struct QueryItems: Sendable {
         var items: [(String, String)] = []
         for piece in raw.split(separator: "&", omittingEmptySubsequences: true) {
             if let eq = piece.firstIndex(of: "=") {
-                items.append((percentDecode(piece[..<eq], plusAsSpace: true), percentDecode(piece[piece.index(after: eq)...], plusAsSpace: true)))
+                items.append(
+                    (
+                        percentDecode(piece[..<eq], plusAsSpace: true),
+                        percentDecode(piece[piece.index(after: eq)...], plusAsSpace: true)
+                    ))
             } else {
                 items.append((percentDecode(piece, plusAsSpace: true), ""))
             }
@@ -168,13 +172,15 @@ struct PydanticError: Sendable {
         let length = s.unicodeScalars.count
         if let min, length < min {
             return PydanticError(
-                type: "string_too_short", loc: loc, msg: "String should have at least \(min) character\(min == 1 ? "" : "s")",
+                type: "string_too_short", loc: loc,
+                msg: "String should have at least \(min) character\(min == 1 ? "" : "s")",
                 input: input, ctx: ["min_length": .int(min)]
             )
         }
         if let max, length > max {
             return PydanticError(
-                type: "string_too_long", loc: loc, msg: "String should have at most \(max) character\(max == 1 ? "" : "s")",
+                type: "string_too_long", loc: loc,
+                msg: "String should have at most \(max) character\(max == 1 ? "" : "s")",
                 input: input, ctx: ["max_length": .int(max)]
             )
         }
@@ -201,14 +207,17 @@ struct PydanticError: Sendable {
     /// approximations of Python's `json` module.
     static func jsonInvalid(_ bytes: [UInt8]) -> PydanticError {
         let whitespace: Set<UInt8> = [0x20, 0x09, 0x0a, 0x0d]
-        func nextNonWhitespace(from i: Int) -> Int { bytes[i...].firstIndex { !whitespace.contains($0) } ?? bytes.count }
+        func nextNonWhitespace(from i: Int) -> Int {
+            bytes[i...].firstIndex { !whitespace.contains($0) } ?? bytes.count
+        }
         let first = nextNonWhitespace(from: 0)
         let starts = Set("{[\"-0123456789tfnNI".utf8)
         let position: Int
         let message: String
         if first >= bytes.count || !starts.contains(bytes[first]) {
             (position, message) = (first, "Expecting value")
-        } else if bytes[first] == UInt8(ascii: "{"), case let next = nextNonWhitespace(from: first + 1), next < bytes.count,
+        } else if bytes[first] == UInt8(ascii: "{"), case let next = nextNonWhitespace(from: first + 1),
+            next < bytes.count,
             bytes[next] != UInt8(ascii: "\""), bytes[next] != UInt8(ascii: "}")
         {
             (position, message) = (next, "Expecting property name enclosed in double quotes")
@@ -237,7 +246,8 @@ enum FastAPIBody {
         let bytes = Array(request.body.readableBytesView)
         guard isJSONContentType(request.headers[.contentType]) else {
             // FastAPI hands the raw bytes to pydantic.
-            return .failure(PydanticError.response([.modelAttributesType(.string(String(decoding: bytes, as: UTF8.self)))]))
+            return .failure(
+                PydanticError.response([.modelAttributesType(.string(String(decoding: bytes, as: UTF8.self)))]))
         }
         guard let body = JSONValue.parse(bytes) else {
             return .failure(PydanticError.response([.jsonInvalid(bytes)]))
@@ -251,7 +261,9 @@ enum FastAPIBody {
     /// FastAPI's check: no content type, `application/json` or `application/*+json`.
     static func isJSONContentType(_ value: String?) -> Bool {
         guard let value, !value.isEmpty else { return true }
-        let mime = value.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        let mime =
+            value.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            ?? ""
         let parts = mime.split(separator: "/", maxSplits: 1)
         guard parts.count == 2, parts[0] == "application" else { return false }
         return parts[1] == "json" || parts[1].hasSuffix("+json")
@@ -324,7 +336,9 @@ struct PyDateTime: Sendable, Equatable {
         guard (1...12).contains(month) else { return .failure(.outOfRangeMonth) }
         guard day >= 1, day <= Civil.daysInMonth(year, month) else { return .failure(.outOfRangeDay) }
 
-        guard b.count > 10, [UInt8(ascii: "T"), UInt8(ascii: "t"), UInt8(ascii: "_"), UInt8(ascii: " ")].contains(b[10]) else {
+        guard b.count > 10,
+            [UInt8(ascii: "T"), UInt8(ascii: "t"), UInt8(ascii: "_"), UInt8(ascii: " ")].contains(b[10])
+        else {
             return .failure(.invalidCharDateTimeSep)
         }
         let t = 11
@@ -385,7 +399,8 @@ struct PyDateTime: Sendable, Equatable {
             }
         }
         guard pos == b.count else { return .failure(.extraCharacters) }
-        let wall = Civil.micros(year: year, month: month, day: day, hour: hour, minute: minute, second: second, micro: micro)
+        let wall = Civil.micros(
+            year: year, month: month, day: day, hour: hour, minute: minute, second: second, micro: micro)
         return .success(PyDateTime(wallMicros: wall, offsetSeconds: offset))
     }
 
@@ -399,12 +414,16 @@ struct PyDateTime: Sendable, Equatable {
         var day: Int
         var pos: Int
         if b.count >= 10, b.count > 4, b[4] == UInt8(ascii: "-") {
-            guard let y = Civil.digits(b, 0, 4), b[7] == UInt8(ascii: "-"), let m = Civil.digits(b, 5, 2), let d = Civil.digits(b, 8, 2) else {
+            guard let y = Civil.digits(b, 0, 4), b[7] == UInt8(ascii: "-"), let m = Civil.digits(b, 5, 2),
+                let d = Civil.digits(b, 8, 2)
+            else {
                 return nil
             }
             (year, month, day, pos) = (y, m, d, 10)
         } else {
-            guard let y = Civil.digits(b, 0, 4), let m = Civil.digits(b, 4, 2), let d = Civil.digits(b, 6, 2) else { return nil }
+            guard let y = Civil.digits(b, 0, 4), let m = Civil.digits(b, 4, 2), let d = Civil.digits(b, 6, 2) else {
+                return nil
+            }
             (year, month, day, pos) = (y, m, d, 8)
         }
         guard year >= 1, (1...12).contains(month), day >= 1, day <= Civil.daysInMonth(year, month) else { return nil }
@@ -420,7 +439,8 @@ struct PyDateTime: Sendable, Equatable {
         var offset: Int?
         // Split off the timezone part.
         var timeEnd = t.count
-        if let z = t.firstIndex(where: { $0 == UInt8(ascii: "Z") || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") }) {
+        if let z = t.firstIndex(where: { $0 == UInt8(ascii: "Z") || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") }
+        ) {
             timeEnd = z
             let tz = Array(t[z...])
             if tz == [UInt8(ascii: "Z")] {
@@ -451,7 +471,9 @@ struct PyDateTime: Sendable, Equatable {
                 } else if time[i] == UInt8(ascii: ".") || time[i] == UInt8(ascii: ",") {
                     guard fields.count == 3 else { return nil }
                     let frac = time[(i + 1)...]
-                    guard !frac.isEmpty, frac.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
+                    guard !frac.isEmpty, frac.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+                        return nil
+                    }
                     let six = Array(frac.prefix(6))
                     micro = Civil.digits(six, 0, six.count) ?? 0
                     for _ in six.count..<6 { micro *= 10 }
@@ -465,7 +487,8 @@ struct PyDateTime: Sendable, Equatable {
         let second = fields.count > 2 ? fields[2] : 0
         guard hour <= 23, minute <= 59, second <= 59 else { return nil }
         return PyDateTime(
-            wallMicros: Civil.micros(year: year, month: month, day: day, hour: hour, minute: minute, second: second, micro: micro),
+            wallMicros: Civil.micros(
+                year: year, month: month, day: day, hour: hour, minute: minute, second: second, micro: micro),
             offsetSeconds: offset
         )
     }

@@ -45,7 +45,9 @@ enum Civil {
         return (Int(m <= 2 ? y + 1 : y), Int(m), Int(d))
     }
 
-    static func micros(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0, micro: Int = 0) -> Int64 {
+    static func micros(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0, micro: Int = 0)
+        -> Int64
+    {
         days(year: year, month: month, day: day) * microsPerDay
             + (Int64(hour) * 3600 + Int64(minute) * 60 + Int64(second)) * microsPerSecond + Int64(micro)
     }
@@ -57,7 +59,8 @@ enum Civil {
         let (y, m, d) = date(fromDays: days)
         let secs = rest / microsPerSecond
         let frac = rest % microsPerSecond
-        var s = "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))T\(pad(Int(secs / 3600), 2)):\(pad(Int(secs / 60 % 60), 2)):\(pad(Int(secs % 60), 2))"
+        var s =
+            "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))T\(pad(Int(secs / 3600), 2)):\(pad(Int(secs / 60 % 60), 2)):\(pad(Int(secs % 60), 2))"
         if frac != 0 { s += "." + pad(Int(frac), 6) }
         return s
     }
@@ -144,7 +147,8 @@ struct SeedCalendar {
         if let date = calendar.date(from: components) {
             return Int64(date.timeIntervalSince1970.rounded())
         }
-        return Civil.micros(year: y, month: m, day: d, hour: hour, minute: minute, second: second) / Civil.microsPerSecond
+        return Civil.micros(year: y, month: m, day: d, hour: hour, minute: minute, second: second)
+            / Civil.microsPerSecond
             - Int64(timeZone.secondsFromGMT())
     }
 

@@ -35,7 +35,9 @@ public struct SimulatorFaults: Codable, Sendable, Equatable {
     /// Body sent when ``garbage`` is on.
     public static let garbageBody = "<html>oops{"
 
-    public init(latencyMs: Int = 0, errorStatus: Int? = nil, errorRate: Double = 1.0, down: String? = nil, garbage: Bool = false) {
+    public init(
+        latencyMs: Int = 0, errorStatus: Int? = nil, errorRate: Double = 1.0, down: String? = nil, garbage: Bool = false
+    ) {
         self.latencyMs = latencyMs
         self.errorStatus = errorStatus
         self.errorRate = errorRate
@@ -81,7 +83,9 @@ public struct SimulatorFaults: Codable, Sendable, Equatable {
     /// Why these faults are not usable, or nil when they are.
     public var validationProblem: String? {
         if latencyMs < 0 || latencyMs > 600_000 { return "latency_ms must be between 0 and 600000" }
-        if let status = errorStatus, !(100...599).contains(status) { return "error_status must be an HTTP status (100-599)" }
+        if let status = errorStatus, !(100...599).contains(status) {
+            return "error_status must be an HTTP status (100-599)"
+        }
         if !(0.0...1.0).contains(errorRate) { return "error_rate must be between 0 and 1" }
         if let down, down != Self.refuse, down != Self.reset { return "down must be null, \"refuse\" or \"reset\"" }
         return nil

@@ -32,7 +32,9 @@ struct SeedRandom {
         out.reserveCapacity(count + 7)
         while out.count < count {
             let v = next()
-            for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: v >> UInt64(shift))) }
+            for shift in stride(from: 56, through: 0, by: -8) {
+                out.append(UInt8(truncatingIfNeeded: v >> UInt64(shift)))
+            }
         }
         return Array(out.prefix(count))
     }
@@ -66,6 +68,7 @@ func uuidV4String(_ bytes: [UInt8]) -> String {
     b[6] = (b[6] & 0x0f) | 0x40
     b[8] = (b[8] & 0x3f) | 0x80
     let hex = b.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }
-    return hex[0..<4].joined() + "-" + hex[4..<6].joined() + "-" + hex[6..<8].joined() + "-" + hex[8..<10].joined() + "-"
+    return hex[0..<4].joined() + "-" + hex[4..<6].joined() + "-" + hex[6..<8].joined() + "-" + hex[8..<10].joined()
+        + "-"
         + hex[10..<16].joined()
 }

@@ -288,7 +288,8 @@ public final class RunningSimulator: Sendable {
     private let stopSignal: SimulatorStopSignal
 
     init(
-        kind: SimulatorKind, host: String, port: Int, control: SimulatorControl, group: ServiceGroup, task: Task<Void, Never>,
+        kind: SimulatorKind, host: String, port: Int, control: SimulatorControl, group: ServiceGroup,
+        task: Task<Void, Never>,
         stopSignal: SimulatorStopSignal = SimulatorStopSignal()
     ) {
         self.kind = kind
@@ -409,7 +410,8 @@ enum SimulatorServer {
             throw SimulatorError.startFailed(reason)
         }
         return RunningSimulator(
-            kind: kind, host: bindHost, port: boundPort, control: control, group: group, task: task, stopSignal: stopSignal
+            kind: kind, host: bindHost, port: boundPort, control: control, group: group, task: task,
+            stopSignal: stopSignal
         )
     }
 }
@@ -437,7 +439,9 @@ extension Response {
     static func json(_ value: JSONValue, status: Int = 200, headers: HTTPFields = [:]) -> Response {
         var fields = headers
         fields[.contentType] = "application/json"
-        return Response(status: .init(code: status, reasonPhrase: reasonPhrase(status)), headers: fields, body: .init(byteBuffer: value.bytes))
+        return Response(
+            status: .init(code: status, reasonPhrase: reasonPhrase(status)), headers: fields,
+            body: .init(byteBuffer: value.bytes))
     }
 
     /// An error about the simulator's own control surface (not a backend answer).

@@ -15,7 +15,8 @@ import Synchronization
 /// Serves one upgraded WebSocket connection. Returning closes it normally (1000); throwing closes
 /// it with 1011. When the simulator stops, the handler is cancelled and the connection closed.
 typealias SimWebSocketHandler =
-    @Sendable (_ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, _ logger: Logger) async throws -> Void
+    @Sendable (_ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, _ logger: Logger) async throws ->
+    Void
 
 /// Lets waits outside the server's task tree (the upgrade decision runs in a task of its own)
 /// end as soon as ``RunningSimulator/stop(gracePeriod:)`` starts.
@@ -82,7 +83,8 @@ extension SimulatorServer {
             validateUTF8: true
         )
         return .http1WebSocketUpgrade(configuration: .init(http1: http1, ws: ws)) { head, channel, _ in
-            await webSocketUpgrade(head: head, channel: channel, backend: backend, control: control, stopSignal: stopSignal)
+            await webSocketUpgrade(
+                head: head, channel: channel, backend: backend, control: control, stopSignal: stopSignal)
         }
     }
 

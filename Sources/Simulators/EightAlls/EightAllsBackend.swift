@@ -30,7 +30,9 @@ struct EightAllsBackend: SimulatorBackend {
         router.add(.delete, "/api/events/{event_id}") { _, p in
             let id = p["event_id"] ?? ""
             let response = Self.deleteEvent(store, id)
-            if response.status.code == 204 { await sockets.broadcast("event_deleted", .json(.object(["id": .string(id)]))) }
+            if response.status.code == 204 {
+                await sockets.broadcast("event_deleted", .json(.object(["id": .string(id)])))
+            }
             return response
         }
         router.add(.get, "/api/events/date/{date}") { _, p in Self.eventsByDate(store, p["date"] ?? "") }
@@ -126,7 +128,8 @@ struct EightAllsBackend: SimulatorBackend {
             switch PyDateTime.pydanticParse(raw) {
             case .success(let value): bounds[name] = value
             case .failure(let error):
-                errors.append(.datetimeParsing([.string("query"), .string(name)], input: .string(raw), error: error.rawValue))
+                errors.append(
+                    .datetimeParsing([.string("query"), .string(name)], input: .string(raw), error: error.rawValue))
             }
         }
         if !errors.isEmpty { return PydanticError.response(errors) }
@@ -155,7 +158,8 @@ struct EightAllsBackend: SimulatorBackend {
         guard let target = PyDateTime.fromISOFormat(date) else {
             return .json(.object(["detail": .string("Invalid date format. Use YYYY-MM-DD")]), status: 400)
         }
-        let midnight = target.wallMicros - ((target.wallMicros % Civil.microsPerDay) + Civil.microsPerDay) % Civil.microsPerDay
+        let midnight =
+            target.wallMicros - ((target.wallMicros % Civil.microsPerDay) + Civil.microsPerDay) % Civil.microsPerDay
         let dayStart = PyDateTime(wallMicros: midnight, offsetSeconds: target.offsetSeconds)
         let dayEnd = PyDateTime(wallMicros: midnight + Civil.microsPerDay - 1, offsetSeconds: target.offsetSeconds)
         let style = store.dateStyle
@@ -243,7 +247,9 @@ struct EightAllsBackend: SimulatorBackend {
 
     /// Sets one validated field on a row; false when the database would reject it (NULL in a
     /// NOT NULL column).
-    static func apply(_ name: String, _ value: FieldValue, to event: inout EightAllsEvent, style: EightAllsSimulator.DateStyle) -> Bool {
+    static func apply(
+        _ name: String, _ value: FieldValue, to event: inout EightAllsEvent, style: EightAllsSimulator.DateStyle
+    ) -> Bool {
         switch (name, value) {
         case ("title", .string(let s)): event.title = s
         case ("description", _): event.description = value.string
@@ -349,12 +355,16 @@ enum EightAllsValidation {
         return .success(values)
     }
 
-    static func validate(_ raw: JSONValue, as type: FieldType, nullable: Bool, loc: [JSONValue]) -> Checked<FieldValue, [PydanticError]> {
+    static func validate(_ raw: JSONValue, as type: FieldType, nullable: Bool, loc: [JSONValue]) -> Checked<
+        FieldValue, [PydanticError]
+    > {
         if raw == .null, nullable { return .success(.null) }
         switch type {
         case .string(let min, let max):
             guard case .string(let s) = raw else { return .failure([.stringType(loc, input: raw)]) }
-            if let error = PydanticError.stringLength(s, min: min, max: max, loc: loc, input: raw) { return .failure([error]) }
+            if let error = PydanticError.stringLength(s, min: min, max: max, loc: loc, input: raw) {
+                return .failure([error])
+            }
             return .success(.string(s))
         case .datetime:
             switch raw {
@@ -366,11 +376,14 @@ enum EightAllsValidation {
             case .int(let i): return .success(.datetime(PyDateTime.fromTimestamp(Double(i))))
             case .double(let d): return .success(.datetime(PyDateTime.fromTimestamp(d)))
             default:
-                return .failure([PydanticError(type: "datetime_type", loc: loc, msg: "Input should be a valid datetime", input: raw)])
+                return .failure([
+                    PydanticError(type: "datetime_type", loc: loc, msg: "Input should be a valid datetime", input: raw)
+                ])
             }
         case .bool:
             let parsingError = PydanticError(
-                type: "bool_parsing", loc: loc, msg: "Input should be a valid boolean, unable to interpret input", input: raw
+                type: "bool_parsing", loc: loc, msg: "Input should be a valid boolean, unable to interpret input",
+                input: raw
             )
             switch raw {
             case .bool(let b): return .success(.bool(b))
@@ -384,22 +397,32 @@ enum EightAllsValidation {
                 guard let b = PydanticError.laxBool(s) else { return .failure([parsingError]) }
                 return .success(.bool(b))
             default:
-                return .failure([PydanticError(type: "bool_type", loc: loc, msg: "Input should be a valid boolean", input: raw)])
+                return .failure([
+                    PydanticError(type: "bool_type", loc: loc, msg: "Input should be a valid boolean", input: raw)
+                ])
             }
         case .stringList, .dictList:
             guard case .array(let items) = raw else {
-                return .failure([PydanticError(type: "list_type", loc: loc, msg: "Input should be a valid list", input: raw)])
+                return .failure([
+                    PydanticError(type: "list_type", loc: loc, msg: "Input should be a valid list", input: raw)
+                ])
             }
             var errors: [PydanticError] = []
             var strings: [String] = []
             for (i, item) in items.enumerated() {
                 let itemLoc = loc + [.int(i)]
                 if case .stringList = type {
-                    if case .string(let s) = item { strings.append(s) } else { errors.append(.stringType(itemLoc, input: item)) }
+                    if case .string(let s) = item {
+                        strings.append(s)
+                    } else {
+                        errors.append(.stringType(itemLoc, input: item))
+                    }
                 } else if case .object = item {
                     continue
                 } else {
-                    errors.append(PydanticError(type: "dict_type", loc: itemLoc, msg: "Input should be a valid dictionary", input: item))
+                    errors.append(
+                        PydanticError(
+                            type: "dict_type", loc: itemLoc, msg: "Input should be a valid dictionary", input: item))
                 }
             }
             if !errors.isEmpty { return .failure(errors) }

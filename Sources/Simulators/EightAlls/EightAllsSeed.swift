@@ -47,16 +47,21 @@ enum EightAllsSeed {
                 day: -3, title: "1:1 with Maria", start: (11, 0), end: (11, 30), type: "meeting", tags: ["work"],
                 attendees: [person("Maria Jansen", "maria@example.com")]
             ),
-            Spec(day: -3, title: "Team lunch", start: (12, 0), end: (13, 0), type: "social", tags: ["work"], location: "Cafe De Ville"),
+            Spec(
+                day: -3, title: "Team lunch", start: (12, 0), end: (13, 0), type: "social", tags: ["work"],
+                location: "Cafe De Ville"),
             Spec(day: -3, title: "Gym", start: (18, 0), end: (19, 0), type: "personal", tags: ["health"]),
             // seedDay - 2
             standup(-2),
             Spec(
-                day: -2, title: "Dentist appointment", start: (8, 15), end: (8, 45), type: "appointment", tags: ["health"],
+                day: -2, title: "Dentist appointment", start: (8, 15), end: (8, 45), type: "appointment",
+                tags: ["health"],
                 location: "Tandartspraktijk Centrum", reminders: [reminder(60)]
             ),
             pickup(-2),
-            Spec(day: -2, title: "Piano lesson Emma", start: (16, 30), end: (17, 15), type: "appointment", tags: ["family"]),
+            Spec(
+                day: -2, title: "Piano lesson Emma", start: (16, 30), end: (17, 15), type: "appointment",
+                tags: ["family"]),
             // seedDay - 1
             standup(-1),
             Spec(
@@ -64,34 +69,43 @@ enum EightAllsSeed {
                 description: "Plan the next sprint"
             ),
             pickup(-1),
-            Spec(day: -1, title: "Dinner at grandma's", start: (18, 0), end: (20, 30), type: "social", tags: ["family"]),
+            Spec(
+                day: -1, title: "Dinner at grandma's", start: (18, 0), end: (20, 30), type: "social", tags: ["family"]),
             // seedDay
             standup(0),
-            Spec(day: 0, title: "Lunch with Noor", start: (12, 30), end: (13, 30), type: "social", location: "Bakkerij Vlaar"),
             Spec(
-                day: 0, title: "Design review", start: (14, 0), end: (15, 0), type: "meeting", tags: ["work", "design"],
+                day: 0, title: "Lunch with Noor", start: (12, 30), end: (13, 30), type: "social",
+                location: "Bakkerij Vlaar"),
+            Spec(
+                day: 0, title: "Design review", start: (14, 0), end: (15, 0), type: "meeting",
+                tags: ["work", "design"],
                 location: "Room 2", color: "#4f46e5", description: "Review the new onboarding flow",
                 attendees: [person("Sanne de Vries", "sanne@example.com"), person("Tom Bakker", "tom@example.com")],
                 reminders: [reminder(10)], updated: true
             ),
             pickup(0),
             Spec(
-                day: 0, title: "Book club", start: (19, 30), end: (21, 0), type: "social", status: "tentative", tags: ["personal"],
+                day: 0, title: "Book club", start: (19, 30), end: (21, 0), type: "social", status: "tentative",
+                tags: ["personal"],
                 location: "Library cafe"
             ),
             // seedDay + 1
             Spec(day: 1, title: "Yoga", start: (7, 0), end: (8, 0), type: "personal", tags: ["health"]),
             standup(1),
-            Spec(day: 1, title: "Quarterly planning", start: (13, 0), end: (16, 0), type: "meeting", status: "cancelled", tags: ["work"]),
+            Spec(
+                day: 1, title: "Quarterly planning", start: (13, 0), end: (16, 0), type: "meeting", status: "cancelled",
+                tags: ["work"]),
             pickup(1),
             // seedDay + 2
             Spec(
-                day: 2, title: "Team offsite", start: (0, 0), end: (0, 0), endDay: 1, allDay: true, type: "event", tags: ["work"],
+                day: 2, title: "Team offsite", start: (0, 0), end: (0, 0), endDay: 1, allDay: true, type: "event",
+                tags: ["work"],
                 location: "Utrecht"
             ),
             standup(2),
             Spec(
-                day: 2, title: "Late deploy window", start: (22, 30), end: (0, 30), endDay: 1, type: "maintenance", tags: ["work"],
+                day: 2, title: "Late deploy window", start: (22, 30), end: (0, 30), endDay: 1, type: "maintenance",
+                tags: ["work"],
                 color: "#dc2626", description: "Runs past local midnight"
             ),
             // seedDay + 3
@@ -135,7 +149,9 @@ enum EightAllsSeed {
                 attendees: spec.attendees,
                 reminders: spec.reminders,
                 createdAt: created,
-                updatedAt: spec.updated ? (seedDays - 1) * Civil.microsPerDay + Int64(16 * 3600 + 20 * 60 + 5) * Civil.microsPerSecond + 512_000 : nil
+                updatedAt: spec.updated
+                    ? (seedDays - 1) * Civil.microsPerDay + Int64(16 * 3600 + 20 * 60 + 5) * Civil.microsPerSecond
+                        + 512_000 : nil
             )
         }
     }

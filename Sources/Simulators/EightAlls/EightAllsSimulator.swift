@@ -60,7 +60,8 @@ public struct EightAllsSimulator: Sendable {
     ///   - host: 127.0.0.1, ::1 or localhost; anything else throws ``SimulatorError/nonLoopbackHost(_:)``.
     ///   - port: 0 picks a free port (read it from ``RunningSimulator/port``).
     ///   - logger: defaults to a logger at `.warning`.
-    public func start(host: String = "127.0.0.1", port: Int = 0, logger: Logger? = nil) async throws -> RunningSimulator {
+    public func start(host: String = "127.0.0.1", port: Int = 0, logger: Logger? = nil) async throws -> RunningSimulator
+    {
         let store = try EightAllsStore(options: options)
         return try await SimulatorServer.start(
             kind: .eightalls,

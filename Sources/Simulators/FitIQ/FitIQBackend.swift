@@ -51,8 +51,13 @@ struct FitIQRouter: Sendable {
     private(set) var routes: [Route] = []
 
     /// `pattern` like `/api/v1/workouts/{id}`.
-    mutating func add(_ method: HTTPRequest.Method, _ pattern: String, _ access: FitIQAccess, _ handler: @escaping Handler) {
-        routes.append(Route(method: method, parts: pattern.split(separator: "/", omittingEmptySubsequences: false), access: access, handler: handler))
+    mutating func add(
+        _ method: HTTPRequest.Method, _ pattern: String, _ access: FitIQAccess, _ handler: @escaping Handler
+    ) {
+        routes.append(
+            Route(
+                method: method, parts: pattern.split(separator: "/", omittingEmptySubsequences: false), access: access,
+                handler: handler))
     }
 
     private static func params(_ parts: [Substring], _ path: String) -> [String: String]? {
@@ -155,7 +160,8 @@ struct FitIQBackend: SimulatorBackend {
                 }
                 userID = id
             }
-            let call = FitIQCall(request: request, params: params, userID: userID, now: now, query: QueryItems(raw: request.rawQuery))
+            let call = FitIQCall(
+                request: request, params: params, userID: userID, now: now, query: QueryItems(raw: request.rawQuery))
             return route.handler(call)
         }
     }
@@ -165,7 +171,8 @@ struct FitIQBackend: SimulatorBackend {
     }
 
     private func checkAPIKey(_ request: SimRequest) -> Response? {
-        guard let key = request.headers.first(where: { $0.name.canonicalName == "x-api-key" })?.value, !key.isEmpty else {
+        guard let key = request.headers.first(where: { $0.name.canonicalName == "x-api-key" })?.value, !key.isEmpty
+        else {
             return FitIQHTTP.error("API key is required", status: 401)
         }
         guard key == store.apiKey else { return FitIQHTTP.error("Invalid API key", status: 401) }
@@ -241,12 +248,17 @@ struct FitIQBackend: SimulatorBackend {
 
     private var authJSON: JSONValue {
         store.withState { s in
-            .object(["logins": .int(s.logins), "refreshes": .int(s.refreshes), "rejected_refreshes": .int(s.rejectedRefreshes)])
+            .object([
+                "logins": .int(s.logins), "refreshes": .int(s.refreshes),
+                "rejected_refreshes": .int(s.rejectedRefreshes),
+            ])
         }
     }
 
     private var optionsJSON: JSONValue {
-        let (guide, access, refresh) = store.withState { ($0.guideShape, $0.accessTokenLifetime, $0.refreshTokenLifetime) }
+        let (guide, access, refresh) = store.withState {
+            ($0.guideShape, $0.accessTokenLifetime, $0.refreshTokenLifetime)
+        }
         return .object([
             "guide_shape": .bool(guide),
             "access_token_lifetime": .double(access),
@@ -300,7 +312,8 @@ extension FitIQBackend {
         let name = body.string("name")?.trimmingCharacters(in: .whitespaces)
         let dob = body.string("date_of_birth")
         if body.typeError { return FitIQHTTP.error(invalidBody, status: 400) }
-        guard let email, let password, let name, let dob, !email.isEmpty, !password.isEmpty, !name.isEmpty, !dob.isEmpty else {
+        guard let email, let password, let name, let dob, !email.isEmpty, !password.isEmpty, !name.isEmpty, !dob.isEmpty
+        else {
             return FitIQHTTP.error("email, password, name and date_of_birth are required", status: 400)
         }
         guard email.contains("@"), !email.hasPrefix("@"), !email.hasSuffix("@") else {
@@ -353,11 +366,15 @@ extension FitIQBackend {
         var offset = 0
         if let raw = call.query("limit") {
             guard let value = Int(raw) else { return .failure(FitIQHTTP.error("invalid limit parameter", status: 400)) }
-            guard (1...100).contains(value) else { return .failure(FitIQHTTP.error("limit must be between 1 and 100", status: 400)) }
+            guard (1...100).contains(value) else {
+                return .failure(FitIQHTTP.error("limit must be between 1 and 100", status: 400))
+            }
             limit = value
         }
         if let raw = call.query("offset") {
-            guard let value = Int(raw) else { return .failure(FitIQHTTP.error("invalid offset parameter", status: 400)) }
+            guard let value = Int(raw) else {
+                return .failure(FitIQHTTP.error("invalid offset parameter", status: 400))
+            }
             guard value >= 0 else { return .failure(FitIQHTTP.error("offset must be non-negative", status: 400)) }
             offset = value
         }
@@ -365,7 +382,9 @@ extension FitIQBackend {
     }
 
     /// A page of `items` with `total`, `limit`, `offset` and `has_more`, under `key`.
-    static func page(_ key: String, _ items: [JSONValue], limit: Int, offset: Int, extra: [(String, JSONValue)] = []) -> JSONValue {
+    static func page(_ key: String, _ items: [JSONValue], limit: Int, offset: Int, extra: [(String, JSONValue)] = [])
+        -> JSONValue
+    {
         let slice = offset < items.count ? Array(items[offset..<min(items.count, offset + limit)]) : []
         var o = JSONObject(fields: [(key, .array(slice))])
         for (k, v) in extra { o.append(k, v) }
@@ -391,7 +410,9 @@ extension FitIQBackend {
 extension FitIQBackend {
     static func getFood(_ store: FitIQStore, _ call: FitIQCall) -> Response {
         let id = call.params["id"] ?? ""
-        guard let food = store.withState({ $0.food(id: id) }) else { return FitIQHTTP.error("food not found", status: 404) }
+        guard let food = store.withState({ $0.food(id: id) }) else {
+            return FitIQHTTP.error("food not found", status: 404)
+        }
         return FitIQHTTP.data(food.json)
     }
 
@@ -417,10 +438,14 @@ extension FitIQBackend {
         }
         let needle = q.lowercased()
         let foods = store.withState { s in
-            s.foods.filter { $0.userID == nil && ($0.name.lowercased().contains(needle) || ($0.brand?.lowercased().contains(needle) ?? false)) }
+            s.foods.filter {
+                $0.userID == nil
+                    && ($0.name.lowercased().contains(needle) || ($0.brand?.lowercased().contains(needle) ?? false))
+            }
         }
         let shown = foods.prefix(limit).map(\.json)
-        return FitIQHTTP.data(.object(["foods": .array(Array(shown)), "total": .int(foods.count), "limit": .int(limit)]))
+        return FitIQHTTP.data(
+            .object(["foods": .array(Array(shown)), "total": .int(foods.count), "limit": .int(limit)]))
     }
 }
 
@@ -474,7 +499,9 @@ extension FitIQBackend {
         guard let meal, mealTypes.contains(meal) else {
             return FitIQHTTP.error("meal_type must be one of: breakfast, lunch, dinner, snack", status: 400)
         }
-        guard let servings, servings >= 0.01 else { return FitIQHTTP.error("servings must be at least 0.01", status: 400) }
+        guard let servings, servings >= 0.01 else {
+            return FitIQHTTP.error("servings must be at least 0.01", status: 400)
+        }
         var loggedAt = call.nowMicros
         if let loggedAtRaw {
             guard let parsed = FitIQFormat.parseRFC3339(loggedAtRaw) else {
@@ -482,14 +509,20 @@ extension FitIQBackend {
             }
             loggedAt = parsed
         }
-        if let notes, notes.count > 1000 { return FitIQHTTP.error("notes must be at most 1000 characters", status: 400) }
+        if let notes, notes.count > 1000 {
+            return FitIQHTTP.error("notes must be at most 1000 characters", status: 400)
+        }
 
         let created: FitIQFoodLog? = store.withState { s in
             // The global catalog or the caller's own custom foods.
-            guard let food = s.food(id: foodID.lowercased()), food.userID == nil || food.userID == call.userID else { return nil }
+            guard let food = s.food(id: foodID.lowercased()), food.userID == nil || food.userID == call.userID else {
+                return nil
+            }
             var log = FitIQFoodLog(
-                id: UUID().uuidString.lowercased(), userID: call.userID, foodID: food.id, foodSource: source, mealType: meal,
-                servings: servings, loggedAt: loggedAt, notes: notes, createdAt: call.nowMicros, updatedAt: call.nowMicros
+                id: UUID().uuidString.lowercased(), userID: call.userID, foodID: food.id, foodSource: source,
+                mealType: meal,
+                servings: servings, loggedAt: loggedAt, notes: notes, createdAt: call.nowMicros,
+                updatedAt: call.nowMicros
             )
             log.sequence = s.sequence()
             s.foodLogs.append(log)
@@ -540,7 +573,9 @@ extension FitIQBackend {
         }
         let (items, goal, guideShape): ([(String, FitIQFood, Double)], Int, Bool) = store.withState { s in
             let items = s.foodLogs.compactMap { log -> (String, FitIQFood, Double)? in
-                guard log.userID == call.userID, FitIQFormat.utcDay(log.loggedAt) == day, let food = s.food(id: log.foodID) else {
+                guard log.userID == call.userID, FitIQFormat.utcDay(log.loggedAt) == day,
+                    let food = s.food(id: log.foodID)
+                else {
                     return nil
                 }
                 return (log.mealType, food, log.servings)
@@ -563,7 +598,8 @@ extension FitIQBackend {
                 breakdown.append(
                     meal,
                     .object([
-                        "calories": n(r(t.calories)), "proteinG": n(r(t.protein)), "carbsG": n(r(t.carbs)), "fatG": n(r(t.fat)),
+                        "calories": n(r(t.calories)), "proteinG": n(r(t.protein)), "carbsG": n(r(t.carbs)),
+                        "fatG": n(r(t.fat)),
                         "itemCount": .int(t.count),
                     ])
                 )
@@ -602,7 +638,9 @@ extension FitIQBackend {
 // MARK: - Workouts
 
 extension FitIQBackend {
-    static func workoutPage(_ store: FitIQStore, _ call: FitIQCall, where filter: @escaping @Sendable (FitIQWorkout) -> Bool) -> Response {
+    static func workoutPage(
+        _ store: FitIQStore, _ call: FitIQCall, where filter: @escaping @Sendable (FitIQWorkout) -> Bool
+    ) -> Response {
         let paging: (limit: Int, offset: Int)
         switch Self.paging(call, defaultLimit: 20) {
         case .failure(let r): return r
@@ -638,7 +676,8 @@ extension FitIQBackend {
 
     static func getWorkout(_ store: FitIQStore, _ call: FitIQCall) -> Response {
         let id = call.params["id"] ?? ""
-        guard let workout = store.withState({ s in s.workouts.first { $0.id == id && $0.userID == call.userID } }) else {
+        guard let workout = store.withState({ s in s.workouts.first { $0.id == id && $0.userID == call.userID } })
+        else {
             return FitIQHTTP.error("workout not found", status: 404)
         }
         return FitIQHTTP.data(workout.json)
@@ -647,7 +686,9 @@ extension FitIQBackend {
     static func deleteWorkout(_ store: FitIQStore, _ call: FitIQCall) -> Response {
         let id = call.params["id"] ?? ""
         let deleted = store.withState { s in
-            guard let index = s.workouts.firstIndex(where: { $0.id == id && $0.userID == call.userID }) else { return false }
+            guard let index = s.workouts.firstIndex(where: { $0.id == id && $0.userID == call.userID }) else {
+                return false
+            }
             s.workouts.remove(at: index)
             return true
         }
@@ -705,9 +746,15 @@ extension FitIQBackend {
                 f.endedAt = .some(nil)
             }
         }
-        if let v = f.durationMinutes ?? nil, v < 0 { return .failure(FitIQHTTP.error("duration_minutes must be non-negative", status: 400)) }
-        if let v = f.caloriesBurned ?? nil, v < 0 { return .failure(FitIQHTTP.error("calories_burned must be non-negative", status: 400)) }
-        if let v = f.distanceMeters ?? nil, v < 0 { return .failure(FitIQHTTP.error("distance_meters must be non-negative", status: 400)) }
+        if let v = f.durationMinutes ?? nil, v < 0 {
+            return .failure(FitIQHTTP.error("duration_minutes must be non-negative", status: 400))
+        }
+        if let v = f.caloriesBurned ?? nil, v < 0 {
+            return .failure(FitIQHTTP.error("calories_burned must be non-negative", status: 400))
+        }
+        if let v = f.distanceMeters ?? nil, v < 0 {
+            return .failure(FitIQHTTP.error("distance_meters must be non-negative", status: 400))
+        }
         if let v = f.intensity ?? nil, !(1...10).contains(v) {
             return .failure(FitIQHTTP.error("intensity must be between 1 and 10", status: 400))
         }
@@ -757,9 +804,14 @@ extension FitIQBackend {
         case .success(let v): f = v
         }
         let id = call.params["id"] ?? ""
-        enum Outcome { case ok(FitIQWorkout), missing, badRange }
+        enum Outcome {
+            case ok(FitIQWorkout)
+            case missing, badRange
+        }
         let outcome: Outcome = store.withState { s in
-            guard let index = s.workouts.firstIndex(where: { $0.id == id && $0.userID == call.userID }) else { return .missing }
+            guard let index = s.workouts.firstIndex(where: { $0.id == id && $0.userID == call.userID }) else {
+                return .missing
+            }
             var w = s.workouts[index]
             apply(f, to: &w)
             if let ended = w.endedAt, ended < w.startedAt { return .badRange }
@@ -809,11 +861,14 @@ extension FitIQBackend {
             averages = .object([
                 "avg_time_in_bed_minutes": .int(sessions.map(\.timeInBedMinutes).reduce(0, +) / count),
                 "avg_total_sleep_minutes": .int(sessions.map(\.totalSleepMinutes).reduce(0, +) / count),
-                "avg_sleep_efficiency_percentage": FitIQFormat.number(sessions.map(\.sleepEfficiency).reduce(0, +) / Double(count)),
+                "avg_sleep_efficiency_percentage": FitIQFormat.number(
+                    sessions.map(\.sleepEfficiency).reduce(0, +) / Double(count)),
             ])
         }
         return FitIQHTTP.data(
-            page("sessions", sessions.map(\.json), limit: paging.limit, offset: paging.offset, extra: [("averages", averages)])
+            page(
+                "sessions", sessions.map(\.json), limit: paging.limit, offset: paging.offset,
+                extra: [("averages", averages)])
         )
     }
 
@@ -829,7 +884,9 @@ extension FitIQBackend {
         let sourceID = body.string("source_id")
         let notes = body.string("notes")
         if body.typeError { return FitIQHTTP.error(invalidBody, status: 400) }
-        guard let rawStart, let rawEnd else { return FitIQHTTP.error("start_time and end_time are required", status: 400) }
+        guard let rawStart, let rawEnd else {
+            return FitIQHTTP.error("start_time and end_time are required", status: 400)
+        }
         guard let start = FitIQFormat.parseRFC3339(rawStart) else {
             return FitIQHTTP.error("invalid start_time format, expected RFC3339", status: 400)
         }
@@ -844,13 +901,17 @@ extension FitIQBackend {
                 let e = o["end_time"]?.stringValue
             else { return FitIQHTTP.error("each stage requires stage, start_time and end_time", status: 400) }
             guard sleepStages.contains(stage) else {
-                return FitIQHTTP.error("invalid sleep stage '\(stage)', must be one of: awake, asleep, core, deep, rem, in_bed", status: 400)
+                return FitIQHTTP.error(
+                    "invalid sleep stage '\(stage)', must be one of: awake, asleep, core, deep, rem, in_bed",
+                    status: 400)
             }
             guard let ss = FitIQFormat.parseRFC3339(s), let ee = FitIQFormat.parseRFC3339(e) else {
                 return FitIQHTTP.error("invalid stage time format, expected RFC3339", status: 400)
             }
             guard ee > ss else { return FitIQHTTP.error("stage end_time must be after start_time", status: 400) }
-            guard ss >= start, ee <= end else { return FitIQHTTP.error("sleep stages must be within the session bounds", status: 400) }
+            guard ss >= start, ee <= end else {
+                return FitIQHTTP.error("sleep stages must be within the session bounds", status: 400)
+            }
             stages.append((stage, ss, ee))
         }
         // Stages may come unsorted (v0.27.1); they must not overlap once sorted.
@@ -866,11 +927,14 @@ extension FitIQBackend {
         let total = stages.isEmpty ? inBed : asleep
 
         let (session, created): (FitIQSleepSession, Bool) = store.withState { s in
-            if let sourceID, let existing = s.sleepSessions.first(where: { $0.userID == call.userID && $0.sourceID == sourceID }) {
+            if let sourceID,
+                let existing = s.sleepSessions.first(where: { $0.userID == call.userID && $0.sourceID == sourceID })
+            {
                 return (existing, false)
             }
             var session = FitIQSleepSession(
-                id: UUID().uuidString.lowercased(), userID: call.userID, startTime: start, endTime: end, timeInBedMinutes: inBed,
+                id: UUID().uuidString.lowercased(), userID: call.userID, startTime: start, endTime: end,
+                timeInBedMinutes: inBed,
                 totalSleepMinutes: total, sleepEfficiency: FitIQSleepSession.efficiency(total: total, inBed: inBed),
                 awakeMinutes: minutes["awake"] ?? 0, remMinutes: minutes["rem"] ?? 0, coreMinutes: minutes["core"] ?? 0,
                 deepMinutes: minutes["deep"] ?? 0, source: source ?? "manual", sourceID: sourceID, notes: notes,

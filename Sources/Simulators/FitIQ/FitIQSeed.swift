@@ -37,21 +37,51 @@ enum FitIQSeed {
 
     /// The food catalog; `key` is only used to derive ids.
     static let foodSpecs: [FoodSpec] = [
-        FoodSpec(key: "oatmeal", name: "Oatmeal with semi-skimmed milk", calories: 290, protein: 11, carbs: 45, fat: 7, fiber: 5, sugar: 12, sodium: 110, servingSize: 250, servingUnit: "g"),
-        FoodSpec(key: "coffee", name: "Coffee with milk", calories: 35, protein: 2, carbs: 3, fat: 1.5, fiber: 0, sugar: 3, sodium: 30, servingSize: 200, servingUnit: "ml"),
-        FoodSpec(key: "banana", name: "Banana", calories: 105, protein: 1.3, carbs: 27, fat: 0.4, fiber: 3.1, sugar: 14.4, sodium: 1, servingSize: 118, servingUnit: "g"),
-        FoodSpec(key: "cheese_sandwich", name: "Whole wheat bread with Gouda", calories: 330, protein: 17, carbs: 30, fat: 15, fiber: 5, sugar: 3, sodium: 620, servingSize: 2, servingUnit: "slice"),
-        FoodSpec(key: "tomato_soup", name: "Tomato soup", calories: 120, protein: 3.5, carbs: 16, fat: 4.5, fiber: 2, sugar: 9, sodium: 780, servingSize: 250, servingUnit: "ml"),
-        FoodSpec(key: "apple", name: "Apple", calories: 95, protein: 0.5, carbs: 25, fat: 0.3, fiber: 4.4, sugar: 19, sodium: 2, servingSize: 182, servingUnit: "g"),
-        FoodSpec(key: "stroopwafel", name: "Stroopwafel", brand: "Daelmans", barcode: "8710000123456", calories: 140, protein: 1, carbs: 20, fat: 6, fiber: 0.4, sugar: 11, sodium: 60, servingSize: 1, servingUnit: "piece"),
-        FoodSpec(key: "greek_yogurt", name: "Greek yogurt with honey", calories: 180, protein: 10, carbs: 20, fat: 6, fiber: 0, sugar: 18, sodium: 60, servingSize: 150, servingUnit: "g"),
-        FoodSpec(key: "almonds", name: "Almonds", calories: 175, protein: 6.3, carbs: 6, fat: 15, fiber: 3.5, sugar: 1.2, sodium: 0, servingSize: 30, servingUnit: "g"),
-        FoodSpec(key: "chicken_rice", name: "Chicken stir-fry with rice", calories: 620, protein: 38, carbs: 72, fat: 17, fiber: 4, sugar: 8, sodium: 890, servingSize: 1, servingUnit: "plate"),
-        FoodSpec(key: "pasta", name: "Pasta bolognese", calories: 680, protein: 32, carbs: 85, fat: 21, fiber: 6, sugar: 12, sodium: 950, servingSize: 1, servingUnit: "plate"),
-        FoodSpec(key: "salmon", name: "Salmon with potatoes and green beans", calories: 590, protein: 36, carbs: 48, fat: 26, fiber: 7, sugar: 4, sodium: 420, servingSize: 1, servingUnit: "plate"),
-        FoodSpec(key: "stamppot", name: "Kale stamppot with smoked sausage", calories: 720, protein: 28, carbs: 60, fat: 40, fiber: 9, sugar: 5, sodium: 1450, servingSize: 1, servingUnit: "plate"),
-        FoodSpec(key: "muesli", name: "Muesli with yogurt", calories: 340, protein: 13, carbs: 50, fat: 9, fiber: 6, sugar: 16, sodium: 90, servingSize: 1, servingUnit: "bowl"),
-        FoodSpec(key: "overnight_oats", name: "Overnight oats with berries", calories: 380, protein: 14, carbs: 52, fat: 12, fiber: 7, sugar: nil, sodium: nil, servingSize: 1, servingUnit: "jar", custom: true),
+        FoodSpec(
+            key: "oatmeal", name: "Oatmeal with semi-skimmed milk", calories: 290, protein: 11, carbs: 45, fat: 7,
+            fiber: 5, sugar: 12, sodium: 110, servingSize: 250, servingUnit: "g"),
+        FoodSpec(
+            key: "coffee", name: "Coffee with milk", calories: 35, protein: 2, carbs: 3, fat: 1.5, fiber: 0, sugar: 3,
+            sodium: 30, servingSize: 200, servingUnit: "ml"),
+        FoodSpec(
+            key: "banana", name: "Banana", calories: 105, protein: 1.3, carbs: 27, fat: 0.4, fiber: 3.1, sugar: 14.4,
+            sodium: 1, servingSize: 118, servingUnit: "g"),
+        FoodSpec(
+            key: "cheese_sandwich", name: "Whole wheat bread with Gouda", calories: 330, protein: 17, carbs: 30,
+            fat: 15, fiber: 5, sugar: 3, sodium: 620, servingSize: 2, servingUnit: "slice"),
+        FoodSpec(
+            key: "tomato_soup", name: "Tomato soup", calories: 120, protein: 3.5, carbs: 16, fat: 4.5, fiber: 2,
+            sugar: 9, sodium: 780, servingSize: 250, servingUnit: "ml"),
+        FoodSpec(
+            key: "apple", name: "Apple", calories: 95, protein: 0.5, carbs: 25, fat: 0.3, fiber: 4.4, sugar: 19,
+            sodium: 2, servingSize: 182, servingUnit: "g"),
+        FoodSpec(
+            key: "stroopwafel", name: "Stroopwafel", brand: "Daelmans", barcode: "8710000123456", calories: 140,
+            protein: 1, carbs: 20, fat: 6, fiber: 0.4, sugar: 11, sodium: 60, servingSize: 1, servingUnit: "piece"),
+        FoodSpec(
+            key: "greek_yogurt", name: "Greek yogurt with honey", calories: 180, protein: 10, carbs: 20, fat: 6,
+            fiber: 0, sugar: 18, sodium: 60, servingSize: 150, servingUnit: "g"),
+        FoodSpec(
+            key: "almonds", name: "Almonds", calories: 175, protein: 6.3, carbs: 6, fat: 15, fiber: 3.5, sugar: 1.2,
+            sodium: 0, servingSize: 30, servingUnit: "g"),
+        FoodSpec(
+            key: "chicken_rice", name: "Chicken stir-fry with rice", calories: 620, protein: 38, carbs: 72, fat: 17,
+            fiber: 4, sugar: 8, sodium: 890, servingSize: 1, servingUnit: "plate"),
+        FoodSpec(
+            key: "pasta", name: "Pasta bolognese", calories: 680, protein: 32, carbs: 85, fat: 21, fiber: 6, sugar: 12,
+            sodium: 950, servingSize: 1, servingUnit: "plate"),
+        FoodSpec(
+            key: "salmon", name: "Salmon with potatoes and green beans", calories: 590, protein: 36, carbs: 48, fat: 26,
+            fiber: 7, sugar: 4, sodium: 420, servingSize: 1, servingUnit: "plate"),
+        FoodSpec(
+            key: "stamppot", name: "Kale stamppot with smoked sausage", calories: 720, protein: 28, carbs: 60, fat: 40,
+            fiber: 9, sugar: 5, sodium: 1450, servingSize: 1, servingUnit: "plate"),
+        FoodSpec(
+            key: "muesli", name: "Muesli with yogurt", calories: 340, protein: 13, carbs: 50, fat: 9, fiber: 6,
+            sugar: 16, sodium: 90, servingSize: 1, servingUnit: "bowl"),
+        FoodSpec(
+            key: "overnight_oats", name: "Overnight oats with berries", calories: 380, protein: 14, carbs: 52, fat: 12,
+            fiber: 7, sugar: nil, sodium: nil, servingSize: 1, servingUnit: "jar", custom: true),
     ]
 
     static func foodID(_ key: String) -> String {
@@ -91,10 +121,12 @@ enum FitIQSeed {
             specs.append(LogSpec(day: day, time: (7, 50), meal: "breakfast", food: "coffee"))
             // Lunch.
             specs.append(LogSpec(day: day, time: (12, 30), meal: "lunch", food: "cheese_sandwich"))
-            specs.append(LogSpec(day: day, time: (12, 35), meal: "lunch", food: back % 3 == 0 ? "tomato_soup" : "apple"))
+            specs.append(
+                LogSpec(day: day, time: (12, 35), meal: "lunch", food: back % 3 == 0 ? "tomato_soup" : "apple"))
             // Snack.
             let snack = ["stroopwafel", "almonds", "greek_yogurt"][i % 3]
-            specs.append(LogSpec(day: day, time: (15, 30), meal: "snack", food: snack, servings: snack == "almonds" ? 0.5 : 1))
+            specs.append(
+                LogSpec(day: day, time: (15, 30), meal: "snack", food: snack, servings: snack == "almonds" ? 0.5 : 1))
             // Dinner.
             specs.append(
                 LogSpec(
@@ -128,12 +160,23 @@ enum FitIQSeed {
     }
 
     static let workoutSpecs: [WorkoutSpec] = [
-        WorkoutSpec(day: -6, start: (7, 0), minutes: 42, type: "running", title: "Morning run", calories: 410, distance: 6800, intensity: 6),
-        WorkoutSpec(day: -5, start: (18, 30), minutes: 55, type: "strength_training", title: "Upper body", calories: 320, distance: nil, intensity: 7),
-        WorkoutSpec(day: -3, start: (8, 10), minutes: 25, type: "cycling", title: "Commute ride", calories: 190, distance: 8200, intensity: 4),
-        WorkoutSpec(day: -2, start: (7, 0), minutes: 35, type: "running", title: "Intervals", calories: 390, distance: 5900.5, intensity: 8, notes: "6x400m"),
-        WorkoutSpec(day: -1, start: (20, 0), minutes: 45, type: "yoga", title: nil, calories: 150, distance: nil, intensity: 3),
-        WorkoutSpec(day: 0, start: (12, 55), minutes: 25, type: "walking", title: "Lunch walk", calories: 110, distance: 2300, intensity: 2),
+        WorkoutSpec(
+            day: -6, start: (7, 0), minutes: 42, type: "running", title: "Morning run", calories: 410, distance: 6800,
+            intensity: 6),
+        WorkoutSpec(
+            day: -5, start: (18, 30), minutes: 55, type: "strength_training", title: "Upper body", calories: 320,
+            distance: nil, intensity: 7),
+        WorkoutSpec(
+            day: -3, start: (8, 10), minutes: 25, type: "cycling", title: "Commute ride", calories: 190, distance: 8200,
+            intensity: 4),
+        WorkoutSpec(
+            day: -2, start: (7, 0), minutes: 35, type: "running", title: "Intervals", calories: 390, distance: 5900.5,
+            intensity: 8, notes: "6x400m"),
+        WorkoutSpec(
+            day: -1, start: (20, 0), minutes: 45, type: "yoga", title: nil, calories: 150, distance: nil, intensity: 3),
+        WorkoutSpec(
+            day: 0, start: (12, 55), minutes: 25, type: "walking", title: "Lunch walk", calories: 110, distance: 2300,
+            intensity: 2),
     ]
 
     /// Minutes after 22:30 (bed) and after 06:30 (wake), and awake/deep/REM minutes, for the night
@@ -162,7 +205,9 @@ enum FitIQSeed {
                 name: spec.name,
                 dailyCalorieGoal: spec.dailyCalorieGoal,
                 dateOfBirth: nil,
-                createdAt: Civil.micros(year: 2025, month: 2, day: 3 + index, hour: 19, minute: 12, second: 44, micro: 318_207 + index * 1111)
+                createdAt: Civil.micros(
+                    year: 2025, month: 2, day: 3 + index, hour: 19, minute: 12, second: 44,
+                    micro: 318_207 + index * 1111)
             )
         }
         let owner = users.first?.id
@@ -171,7 +216,9 @@ enum FitIQSeed {
         var foods: [FitIQFood] = []
         for (index, spec) in foodSpecs.enumerated() {
             if spec.custom && owner == nil { continue }
-            let created = Civil.micros(year: 2025, month: 3, day: 14, hour: 9, minute: 26, second: 53) + Int64(index) * 97 * Civil.microsPerSecond
+            let created =
+                Civil.micros(year: 2025, month: 3, day: 14, hour: 9, minute: 26, second: 53) + Int64(index) * 97
+                * Civil.microsPerSecond
                 + Int64(index * 37_411 % 1_000_000)
             foods.append(
                 FitIQFood(
@@ -210,7 +257,8 @@ enum FitIQSeed {
             let created = logged + Int64(2 + logs.count % 7) * minute + rng.micros()
             logs.append(
                 FitIQFoodLog(
-                    id: rng.uuid(), userID: user, foodID: foodID(spec.food), foodSource: source(spec.food), mealType: spec.meal,
+                    id: rng.uuid(), userID: user, foodID: foodID(spec.food), foodSource: source(spec.food),
+                    mealType: spec.meal,
                     servings: spec.servings, loggedAt: logged, notes: spec.notes, createdAt: created, updatedAt: created
                 )
             )
@@ -232,7 +280,8 @@ enum FitIQSeed {
                 let created = end + 6 * minute + workoutRng.micros()
                 workouts.append(
                     FitIQWorkout(
-                        id: workoutRng.uuid(), userID: owner, activityType: spec.type, title: spec.title, notes: spec.notes,
+                        id: workoutRng.uuid(), userID: owner, activityType: spec.type, title: spec.title,
+                        notes: spec.notes,
                         startedAt: start, endedAt: end, durationMinutes: spec.minutes, caloriesBurned: spec.calories,
                         distanceMeters: spec.distance, intensity: spec.intensity, createdAt: created, updatedAt: created
                     )
@@ -245,8 +294,10 @@ enum FitIQSeed {
             let created = end + 9 * minute + workoutRng.micros()
             workouts.append(
                 FitIQWorkout(
-                    id: workoutRng.uuid(), userID: user.id, activityType: "swimming", title: "Laps", notes: nil, startedAt: start,
-                    endedAt: end, durationMinutes: 40, caloriesBurned: 380, distanceMeters: 1500, intensity: 6, createdAt: created,
+                    id: workoutRng.uuid(), userID: user.id, activityType: "swimming", title: "Laps", notes: nil,
+                    startedAt: start,
+                    endedAt: end, durationMinutes: 40, caloriesBurned: 380, distanceMeters: 1500, intensity: 6,
+                    createdAt: created,
                     updatedAt: created
                 )
             )
@@ -270,9 +321,11 @@ enum FitIQSeed {
                 sessions.append(
                     FitIQSleepSession(
                         id: sleepRng.uuid(), userID: owner, startTime: start, endTime: end, timeInBedMinutes: inBed,
-                        totalSleepMinutes: total, sleepEfficiency: FitIQSleepSession.efficiency(total: total, inBed: inBed),
+                        totalSleepMinutes: total,
+                        sleepEfficiency: FitIQSleepSession.efficiency(total: total, inBed: inBed),
                         awakeMinutes: awake, remMinutes: rem, coreMinutes: core, deepMinutes: deep, source: "healthkit",
-                        sourceID: "HK-SLEEP-\(date)", notes: index == 5 ? "Late night, slept in" : nil, createdAt: created,
+                        sourceID: "HK-SLEEP-\(date)", notes: index == 5 ? "Late night, slept in" : nil,
+                        createdAt: created,
                         updatedAt: created
                     )
                 )

@@ -238,7 +238,8 @@ struct FitIQState: Sendable {
         let access = FitIQTokens.accessToken(userID: user.id, email: user.email, issuedAt: now, expiresAt: expires)
         accessTokens[access] = FitIQAccessToken(userID: user.id, expiresAt: expires)
         let refresh = FitIQTokens.refreshToken()
-        refreshTokens[refresh] = FitIQRefreshToken(userID: user.id, family: family, expiresAt: now + refreshTokenLifetime, state: .active)
+        refreshTokens[refresh] = FitIQRefreshToken(
+            userID: user.id, family: family, expiresAt: now + refreshTokenLifetime, state: .active)
         return (access, refresh)
     }
 
@@ -327,9 +328,21 @@ final class FitIQStore: Sendable {
             s.users = seed.users
             s.foods = seed.foods
             s.nextSequence = 0
-            s.foodLogs = seed.foodLogs.map { var row = $0; row.sequence = s.sequence(); return row }
-            s.workouts = seed.workouts.map { var row = $0; row.sequence = s.sequence(); return row }
-            s.sleepSessions = seed.sleepSessions.map { var row = $0; row.sequence = s.sequence(); return row }
+            s.foodLogs = seed.foodLogs.map {
+                var row = $0
+                row.sequence = s.sequence()
+                return row
+            }
+            s.workouts = seed.workouts.map {
+                var row = $0
+                row.sequence = s.sequence()
+                return row
+            }
+            s.sleepSessions = seed.sleepSessions.map {
+                var row = $0
+                row.sequence = s.sequence()
+                return row
+            }
             s.accessTokens = [:]
             s.refreshTokens = [:]
             s.nextFamily = 0

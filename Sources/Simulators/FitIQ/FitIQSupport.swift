@@ -75,7 +75,8 @@ enum FitIQFormat {
             return nil
         }
         guard pos == b.count else { return nil }
-        return Civil.micros(year: year, month: month, day: day, hour: hour, minute: minute, second: second, micro: micro)
+        return Civil.micros(
+            year: year, month: month, day: day, hour: hour, minute: minute, second: second, micro: micro)
             - Int64(offset) * Civil.microsPerSecond
     }
 
@@ -86,7 +87,8 @@ enum FitIQFormat {
         for (i, c) in b.enumerated() {
             if i == 8 || i == 13 || i == 18 || i == 23 {
                 if c != UInt8(ascii: "-") { return false }
-            } else if !(c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9")) && !(c >= UInt8(ascii: "a") && c <= UInt8(ascii: "f"))
+            } else if !(c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9"))
+                && !(c >= UInt8(ascii: "a") && c <= UInt8(ascii: "f"))
                 && !(c >= UInt8(ascii: "A") && c <= UInt8(ascii: "F"))
             {
                 return false
@@ -146,7 +148,8 @@ enum FitIQHTTP {
                 body: .init(byteBuffer: ByteBuffer(string: "<a href=\"\(location)\">Moved Permanently</a>.\n\n"))
             )
         }
-        return Response(status: .init(code: 307, reasonPhrase: reasonPhrase(307)), headers: [.location: location], body: .init())
+        return Response(
+            status: .init(code: 307, reasonPhrase: reasonPhrase(307)), headers: [.location: location], body: .init())
     }
 }
 

@@ -16,8 +16,12 @@ struct KantineKoningBackend: SimulatorBackend {
         r.add(.get, p + "/diensten") { req, _ in Self.listDiensten(store, req) }
         r.add(.get, p + "/diensten/available") { req, _ in Self.availableDiensten(store, req) }
         r.add(.get, p + "/diensten/{id}") { req, params in Self.showDienst(store, req, params["id"] ?? "") }
-        r.add(.post, p + "/diensten/{id}/volunteer") { req, params in Self.volunteer(store, req, params["id"] ?? "", add: true) }
-        r.add(.delete, p + "/diensten/{id}/volunteer") { req, params in Self.volunteer(store, req, params["id"] ?? "", add: false) }
+        r.add(.post, p + "/diensten/{id}/volunteer") { req, params in
+            Self.volunteer(store, req, params["id"] ?? "", add: true)
+        }
+        r.add(.delete, p + "/diensten/{id}/volunteer") { req, params in
+            Self.volunteer(store, req, params["id"] ?? "", add: false)
+        }
         r.add(.get, p + "/leaderboard") { req, _ in Self.leaderboard(store, req) }
         r.add(.get, p + "/tenants") { req, _ in Self.tenants(store, req) }
         r.add(.get, p + "/enrollments/status") { req, _ in Self.enrollmentStatus(store, req) }
@@ -95,7 +99,9 @@ struct KantineKoningBackend: SimulatorBackend {
             case .null?:
                 store.setNow(nil)
             case .string(let s)?:
-                guard let micros = KantineKoningTime.parse(s) else { return .simError("now must be an ISO-8601 datetime") }
+                guard let micros = KantineKoningTime.parse(s) else {
+                    return .simError("now must be an ISO-8601 datetime")
+                }
                 store.setNow(micros)
             default:
                 return .simError("now must be a string or null")
@@ -108,16 +114,23 @@ struct KantineKoningBackend: SimulatorBackend {
             let parts = request.path.split(separator: "/", omittingEmptySubsequences: true)
             if request.method == .post, parts.count == 4, parts[1] == "tenants", parts[3] == "season-end" {
                 let slug = String(parts[2])
-                guard let count = store.endSeason(slug) else { return .simError("unknown tenant '\(slug)'", status: 404) }
-                return .json(.object(["tenant": .string(slug), "season_ended": .bool(true), "tokens_revoked": .int(count)]))
+                guard let count = store.endSeason(slug) else {
+                    return .simError("unknown tenant '\(slug)'", status: 404)
+                }
+                return .json(
+                    .object(["tenant": .string(slug), "season_ended": .bool(true), "tokens_revoked": .int(count)]))
             }
             return nil
         }
     }
 
     private var writeFaultJSON: JSONValue {
-        guard let fault = store.writeFault else { return .object(["status": .null, "count": .int(0), "after_write": .bool(false)]) }
-        return .object(["status": .int(fault.status), "count": .int(fault.remaining), "after_write": .bool(fault.afterWrite)])
+        guard let fault = store.writeFault else {
+            return .object(["status": .null, "count": .int(0), "after_write": .bool(false)])
+        }
+        return .object([
+            "status": .int(fault.status), "count": .int(fault.remaining), "after_write": .bool(fault.afterWrite),
+        ])
     }
 
     private var clockJSON: JSONValue {
@@ -153,7 +166,8 @@ struct KantineKoningBackend: SimulatorBackend {
     /// Phoenix's default `ErrorJSON`: `{"errors":{"detail":"Not Found"}}`.
     static func phoenixError(_ status: Int) -> Response {
         let phrase = reasonPhrase(status)
-        return json(.object(["errors": .object(["detail": .string(phrase.isEmpty ? "Error" : phrase)])]), status: status)
+        return json(
+            .object(["errors": .object(["detail": .string(phrase.isEmpty ? "Error" : phrase)])]), status: status)
     }
 
     // MARK: - Auth
@@ -176,7 +190,9 @@ struct KantineKoningBackend: SimulatorBackend {
 
     /// The 401 answers of the token plug.
     /// The request's session, or the 401 to answer (a Bearer token is required).
-    static func requireSession(_ store: KantineKoningStore, _ request: SimRequest) -> Checked<KantineKoningSession, Response> {
+    static func requireSession(_ store: KantineKoningStore, _ request: SimRequest) -> Checked<
+        KantineKoningSession, Response
+    > {
         switch authenticate(store, request) {
         case .session(let session): .success(session)
         case .anonymous: .failure(error(401, "unauthorized", "Authenticatie vereist"))
@@ -184,7 +200,8 @@ struct KantineKoningBackend: SimulatorBackend {
         }
     }
 
-    static func authenticate(_ store: KantineKoningStore, _ request: SimRequest, optional: Bool = false) -> AuthOutcome {
+    static func authenticate(_ store: KantineKoningStore, _ request: SimRequest, optional: Bool = false) -> AuthOutcome
+    {
         guard let token = bearer(request) else {
             if optional { return .anonymous }
             return .failure(error(401, "unauthorized", "Authenticatie vereist"))
@@ -196,10 +213,12 @@ struct KantineKoningBackend: SimulatorBackend {
         case .revoked(let reason):
             let message =
                 reason == "season_ended"
-                ? "Het seizoen is afgelopen. Nieuwe aanmeldingen volgen volgend seizoen." : "Deze koppeling is ingetrokken."
+                ? "Het seizoen is afgelopen. Nieuwe aanmeldingen volgen volgend seizoen."
+                : "Deze koppeling is ingetrokken."
             return .failure(
                 json(
-                    .object(["error": .string("token_revoked"), "message": .string(message), "reason": .string(reason)]),
+                    .object(["error": .string("token_revoked"), "message": .string(message), "reason": .string(reason)]
+                    ),
                     status: 401
                 )
             )
@@ -207,7 +226,9 @@ struct KantineKoningBackend: SimulatorBackend {
     }
 
     /// Checks an explicit `tenant` parameter against the token's tenant.
-    static func checkTenant(_ store: KantineKoningStore, _ query: QueryItems, _ session: KantineKoningSession) -> Response? {
+    static func checkTenant(_ store: KantineKoningStore, _ query: QueryItems, _ session: KantineKoningSession)
+        -> Response?
+    {
         guard let slug = query.value("tenant"), !slug.isEmpty else { return nil }
         guard store.tenant(slug) != nil else { return error(404, "tenant_not_found", "Vereniging niet gevonden") }
         if slug != session.tenant.slug {
@@ -308,7 +329,8 @@ struct KantineKoningBackend: SimulatorBackend {
             }
             guard session.isManager, session.covers(dienst.team) else {
                 return .failure(
-                    error(403, "team_access_denied", "Je bent niet gemachtigd om vrijwilligers te beheren voor dit team")
+                    error(
+                        403, "team_access_denied", "Je bent niet gemachtigd om vrijwilligers te beheren voor dit team")
                 )
             }
             guard dienst.start > now else {
@@ -332,7 +354,8 @@ struct KantineKoningBackend: SimulatorBackend {
                 dienst.aanmeldingen.append(name)
             } else {
                 guard let existing else {
-                    return .failure(error(404, "volunteer_not_found", "\(name) staat niet ingeschreven voor deze dienst"))
+                    return .failure(
+                        error(404, "volunteer_not_found", "\(name) staat niet ingeschreven voor deze dienst"))
                 }
                 dienst.aanmeldingen.remove(at: existing)
             }
@@ -378,7 +401,9 @@ struct KantineKoningBackend: SimulatorBackend {
         default: return error(400, "invalid_period", "Periode moet week, month of season zijn")
         }
         let highlight = query.value("team_id").flatMap { $0.isEmpty ? nil : $0 }
-        let done = store.diensten { $0.tenantSlug == slug && $0.team != nil && $0.end <= now && $0.status != "geannuleerd" }
+        let done = store.diensten {
+            $0.tenantSlug == slug && $0.team != nil && $0.end <= now && $0.status != "geannuleerd"
+        }
         let recentSince = now - 7 * Civil.microsPerDay
 
         struct Row {
@@ -389,10 +414,16 @@ struct KantineKoningBackend: SimulatorBackend {
         }
         var rows: [Row] = tenant.teams.map { team in
             let mine = done.filter { $0.team?.id == team.id }
-            var hours = mine.filter { since == nil || $0.start >= since! }.reduce(0.0) { $0 + $1.hours * Double($1.aanmeldingen.count) }
+            var hours = mine.filter { since == nil || $0.start >= since! }.reduce(0.0) {
+                $0 + $1.hours * Double($1.aanmeldingen.count)
+            }
             if since == nil { hours += tenant.baseSeasonHours[team.id] ?? 0 }
-            let recentHours = mine.filter { $0.start >= recentSince }.reduce(0.0) { $0 + $1.hours * Double($1.aanmeldingen.count) }
-            return Row(team: team, hours: hours, points: Int((hours * 10).rounded()), recent: Int((recentHours * 10).rounded()))
+            let recentHours = mine.filter { $0.start >= recentSince }.reduce(0.0) {
+                $0 + $1.hours * Double($1.aanmeldingen.count)
+            }
+            return Row(
+                team: team, hours: hours, points: Int((hours * 10).rounded()), recent: Int((recentHours * 10).rounded())
+            )
         }
         rows.sort { ($0.points, $1.team.naam) > ($1.points, $0.team.naam) }
         var entries: [JSONValue] = []
@@ -471,7 +502,8 @@ struct KantineKoningBackend: SimulatorBackend {
                 "role": .string(session.enrollment.role.rawValue),
                 "status": .string("active"),
                 "team_codes": .array(codes.map(JSONValue.string)),
-                "team_email_preferences": .object(JSONObject(fields: codes.sorted().map { ($0, JSONValue.bool(session.isManager)) })),
+                "team_email_preferences": .object(
+                    JSONObject(fields: codes.sorted().map { ($0, JSONValue.bool(session.isManager)) })),
                 "tenant_name": .string(session.tenant.name),
                 "tenant_slug": .string(session.tenant.slug),
             ])
@@ -484,14 +516,18 @@ struct KantineKoningBackend: SimulatorBackend {
             return error(404, "tenant_not_found", "Vereniging niet gevonden")
         }
         let q = (query.value("q") ?? "").trimmingCharacters(in: .whitespaces).lowercased()
-        let teams = tenant.teams.filter { q.isEmpty || $0.code.lowercased().contains(q) || $0.naam.lowercased().contains(q) }
+        let teams = tenant.teams.filter {
+            q.isEmpty || $0.code.lowercased().contains(q) || $0.naam.lowercased().contains(q)
+        }
         return json(.object(["teams": .array(teams.map(\.json))]))
     }
 
     static func searchTenants(_ store: KantineKoningStore, _ request: SimRequest) -> Response {
         let query = QueryItems(raw: request.rawQuery)
         let q = (query.value("q") ?? "").trimmingCharacters(in: .whitespaces).lowercased()
-        let tenants = store.tenants.filter { q.isEmpty || $0.slug.lowercased().contains(q) || $0.name.lowercased().contains(q) }
+        let tenants = store.tenants.filter {
+            q.isEmpty || $0.slug.lowercased().contains(q) || $0.name.lowercased().contains(q)
+        }
         return json(
             .object([
                 "tenants": .array(
@@ -534,7 +570,8 @@ struct KantineKoningRouter: Sendable {
 
     mutating func add(_ method: HTTPRequest.Method, _ pattern: String, _ handler: @escaping Handler) {
         let parts: [Part] = pattern.split(separator: "/").map { piece in
-            piece.hasPrefix("{") && piece.hasSuffix("}") ? .parameter(String(piece.dropFirst().dropLast())) : .literal(String(piece))
+            piece.hasPrefix("{") && piece.hasSuffix("}")
+                ? .parameter(String(piece.dropFirst().dropLast())) : .literal(String(piece))
         }
         routes.append(Route(method: method, parts: parts, handler: handler))
     }

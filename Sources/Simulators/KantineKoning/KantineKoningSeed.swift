@@ -30,7 +30,9 @@ enum KantineKoningSeed {
     private static let keuken = ("Keuken", "lucide-chef-hat")
     private static let kantine = ("Kantine", "lucide-utensils")
 
-    private static func slot(_ start: (Int, Int), _ end: (Int, Int), _ kind: (String, String), _ location: String, _ minimum: Int) -> Slot {
+    private static func slot(
+        _ start: (Int, Int), _ end: (Int, Int), _ kind: (String, String), _ location: String, _ minimum: Int
+    ) -> Slot {
         Slot(start: start, end: end, type: kind.0, icon: kind.1, location: location, minimum: minimum)
     }
 
@@ -71,7 +73,9 @@ enum KantineKoningSeed {
     }
 
     static func build(options: KantineKoningSimulator.Options) -> Result {
-        guard let calendar = SeedCalendar(seedDay: options.seedDay, timeZone: options.timeZone) else { return Result(tenants: [], diensten: []) }
+        guard let calendar = SeedCalendar(seedDay: options.seedDay, timeZone: options.timeZone) else {
+            return Result(tenants: [], diensten: [])
+        }
         let seedDays = calendar.seedDays
         let seedMidnightUTC = seedDays * Civil.microsPerDay
 
@@ -165,7 +169,8 @@ enum KantineKoningSeed {
                 } else {
                     let daysBack = Int64(1 + rng.next() % 9)
                     let secondOfDay = Int64(7 * 3600 + rng.next() % (14 * 3600))
-                    updated = seedMidnightUTC - daysBack * Civil.microsPerDay + secondOfDay * Civil.microsPerSecond + fraction
+                    updated =
+                        seedMidnightUTC - daysBack * Civil.microsPerDay + secondOfDay * Civil.microsPerSecond + fraction
                 }
                 if !zeroFractionDone, day > 0 {
                     // One whole-second value, still written with six digits.
@@ -179,8 +184,10 @@ enum KantineKoningSeed {
                 }
                 diensten.append(
                     KantineKoningDienst(
-                        id: id, tenantSlug: tenant.slug, team: team, start: start, end: end, minimumBemanning: s.minimum,
-                        locatieNaam: s.location, aanmeldingen: picked, updatedAt: updated, typeNaam: s.type, typeIcon: s.icon,
+                        id: id, tenantSlug: tenant.slug, team: team, start: start, end: end,
+                        minimumBemanning: s.minimum,
+                        locatieNaam: s.location, aanmeldingen: picked, updatedAt: updated, typeNaam: s.type,
+                        typeIcon: s.icon,
                         offeredForTransfer: offered, sequence: sequence
                     )
                 )

@@ -189,7 +189,9 @@ public struct KantineKoningSimulator: Sendable {
         ),
         Tenant(
             slug: demoTenantB, name: "AGOVV",
-            teams: [Team(code: "JO10-5"), Team(code: "JO12-2"), Team(code: "MO13-1"), Team(code: "H3", naam: "Heren 3")],
+            teams: [
+                Team(code: "JO10-5"), Team(code: "JO12-2"), Team(code: "MO13-1"), Team(code: "H3", naam: "Heren 3"),
+            ],
             leaderboardOptOut: true, clubLogoURL: "https://kantinekoning.com/uploads/logos/agovv.png"
         ),
         Tenant(
@@ -199,20 +201,26 @@ public struct KantineKoningSimulator: Sendable {
     ]
 
     /// Manager of JO11-3 and JO11-5 at club A.
-    public static let demoManagerToken = "SFMyNTY.ZzJnRGRBQUFBQVZ3aWxoZWxtdXMtbWFuYWdlcg.9HWwo20Yli4V9KaxjdN3jUIbKuEu2ugyYAblDYEEYy4"
+    public static let demoManagerToken =
+        "SFMyNTY.ZzJnRGRBQUFBQVZ3aWxoZWxtdXMtbWFuYWdlcg.9HWwo20Yli4V9KaxjdN3jUIbKuEu2ugyYAblDYEEYy4"
     /// Member of JO13-1 and JO11-5 at club A (JO11-5 overlaps the manager enrollment).
-    public static let demoMemberToken = "SFMyNTY.ZzJnRGRBQUFBQVZ3aWxoZWxtdXMtbWVtYmVy.dHaxvm3pfmtJanb_9NwQ8fBbMTbwxb_QUEqlqV23c24"
+    public static let demoMemberToken =
+        "SFMyNTY.ZzJnRGRBQUFBQVZ3aWxoZWxtdXMtbWVtYmVy.dHaxvm3pfmtJanb_9NwQ8fBbMTbwxb_QUEqlqV23c24"
     /// Member of JO10-5 at club B.
-    public static let demoClubBMemberToken = "SFMyNTY.ZzJnRGRBQUFBQVZhZ292di1tZW1iZXI.zZH5oZTTW3dkQR7fqDnq62EMWx3ALvE4aY-KR2k6laY"
+    public static let demoClubBMemberToken =
+        "SFMyNTY.ZzJnRGRBQUFBQVZhZ292di1tZW1iZXI.zZH5oZTTW3dkQR7fqDnq62EMWx3ALvE4aY-KR2k6laY"
     /// An enrollment at club A revoked by an admin: 401 `token_revoked`, `reason:"admin_revoked"`.
-    public static let revokedToken = "SFMyNTY.ZzJnRGRBQUFBQVZ3aWxoZWxtdXMtcmV2b2tlZA.R6AfP073q1r5ebqv0gDHxMT7Yh1LHs_9KVZ2eJsW73U"
+    public static let revokedToken =
+        "SFMyNTY.ZzJnRGRBQUFBQVZ3aWxoZWxtdXMtcmV2b2tlZA.R6AfP073q1r5ebqv0gDHxMT7Yh1LHs_9KVZ2eJsW73U"
     /// An enrollment at SC Emma, whose season ended: 401 `token_revoked`, `reason:"season_ended"`.
-    public static let seasonEndedToken = "SFMyNTY.ZzJnRGRBQUFBQVZlbW1hLXNlYXNvbi1lbmRlZA.p0bXOOQA3WG6gjXqWx0_L8pZfSpDZtoFLh0ww5J5wek"
+    public static let seasonEndedToken =
+        "SFMyNTY.ZzJnRGRBQUFBQVZlbW1hLXNlYXNvbi1lbmRlZA.p0bXOOQA3WG6gjXqWx0_L8pZfSpDZtoFLh0ww5J5wek"
 
     /// The three working demo enrollments: manager and member at club A, member at club B.
     public static let demoEnrollments: [Enrollment] = [
         Enrollment(
-            tenant: demoTenantA, role: .manager, token: demoManagerToken, label: "VV Wilhelmus (manager JO11-3, JO11-5)",
+            tenant: demoTenantA, role: .manager, token: demoManagerToken,
+            label: "VV Wilhelmus (manager JO11-3, JO11-5)",
             teamCodes: ["JO11-3", "JO11-5"], email: "manager@example.com"
         ),
         Enrollment(
@@ -233,7 +241,8 @@ public struct KantineKoningSimulator: Sendable {
 
     /// The enrollment behind ``seasonEndedToken``.
     public static let seasonEndedEnrollment = Enrollment(
-        tenant: demoTenantSeasonEnded, role: .member, token: seasonEndedToken, label: "SC Emma (lid JO9-1, seizoen voorbij)",
+        tenant: demoTenantSeasonEnded, role: .member, token: seasonEndedToken,
+        label: "SC Emma (lid JO9-1, seizoen voorbij)",
         teamCodes: ["JO9-1"]
     )
 
@@ -253,7 +262,8 @@ public struct KantineKoningSimulator: Sendable {
     ///   - host: 127.0.0.1, ::1 or localhost; anything else throws ``SimulatorError/nonLoopbackHost(_:)``.
     ///   - port: 0 picks a free port (read it from ``RunningSimulator/port``).
     ///   - logger: defaults to a logger at `.warning`.
-    public func start(host: String = "127.0.0.1", port: Int = 0, logger: Logger? = nil) async throws -> RunningSimulator {
+    public func start(host: String = "127.0.0.1", port: Int = 0, logger: Logger? = nil) async throws -> RunningSimulator
+    {
         let store = try KantineKoningStore(options: options)
         return try await SimulatorServer.start(
             kind: .kantinekoning,

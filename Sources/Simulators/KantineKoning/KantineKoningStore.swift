@@ -127,7 +127,9 @@ final class KantineKoningStore: Sendable {
     let shiftMicros: Int64
 
     init(options: KantineKoningSimulator.Options) throws {
-        guard let (y, m, d) = Civil.parseDay(options.seedDay) else { throw SimulatorError.invalidSeedDay(options.seedDay) }
+        guard let (y, m, d) = Civil.parseDay(options.seedDay) else {
+            throw SimulatorError.invalidSeedDay(options.seedDay)
+        }
         var slugs = Set<String>()
         for tenant in options.tenants {
             guard !tenant.slug.isEmpty, slugs.insert(tenant.slug).inserted else {
@@ -137,16 +139,19 @@ final class KantineKoningStore: Sendable {
         var tokens = Set<String>()
         for enrollment in options.enrollments {
             guard slugs.contains(enrollment.tenant) else {
-                throw SimulatorError.startFailed("kantinekoning: enrollment '\(enrollment.label)' names unknown tenant '\(enrollment.tenant)'")
+                throw SimulatorError.startFailed(
+                    "kantinekoning: enrollment '\(enrollment.label)' names unknown tenant '\(enrollment.tenant)'")
             }
             guard !enrollment.token.isEmpty, tokens.insert(enrollment.token).inserted else {
-                throw SimulatorError.startFailed("kantinekoning: enrollment '\(enrollment.label)' has an empty or duplicated token")
+                throw SimulatorError.startFailed(
+                    "kantinekoning: enrollment '\(enrollment.label)' has an empty or duplicated token")
             }
         }
         self.options = options
         let today = Civil.today(in: options.timeZone)
         if let (ty, tm, td) = Civil.parseDay(today) {
-            shiftMicros = (Civil.days(year: y, month: m, day: d) - Civil.days(year: ty, month: tm, day: td)) * Civil.microsPerDay
+            shiftMicros =
+                (Civil.days(year: y, month: m, day: d) - Civil.days(year: ty, month: tm, day: td)) * Civil.microsPerDay
         } else {
             shiftMicros = 0
         }
@@ -200,9 +205,12 @@ final class KantineKoningStore: Sendable {
             if let reason = t.revokedReason { return .revoked(reason) }
             var teams: [KantineKoningTeamRecord] = []
             for code in t.enrollment.teamCodes {
-                if let team = tenant.teams.first(where: { $0.matches(code) }), !teams.contains(team) { teams.append(team) }
+                if let team = tenant.teams.first(where: { $0.matches(code) }), !teams.contains(team) {
+                    teams.append(team)
+                }
             }
-            return .ok(KantineKoningSession(enrollment: t.enrollment, deviceId: t.deviceId, teams: teams, tenant: tenant))
+            return .ok(
+                KantineKoningSession(enrollment: t.enrollment, deviceId: t.deviceId, teams: teams, tenant: tenant))
         }
     }
 

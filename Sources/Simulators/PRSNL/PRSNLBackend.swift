@@ -35,8 +35,13 @@ struct PRSNLBackend: SimulatorBackend {
             .json(
                 .object([
                     "database": .object(["status": .string("UP"), "details": .string("Connection successful")]),
-                    "azure_openai": .object(["status": .string("DOWN"), "details": .string("Azure OpenAI API key or endpoint not configured")]),
-                    "disk_space": .object(["status": .string("UP"), "details": .string("Free: 112.40 GB / Total: 460.43 GB")]),
+                    "azure_openai": .object([
+                        "status": .string("DOWN"),
+                        "details": .string("Azure OpenAI API key or endpoint not configured"),
+                    ]),
+                    "disk_space": .object([
+                        "status": .string("UP"), "details": .string("Free: 112.40 GB / Total: 460.43 GB"),
+                    ]),
                     "overall_status": .string("DOWN"),
                 ]),
                 status: 503
@@ -76,7 +81,8 @@ struct PRSNLBackend: SimulatorBackend {
             let counts = store.authCounts
             return .json(
                 .object([
-                    "logins": .int(counts.logins), "failed_logins": .int(counts.failedLogins), "refreshes": .int(counts.refreshes),
+                    "logins": .int(counts.logins), "failed_logins": .int(counts.failedLogins),
+                    "refreshes": .int(counts.refreshes),
                     "failed_refreshes": .int(counts.failedRefreshes), "active_sessions": .int(store.activeSessions),
                 ])
             )
@@ -87,7 +93,9 @@ struct PRSNLBackend: SimulatorBackend {
                 return .simError("expected a JSON object like {\"rate_limit_per_minute\":30}")
             }
             var limits = store.limits
-            for (key, path) in [("rate_limit_per_minute", \PRSNLStore.Limits.capture), ("search_rate_limit_per_minute", \.search)] {
+            for (key, path) in [
+                ("rate_limit_per_minute", \PRSNLStore.Limits.capture), ("search_rate_limit_per_minute", \.search),
+            ] {
                 guard let value = o[key] else { continue }
                 switch value {
                 case .null: limits[keyPath: path] = nil
@@ -127,13 +135,16 @@ struct PRSNLBackend: SimulatorBackend {
 
     /// The unhandled-exception middleware's answer.
     static var unexpectedError: Response {
-        .json(.object(["detail": .string("An unexpected error occurred"), "code": .string("INTERNAL_SERVER_ERROR")]), status: 500)
+        .json(
+            .object(["detail": .string("An unexpected error occurred"), "code": .string("INTERNAL_SERVER_ERROR")]),
+            status: 500)
     }
 
     static func rateLimited(_ limit: Int) -> Response {
         .json(
             .object([
-                "error": .string("rate_limit_exceeded"), "message": .string("Rate limit exceeded: \(limit) per 1 minute"),
+                "error": .string("rate_limit_exceeded"),
+                "message": .string("Rate limit exceeded: \(limit) per 1 minute"),
                 "retry_after": .null,
             ]),
             status: 429,
@@ -156,17 +167,25 @@ struct PRSNLBackend: SimulatorBackend {
         }
         var fields: [String: JSONValue]
         switch PRSNLValidation.validate(
-            object, [.init(name: "email", kind: .string(), required: true), .init(name: "password", kind: .string(), required: true)]
+            object,
+            [
+                .init(name: "email", kind: .string(), required: true),
+                .init(name: "password", kind: .string(), required: true),
+            ]
         ) {
         case .failure(let response): return response
         case .success(let f): fields = f
         }
         let email = fields["email"]?.stringValue ?? ""
         if email.split(separator: "@", omittingEmptySubsequences: false).count != 2 {
-            let reason = email.contains("@") ? "The email address is not valid. It must have exactly one @-sign." : "An email address must have an @-sign."
+            let reason =
+                email.contains("@")
+                ? "The email address is not valid. It must have exactly one @-sign."
+                : "An email address must have an @-sign."
             return PydanticError.response([
                 PydanticError(
-                    type: "value_error", loc: [.string("body"), .string("email")], msg: "value is not a valid email address: \(reason)",
+                    type: "value_error", loc: [.string("body"), .string("email")],
+                    msg: "value is not a valid email address: \(reason)",
                     input: .string(email), ctx: ["reason": .string(reason)]
                 )
             ])
@@ -179,7 +198,8 @@ struct PRSNLBackend: SimulatorBackend {
                 .object([
                     "access_token": .string(access), "refresh_token": .string(refresh), "token_type": .string("bearer"),
                     "user": .object([
-                        "id": .string(user.id), "email": .string(user.email), "name": .string(user.name), "is_verified": .bool(user.isVerified),
+                        "id": .string(user.id), "email": .string(user.email), "name": .string(user.name),
+                        "is_verified": .bool(user.isVerified),
                     ]),
                 ])
             )
@@ -208,7 +228,8 @@ struct PRSNLBackend: SimulatorBackend {
                     "expires_in": .int(3600),
                     "user": .object([
                         "id": .string(user.id), "email": .string(user.email), "first_name": .string(user.firstName),
-                        "last_name": .string(user.lastName), "is_active": .bool(true), "is_verified": .bool(user.isVerified),
+                        "last_name": .string(user.lastName), "is_active": .bool(true),
+                        "is_verified": .bool(user.isVerified),
                         "user_type": .string("individual"), "onboarding_completed": .bool(true),
                         "created_at": .string(PRSNLItem.zulu(created)), "updated_at": .string(PRSNLItem.zulu(created)),
                         "last_login_at": user.lastLoginAt.map { .string(PRSNLItem.zulu($0)) } ?? .null,
@@ -221,7 +242,8 @@ struct PRSNLBackend: SimulatorBackend {
     /// The demo account was created 90 days before the seed day, 19:42:07.318204 UTC.
     static func userCreatedAt(_ store: PRSNLStore) -> Int64 {
         guard let (y, m, d) = Civil.parseDay(store.options.seedDay) else { return 0 }
-        return (Civil.days(year: y, month: m, day: d) - 90) * Civil.microsPerDay + Int64(19 * 3600 + 42 * 60 + 7) * Civil.microsPerSecond + 318_204
+        return (Civil.days(year: y, month: m, day: d) - 90) * Civil.microsPerDay + Int64(19 * 3600 + 42 * 60 + 7)
+            * Civil.microsPerSecond + 318_204
     }
 
     // MARK: - Items
@@ -241,7 +263,8 @@ struct PRSNLBackend: SimulatorBackend {
             before = parsed.utcMicros
         }
         let items = store.timeline(scope: scope, before: before, limit: limit)
-        let next: JSONValue = items.count == limit ? .string(PRSNLItem.pythonISO(items[items.count - 1].createdAt)) : .null
+        let next: JSONValue =
+            items.count == limit ? .string(PRSNLItem.pythonISO(items[items.count - 1].createdAt)) : .null
         return .json(.object(["items": .array(items.map(\.timelineJSON)), "next_cursor": next]))
     }
 
@@ -250,7 +273,8 @@ struct PRSNLBackend: SimulatorBackend {
         case .failure(let error):
             return PydanticError.response([
                 PydanticError(
-                    type: "uuid_parsing", loc: [.string("path"), .string("item_id")], msg: "Input should be a valid UUID, \(error)",
+                    type: "uuid_parsing", loc: [.string("path"), .string("item_id")],
+                    msg: "Input should be a valid UUID, \(error)",
                     input: .string(rawID), ctx: ["error": .string(error)]
                 )
             ])
@@ -266,7 +290,8 @@ struct PRSNLBackend: SimulatorBackend {
         switch store.requireUser(authorization: authorization(request)) {
         case .failure(let message): return detail(message, status: 401)
         case .success(let userID):
-            return .json(.array(store.tags(userID: userID).map { .object(["name": .string($0.0), "count": .int($0.1)]) }))
+            return .json(
+                .array(store.tags(userID: userID).map { .object(["name": .string($0.0), "count": .int($0.1)]) }))
         }
     }
 
@@ -280,7 +305,8 @@ struct PRSNLBackend: SimulatorBackend {
     // MARK: - Capture
 
     static let validContentTypes = [
-        "article", "video", "document", "image", "note", "link", "tutorial", "audio", "code", "development", "github_repo",
+        "article", "video", "document", "image", "note", "link", "tutorial", "audio", "code", "development",
+        "github_repo",
         "github_document", "auto",
     ]
 
@@ -334,14 +360,16 @@ struct PRSNLBackend: SimulatorBackend {
         var contentType: String? = fields["content_type"]?.stringValue
         if let ct = contentType, !ct.isEmpty, !validContentTypes.contains(ct) {
             return detail(
-                "Invalid content_type '\(ct)'. Valid types: \(validContentTypes.sorted().joined(separator: ", "))", status: 400,
+                "Invalid content_type '\(ct)'. Valid types: \(validContentTypes.sorted().joined(separator: ", "))",
+                status: 400,
                 code: "INVALID_INPUT"
             )
         }
         if let url, let existing = store.existing(url: url, userID: userID) {
             let day = String(Civil.isoString(existing.createdAt).prefix(10))
             return detail(
-                "This URL already exists in your knowledge base. Item: '\(existing.title)' (created \(day))", status: 400,
+                "This URL already exists in your knowledge base. Item: '\(existing.title)' (created \(day))",
+                status: 400,
                 code: "INVALID_INPUT"
             )
         }
@@ -357,7 +385,8 @@ struct PRSNLBackend: SimulatorBackend {
         } else if url != nil {
             // Upstream: `metadata.update(...)` runs before `metadata` is assigned.
             return detail(
-                "Failed to capture item: cannot access local variable 'metadata' where it is not associated with a value", status: 500,
+                "Failed to capture item: cannot access local variable 'metadata' where it is not associated with a value",
+                status: 500,
                 code: "INTERNAL_SERVER_ERROR"
             )
         }
@@ -387,19 +416,23 @@ struct PRSNLBackend: SimulatorBackend {
         let id = UUID().uuidString.lowercased()
         let metadata: JSONObject = [
             "capture_type": .string("page"), "media_info": .null, "type": .string(itemType),
-            "content_type": contentType.map(JSONValue.string) ?? .null, "platform": platform.map(JSONValue.string) ?? .null,
+            "content_type": contentType.map(JSONValue.string) ?? .null,
+            "platform": platform.map(JSONValue.string) ?? .null,
         ]
         store.insert(
             PRSNLItem(
-                id: id, userID: userID, title: text("title") ?? "Untitled", url: url, summary: nil, content: nil, platform: platform,
-                type: itemType, category: nil, contentType: contentType.flatMap { $0.isEmpty ? nil : $0 } ?? "auto", thumbnailURL: nil,
+                id: id, userID: userID, title: text("title") ?? "Untitled", url: url, summary: nil, content: nil,
+                platform: platform,
+                type: itemType, category: nil, contentType: contentType.flatMap { $0.isEmpty ? nil : $0 } ?? "auto",
+                thumbnailURL: nil,
                 duration: nil, status: "pending", createdAt: now, updatedAt: now, tags: tags, metadata: metadata,
                 contentFingerprint: nil, sequence: 0
             )
         )
         return .json(
             .object([
-                "id": .string(id), "status": .string("pending"), "message": .string("Item capture initiated"), "duplicate_info": .null,
+                "id": .string(id), "status": .string("pending"), "message": .string("Item capture initiated"),
+                "duplicate_info": .null,
             ]),
             status: 201
         )
@@ -407,7 +440,8 @@ struct PRSNLBackend: SimulatorBackend {
 
     /// The URL classifier's GitHub types: `owner/repo` → github_repo, a Markdown file → github_document.
     static func githubContentType(_ url: String) -> String {
-        let afterHost = url.lowercased().components(separatedBy: "github.com").dropFirst().joined(separator: "github.com")
+        let afterHost = url.lowercased().components(separatedBy: "github.com").dropFirst().joined(
+            separator: "github.com")
         let path = afterHost.split(separator: "?").first.map(String.init) ?? ""
         let parts = path.split(separator: "/").filter { !$0.isEmpty }
         if parts.count == 2 { return "github_repo" }
@@ -492,7 +526,10 @@ struct PRSNLBackend: SimulatorBackend {
                 }
                 deduplicated.append(entry)
             }
-            result = JSONObject(fields: initial.fields.map { $0.0 == "results" ? ($0.0, .array(Array(deduplicated.prefix(limit)))) : $0 })
+            result = JSONObject(
+                fields: initial.fields.map {
+                    $0.0 == "results" ? ($0.0, .array(Array(deduplicated.prefix(limit)))) : $0
+                })
             result.append(
                 "deduplication",
                 .object([
@@ -522,14 +559,19 @@ struct PRSNLBackend: SimulatorBackend {
         case "30d": days = 30
         case "90d": days = 90
         case "1y": days = 365
-        default: return detail("Failed to retrieve content trends: 400: Invalid timeframe specified.", status: 500, code: "INTERNAL_SERVER_ERROR")
+        default:
+            return detail(
+                "Failed to retrieve content trends: 400: Invalid timeframe specified.", status: 500,
+                code: "INTERNAL_SERVER_ERROR")
         }
         let since = PRSNLStore.nowMicros() - days * Civil.microsPerDay
         var counts: [String: Int] = [:]
         for item in store.allItems() where item.createdAt >= since {
             counts[String(Civil.isoString(item.createdAt).prefix(10)), default: 0] += 1
         }
-        let trends = counts.sorted { $0.key < $1.key }.map { JSONValue.object(["date": .string($0.key), "count": .int($0.value)]) }
+        let trends = counts.sorted { $0.key < $1.key }.map {
+            JSONValue.object(["date": .string($0.key), "count": .int($0.value)])
+        }
         return .json(.object(["trends": .array(trends)]))
     }
 }
@@ -542,8 +584,10 @@ struct PRSNLSearch {
     let typeFilter: String?
 
     static let stopWords: Set<String> = [
-        "a", "an", "and", "are", "as", "at", "be", "but", "by", "for", "from", "how", "i", "if", "in", "into", "is", "it", "its", "my",
-        "no", "not", "of", "on", "or", "our", "so", "such", "that", "the", "their", "then", "there", "these", "they", "this", "to",
+        "a", "an", "and", "are", "as", "at", "be", "but", "by", "for", "from", "how", "i", "if", "in", "into", "is",
+        "it", "its", "my",
+        "no", "not", "of", "on", "or", "our", "so", "such", "that", "the", "their", "then", "there", "these", "they",
+        "this", "to",
         "was", "we", "what", "when", "where", "which", "who", "why", "will", "with", "you", "your",
     ]
 
@@ -571,7 +615,8 @@ struct PRSNLSearch {
         case "keyword":
             let results = keyword(query, limit: limit).map { entry($0.0, similarity: $0.1, searchType: "keyword") }
             return [
-                "results": .array(results), "total": .int(results.count), "query": .string(query), "search_type": .string("keyword"),
+                "results": .array(results), "total": .int(results.count), "query": .string(query),
+                "search_type": .string("keyword"),
                 "timestamp": timestamp,
             ]
         default:
@@ -581,8 +626,10 @@ struct PRSNLSearch {
                 return .object(o)
             }
             return [
-                "results": .array(Array(combined.prefix(limit))), "total": .int(combined.count), "query": .string(query),
-                "search_type": .string("hybrid"), "weights": .object(["semantic": .double(0.7), "keyword": .double(0.3)]),
+                "results": .array(Array(combined.prefix(limit))), "total": .int(combined.count),
+                "query": .string(query),
+                "search_type": .string("hybrid"),
+                "weights": .object(["semantic": .double(0.7), "keyword": .double(0.3)]),
                 "timestamp": timestamp,
             ]
         }
@@ -593,7 +640,8 @@ struct PRSNLSearch {
             "id": .string(item.id), "title": .string(item.title), "url": item.url.map(JSONValue.string) ?? .null,
             "summary": item.summary.map(JSONValue.string) ?? .null, "type": .string(item.type),
             "created_at": .string(PRSNLItem.pythonISO(item.createdAt)),
-            "content_fingerprint": item.contentFingerprint.map(JSONValue.string) ?? .null, "similarity": .double(similarity),
+            "content_fingerprint": item.contentFingerprint.map(JSONValue.string) ?? .null,
+            "similarity": .double(similarity),
             "search_type": .string(searchType),
         ]
     }

@@ -17,18 +17,23 @@ enum PRSNLSHA256 {
     ]
 
     static func hash(_ message: [UInt8]) -> [UInt8] {
-        var h: [UInt32] = [0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19]
+        var h: [UInt32] = [
+            0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
+        ]
         var data = message
         let bitLength = UInt64(message.count) * 8
         data.append(0x80)
         while data.count % 64 != 56 { data.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) { data.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+        for shift in stride(from: 56, through: 0, by: -8) {
+            data.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
+        }
 
         var w = [UInt32](repeating: 0, count: 64)
         for chunk in stride(from: 0, to: data.count, by: 64) {
             for i in 0..<16 {
                 let j = chunk + i * 4
-                w[i] = UInt32(data[j]) << 24 | UInt32(data[j + 1]) << 16 | UInt32(data[j + 2]) << 8 | UInt32(data[j + 3])
+                w[i] =
+                    UInt32(data[j]) << 24 | UInt32(data[j + 1]) << 16 | UInt32(data[j + 2]) << 8 | UInt32(data[j + 3])
             }
             for i in 16..<64 {
                 let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
@@ -54,7 +59,12 @@ enum PRSNLSHA256 {
             h[6] = h[6] &+ g
             h[7] = h[7] &+ hh
         }
-        return h.flatMap { v in [UInt8(v >> 24), UInt8(truncatingIfNeeded: v >> 16), UInt8(truncatingIfNeeded: v >> 8), UInt8(truncatingIfNeeded: v)] }
+        return h.flatMap { v in
+            [
+                UInt8(v >> 24), UInt8(truncatingIfNeeded: v >> 16), UInt8(truncatingIfNeeded: v >> 8),
+                UInt8(truncatingIfNeeded: v),
+            ]
+        }
     }
 
     static func hex(_ s: String) -> String {
@@ -112,10 +122,13 @@ enum PRSNLJWT {
     /// `exp` never expires).
     static func decode(_ token: String, secret: String, now: Date) -> Decoded {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let headerBytes = PRSNLBase64URL.decode(parts[0]), let payloadBytes = PRSNLBase64URL.decode(parts[1]),
+        guard parts.count == 3, let headerBytes = PRSNLBase64URL.decode(parts[0]),
+            let payloadBytes = PRSNLBase64URL.decode(parts[1]),
             let signature = PRSNLBase64URL.decode(parts[2])
         else { return .invalid }
-        guard case .object(let header) = JSONValue.parse(headerBytes), header["alg"]?.stringValue == "HS256" else { return .invalid }
+        guard case .object(let header) = JSONValue.parse(headerBytes), header["alg"]?.stringValue == "HS256" else {
+            return .invalid
+        }
         let signingInput = Array((parts[0] + "." + parts[1]).utf8)
         guard PRSNLSHA256.hmac(key: Array(secret.utf8), message: signingInput) == signature else { return .invalid }
         guard case .object(let payload) = JSONValue.parse(payloadBytes) else { return .invalid }
@@ -135,7 +148,8 @@ func prsnlPythonUUID(_ s: String) -> String? {
     hex = hex.trimmingCharacters(in: CharacterSet(charactersIn: "{}")).replacingOccurrences(of: "-", with: "")
     guard hex.utf8.count == 32, hex.allSatisfy({ $0.isHexDigit }) else { return nil }
     let h = Array(hex.lowercased())
-    return String(h[0..<8]) + "-" + String(h[8..<12]) + "-" + String(h[12..<16]) + "-" + String(h[16..<20]) + "-" + String(h[20..<32])
+    return String(h[0..<8]) + "-" + String(h[8..<12]) + "-" + String(h[12..<16]) + "-" + String(h[16..<20]) + "-"
+        + String(h[20..<32])
 }
 
 /// pydantic 2's UUID validation of a path parameter: hyphenated (36), simple (32), braced (38) or
@@ -153,7 +167,9 @@ func prsnlPydanticUUID(_ s: String) -> Checked<String, String> {
     }
     let groups = body.split(separator: "-", omittingEmptySubsequences: false)
     if groups.count == 1 {
-        guard body.count == 32 else { return .failure("invalid length: expected length 32 for simple format, found \(body.count)") }
+        guard body.count == 32 else {
+            return .failure("invalid length: expected length 32 for simple format, found \(body.count)")
+        }
     } else {
         guard groups.count == 5 else { return .failure("invalid group count: expected 5, found \(groups.count)") }
         let expected = [8, 4, 4, 4, 12]

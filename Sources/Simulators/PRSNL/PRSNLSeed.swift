@@ -31,7 +31,8 @@ enum PRSNLSeed {
     )
 
     static let testUser = PRSNLUser(
-        id: PRSNLSimulator.testUserID, email: "test@example.com", password: nil, firstName: "Test", lastName: "User", isVerified: false
+        id: PRSNLSimulator.testUserID, email: "test@example.com", password: nil, firstName: "Test", lastName: "User",
+        isVerified: false
     )
 
     static var specs: [Spec] {
@@ -39,44 +40,58 @@ enum PRSNLSeed {
             Spec(
                 day: -13, time: (9, 10), title: "Local-first software: You own your data, in spite of the cloud",
                 url: "https://www.inkandswitch.com/local-first/",
-                summary: "Ink & Switch's essay on seven ideals for local-first apps and how CRDTs make offline, collaborative software practical.",
-                content: "Cloud apps like Google Docs and Trello are popular because they enable real-time collaboration...",
-                type: "article", contentType: "article", category: "development", tags: ["local-first", "crdt", "architecture"],
+                summary:
+                    "Ink & Switch's essay on seven ideals for local-first apps and how CRDTs make offline, collaborative software practical.",
+                content:
+                    "Cloud apps like Google Docs and Trello are popular because they enable real-time collaboration...",
+                type: "article", contentType: "article", category: "development",
+                tags: ["local-first", "crdt", "architecture"],
                 updatedAfter: 4
             ),
             Spec(
-                day: -12, time: (20, 45), title: "Sourdough starter from scratch", url: "https://www.kingarthurbaking.com/recipes/sourdough-starter-recipe",
-                summary: "Seven-day feeding schedule for a wild-yeast starter: equal weights flour and water, discard half daily, keep it warm.",
-                content: "Day 1: combine 113g whole rye flour with 113g cool water...", type: "article", contentType: "article",
+                day: -12, time: (20, 45), title: "Sourdough starter from scratch",
+                url: "https://www.kingarthurbaking.com/recipes/sourdough-starter-recipe",
+                summary:
+                    "Seven-day feeding schedule for a wild-yeast starter: equal weights flour and water, discard half daily, keep it warm.",
+                content: "Day 1: combine 113g whole rye flour with 113g cool water...", type: "article",
+                contentType: "article",
                 category: "cooking", tags: ["cooking", "sourdough"]
             ),
             Spec(
-                day: -11, time: (7, 30), title: "Swift concurrency: Behind the scenes", url: "https://developer.apple.com/videos/play/wwdc2021/10254/",
-                summary: "WWDC21 session on the cooperative thread pool, continuations and actor hopping in Swift's runtime.",
+                day: -11, time: (7, 30), title: "Swift concurrency: Behind the scenes",
+                url: "https://developer.apple.com/videos/play/wwdc2021/10254/",
+                summary:
+                    "WWDC21 session on the cooperative thread pool, continuations and actor hopping in Swift's runtime.",
                 type: "video", contentType: "video", category: "development", platform: "apple",
-                thumbnail: "https://devimages-cdn.apple.com/wwdc-services/images/119/5290/5290_wide_250x141_2x.jpg", duration: 2261,
+                thumbnail: "https://devimages-cdn.apple.com/wwdc-services/images/119/5290/5290_wide_250x141_2x.jpg",
+                duration: 2261,
                 tags: ["swift", "concurrency"]
             ),
             Spec(
                 day: -10, time: (13, 5), title: "Ideas for Emma's birthday",
                 summary: "Climbing-gym party or picnic in the Vondelpark; cake from the bakery Noor recommended.",
-                content: "- climbing gym party (book 2 weeks ahead)\n- picnic if the weather holds\n- cake: ask Noor about the bakery\n- budget ~150",
+                content:
+                    "- climbing gym party (book 2 weeks ahead)\n- picnic if the weather holds\n- cake: ask Noor about the bakery\n- budget ~150",
                 type: "note", contentType: "note", category: "personal", tags: ["family", "ideas"], updatedAfter: 95
             ),
             Spec(
                 day: -9, time: (18, 20), title: "The Grug Brained Developer", url: "https://grugbrain.dev/",
-                summary: "A tongue-in-cheek guide to fighting complexity: say no, prefer simple code, test at the right level.",
+                summary:
+                    "A tongue-in-cheek guide to fighting complexity: say no, prefer simple code, test at the right level.",
                 type: "link", contentType: "link", category: "development", tags: ["programming", "humor"]
             ),
             Spec(
                 day: -8, time: (11, 0), title: "Postgres full-text search is good enough!",
                 url: "https://rachbelaid.com/postgres-full-text-search-is-good-enough/",
-                summary: "tsvector, tsquery, ranking and trigram fuzzy matching: how far Postgres gets you before Elasticsearch.",
-                content: "Search is a common feature of web applications and Postgres offers full-text search built in...",
+                summary:
+                    "tsvector, tsquery, ranking and trigram fuzzy matching: how far Postgres gets you before Elasticsearch.",
+                content:
+                    "Search is a common feature of web applications and Postgres offers full-text search built in...",
                 type: "article", contentType: "article", category: "development", tags: ["postgres", "search"]
             ),
             Spec(
-                day: -7, time: (21, 10), title: "Build a standing desk for under $100", url: "https://www.youtube.com/watch?v=6Af6b_wyiwI",
+                day: -7, time: (21, 10), title: "Build a standing desk for under $100",
+                url: "https://www.youtube.com/watch?v=6Af6b_wyiwI",
                 summary: "Plywood top, pipe-flange legs and a crossbar; the build takes one afternoon.",
                 type: "video", contentType: "video", category: "diy", platform: "youtube",
                 thumbnail: "https://i.ytimg.com/vi/6Af6b_wyiwI/hqdefault.jpg", duration: 912, tags: ["diy", "home"]
@@ -84,13 +99,16 @@ enum PRSNLSeed {
             Spec(
                 day: -6, time: (8, 40), title: "Notes from 1:1 with Maria",
                 summary: "Take over the onboarding redesign; write the proposal before sprint planning.",
-                content: "- onboarding redesign is mine from next sprint\n- proposal draft by Thursday\n- ask Tom about analytics events",
+                content:
+                    "- onboarding redesign is mine from next sprint\n- proposal draft by Thursday\n- ask Tom about analytics events",
                 type: "note", contentType: "note", category: "work", tags: ["work", "meetings"]
             ),
             Spec(
-                day: -5, time: (16, 30), title: "Amstel river cycling loop (42 km)", url: "https://www.komoot.com/tour/1148820392",
+                day: -5, time: (16, 30), title: "Amstel river cycling loop (42 km)",
+                url: "https://www.komoot.com/tour/1148820392",
                 summary: "Flat loop from Amsterdam along the Amstel to Ouderkerk and back through the polders.",
-                type: "link", contentType: "link", category: "outdoors", status: "bookmark", tags: ["cycling", "weekend"]
+                type: "link", contentType: "link", category: "outdoors", status: "bookmark",
+                tags: ["cycling", "weekend"]
             ),
             Spec(
                 day: -4, time: (12, 15), title: "Falsehoods programmers believe about time",
@@ -99,7 +117,8 @@ enum PRSNLSeed {
                 type: "article", contentType: "article", category: "development", tags: ["programming", "time"]
             ),
             Spec(
-                day: -3, time: (19, 0), title: "hummingbird-project/hummingbird", url: "https://github.com/hummingbird-project/hummingbird",
+                day: -3, time: (19, 0), title: "hummingbird-project/hummingbird",
+                url: "https://github.com/hummingbird-project/hummingbird",
                 summary: "Lightweight, flexible HTTP server framework written in Swift, built on SwiftNIO.",
                 type: "github_repo", contentType: "github_repo", category: "development", platform: "github",
                 tags: ["swift", "server"]
@@ -114,44 +133,55 @@ enum PRSNLSeed {
                 type: "link", contentType: "link", status: "failed", tags: [], updatedAfter: 1
             ),
             Spec(
-                day: -1, time: (8, 5), title: "Structured concurrency in Swift, explained", url: "https://www.swiftbysundell.com/articles/structured-concurrency/",
+                day: -1, time: (8, 5), title: "Structured concurrency in Swift, explained",
+                url: "https://www.swiftbysundell.com/articles/structured-concurrency/",
                 summary: "Task groups, async let and cancellation propagation with worked examples.",
                 type: "article", contentType: "article", category: "development", tags: ["swift", "concurrency"]
             ),
             Spec(
                 day: -1, time: (22, 30), title: "Book club shortlist",
                 summary: "Piranesi, The Dispossessed, Klara and the Sun.",
-                content: "Piranesi (Susanna Clarke)\nThe Dispossessed (Ursula K. Le Guin)\nKlara and the Sun (Kazuo Ishiguro)",
+                content:
+                    "Piranesi (Susanna Clarke)\nThe Dispossessed (Ursula K. Le Guin)\nKlara and the Sun (Kazuo Ishiguro)",
                 type: "note", contentType: "note", category: "personal", tags: ["books", "personal"]
             ),
             Spec(
-                day: 0, time: (7, 10), title: "An interactive intro to CRDTs", url: "https://jakelazaroff.com/words/an-interactive-intro-to-crdts/",
+                day: 0, time: (7, 10), title: "An interactive intro to CRDTs",
+                url: "https://jakelazaroff.com/words/an-interactive-intro-to-crdts/",
                 summary: "Builds a last-writer-wins register and map step by step, with live demos.",
                 type: "article", contentType: "article", category: "development", tags: ["crdt", "local-first"]
             ),
             Spec(
                 day: 0, time: (7, 45), title: "Groceries for the weekend",
                 summary: "Rye flour, leeks, feta, oat milk, coffee beans.",
-                content: "rye flour, leeks, feta, oat milk, coffee beans", type: "note", contentType: "note", category: "personal",
+                content: "rye flour, leeks, feta, oat milk, coffee beans", type: "note", contentType: "note",
+                category: "personal",
                 tags: ["home", "cooking"]
             ),
             Spec(
-                day: 0, time: (8, 20), title: "Untitled", url: "https://news.ycombinator.com/item?id=41234567", type: "link",
+                day: 0, time: (8, 20), title: "Untitled", url: "https://news.ycombinator.com/item?id=41234567",
+                type: "link",
                 contentType: "link", status: "pending", tags: ["to-read"]
             ),
             // The hard-coded fallback user's own items.
             Spec(
-                day: -16, time: (10, 0), title: "Welcome to PRSNL", summary: "Your personal knowledge base. Capture links and notes.",
-                content: "Welcome to PRSNL!", type: "note", contentType: "note", category: "personal", tags: ["welcome"],
+                day: -16, time: (10, 0), title: "Welcome to PRSNL",
+                summary: "Your personal knowledge base. Capture links and notes.",
+                content: "Welcome to PRSNL!", type: "note", contentType: "note", category: "personal",
+                tags: ["welcome"],
                 user: PRSNLSimulator.testUserID
             ),
             Spec(
-                day: -6, time: (14, 0), title: "Test Article", url: "https://example.com/test-article", summary: "A test article.",
-                content: "This is test content.", type: "article", contentType: "article", tags: ["test"], user: PRSNLSimulator.testUserID
+                day: -6, time: (14, 0), title: "Test Article", url: "https://example.com/test-article",
+                summary: "A test article.",
+                content: "This is test content.", type: "article", contentType: "article", tags: ["test"],
+                user: PRSNLSimulator.testUserID
             ),
             Spec(
-                day: -1, time: (12, 0), title: "Test Video", url: "https://www.youtube.com/watch?v=dQw4w9WgXcQ", summary: "A test video.",
-                type: "video", contentType: "video", platform: "youtube", thumbnail: "https://i.ytimg.com/vi/dQw4w9WgXcQ/hqdefault.jpg",
+                day: -1, time: (12, 0), title: "Test Video", url: "https://www.youtube.com/watch?v=dQw4w9WgXcQ",
+                summary: "A test video.",
+                type: "video", contentType: "video", platform: "youtube",
+                thumbnail: "https://i.ytimg.com/vi/dQw4w9WgXcQ/hqdefault.jpg",
                 duration: 213, tags: ["test", "video"], user: PRSNLSimulator.testUserID
             ),
         ]
@@ -167,12 +197,16 @@ enum PRSNLSeed {
         return specs.enumerated().map { index, spec in
             let digest = PRSNLSHA256.hash(Array("prsnl|\(seedDay)|\(index)".utf8))
             // Seconds and microseconds as a real capture would have them.
-            let jitter = Int64(digest[16]) % 60 * Civil.microsPerSecond + Int64(UInt32(digest[17]) << 16 | UInt32(digest[18]) << 8 | UInt32(digest[19])) % 1_000_000
+            let jitter =
+                Int64(digest[16]) % 60 * Civil.microsPerSecond + Int64(
+                    UInt32(digest[17]) << 16 | UInt32(digest[18]) << 8 | UInt32(digest[19])) % 1_000_000
             let planned = calendar.utcMicros(spec.day, spec.time) + jitter
             let created = min(planned, nowMicros - Int64(specs.count - index) * 60 * Civil.microsPerSecond)
             var metadata: JSONObject = [:]
             if let platform = spec.platform { metadata.append("platform", .string(platform)) }
-            if spec.status == "failed" { metadata.append("error", .string("403 Client Error: Forbidden for url: \(spec.url ?? "")")) }
+            if spec.status == "failed" {
+                metadata.append("error", .string("403 Client Error: Forbidden for url: \(spec.url ?? "")"))
+            }
             return PRSNLItem(
                 id: uuidV4String(digest),
                 userID: spec.user,

@@ -64,7 +64,10 @@ public struct PRSNLSimulator: Sendable {
     /// ``demoSecretKey``: works as a static Bearer token until `/_sim/tokens/expire` with
     /// `{"tokens":"static"}` (or a different ``Options/secretKey``).
     public static let demoToken = PRSNLJWT.encode(
-        ["sub": .string(demoUserID), "exp": .int(4_102_444_800), "type": .string("access"), "jti": .string(demoTokenID)],
+        [
+            "sub": .string(demoUserID), "exp": .int(4_102_444_800), "type": .string("access"),
+            "jti": .string(demoTokenID),
+        ],
         secret: demoSecretKey
     )
 
@@ -122,7 +125,8 @@ public struct PRSNLSimulator: Sendable {
     ///   - host: 127.0.0.1, ::1 or localhost; anything else throws ``SimulatorError/nonLoopbackHost(_:)``.
     ///   - port: 0 picks a free port (read it from ``RunningSimulator/port``).
     ///   - logger: defaults to a logger at `.warning`.
-    public func start(host: String = "127.0.0.1", port: Int = 0, logger: Logger? = nil) async throws -> RunningSimulator {
+    public func start(host: String = "127.0.0.1", port: Int = 0, logger: Logger? = nil) async throws -> RunningSimulator
+    {
         let store = try PRSNLStore(options: options)
         return try await SimulatorServer.start(
             kind: .prsnl,

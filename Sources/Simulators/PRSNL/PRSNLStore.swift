@@ -149,7 +149,8 @@ final class PRSNLStore: Sendable {
     init(options: PRSNLSimulator.Options) throws {
         guard Civil.parseDay(options.seedDay) != nil else { throw SimulatorError.invalidSeedDay(options.seedDay) }
         self.options = options
-        self.state = Mutex(State(limits: Limits(capture: options.rateLimitPerMinute, search: options.searchRateLimitPerMinute)))
+        self.state = Mutex(
+            State(limits: Limits(capture: options.rateLimitPerMinute, search: options.searchRateLimitPerMinute)))
         reset()
     }
 
@@ -240,15 +241,20 @@ final class PRSNLStore: Sendable {
         state.withLock { $0.users[id] }
     }
 
-    private func mint(_ userID: String, type: String, lifetime: TimeInterval, now: Date) -> (token: String, jti: String) {
+    private func mint(_ userID: String, type: String, lifetime: TimeInterval, now: Date) -> (token: String, jti: String)
+    {
         let jti = UUID().uuidString.lowercased()
         let exp = Int((now.timeIntervalSince1970 + lifetime).rounded(.down))
-        let payload: JSONObject = ["sub": .string(userID), "exp": .int(exp), "type": .string(type), "jti": .string(jti)]
+        let payload: JSONObject = [
+            "sub": .string(userID), "exp": .int(exp), "type": .string(type), "jti": .string(jti),
+        ]
         return (PRSNLJWT.encode(payload, secret: options.secretKey), jti)
     }
 
     /// A new access/refresh pair and session for `userID`; the caller holds no lock.
-    private func issuePair(_ userID: String, now: Date) -> (access: String, refresh: String, accessJTI: String, refreshJTI: String) {
+    private func issuePair(_ userID: String, now: Date) -> (
+        access: String, refresh: String, accessJTI: String, refreshJTI: String
+    ) {
         let access = mint(userID, type: "access", lifetime: options.accessTokenLifetime, now: now)
         let refresh = mint(userID, type: "refresh", lifetime: options.refreshTokenLifetime, now: now)
         return (access.token, refresh.token, access.jti, refresh.jti)
@@ -261,7 +267,9 @@ final class PRSNLStore: Sendable {
 
     func login(email: String, password: String, now: Date = Date()) -> LoginOutcome {
         let candidate = state.withLock { s in
-            s.users.values.first { $0.email.lowercased() == email.lowercased() && $0.password != nil && $0.password == password }
+            s.users.values.first {
+                $0.email.lowercased() == email.lowercased() && $0.password != nil && $0.password == password
+            }
         }
         guard let user = candidate else {
             state.withLock { $0.counts.failedLogins += 1 }
@@ -286,7 +294,9 @@ final class PRSNLStore: Sendable {
     /// Rotates a refresh token: the old session is revoked, a new pair issued.
     func refresh(_ token: String, now: Date = Date()) -> RefreshOutcome {
         let decoded = decode(token, now: now)
-        guard case .valid(let payload) = decoded, payload["type"]?.stringValue == "refresh", let jti = payload["jti"]?.stringValue else {
+        guard case .valid(let payload) = decoded, payload["type"]?.stringValue == "refresh",
+            let jti = payload["jti"]?.stringValue
+        else {
             state.withLock { $0.counts.failedRefreshes += 1 }
             return .invalid
         }
@@ -312,7 +322,9 @@ final class PRSNLStore: Sendable {
     /// PyJWT's decode, plus the simulator's forced expiry by jti.
     func decode(_ token: String, now: Date = Date()) -> PRSNLJWT.Decoded {
         let decoded = PRSNLJWT.decode(token, secret: options.secretKey, now: now)
-        if case .valid(let payload) = decoded, let jti = payload["jti"]?.stringValue, state.withLock({ $0.expired.contains(jti) }) {
+        if case .valid(let payload) = decoded, let jti = payload["jti"]?.stringValue,
+            state.withLock({ $0.expired.contains(jti) })
+        {
             return .expired(payload)
         }
         return decoded
@@ -330,7 +342,9 @@ final class PRSNLStore: Sendable {
         case .invalid: return .failure(required)
         case .expired: return .failure("Token has expired")
         case .valid(let payload):
-            guard let sub = payload["sub"]?.stringValue, !sub.isEmpty, let id = prsnlPythonUUID(sub) else { return .failure(required) }
+            guard let sub = payload["sub"]?.stringValue, !sub.isEmpty, let id = prsnlPythonUUID(sub) else {
+                return .failure(required)
+            }
             return .success(id)
         }
     }

@@ -14,7 +14,8 @@ enum PRSNLValidation {
         guard let value = pythonInt(raw) else {
             errors.append(
                 PydanticError(
-                    type: "int_parsing", loc: loc, msg: "Input should be a valid integer, unable to parse string as an integer",
+                    type: "int_parsing", loc: loc,
+                    msg: "Input should be a valid integer, unable to parse string as an integer",
                     input: .string(raw)
                 )
             )
@@ -37,13 +38,15 @@ enum PRSNLValidation {
     static func bounds(_ value: Int, _ input: JSONValue, loc: [JSONValue], ge: Int?, le: Int?) -> PydanticError? {
         if let ge, value < ge {
             return PydanticError(
-                type: "greater_than_equal", loc: loc, msg: "Input should be greater than or equal to \(ge)", input: input,
+                type: "greater_than_equal", loc: loc, msg: "Input should be greater than or equal to \(ge)",
+                input: input,
                 ctx: ["ge": .int(ge)]
             )
         }
         if let le, value > le {
             return PydanticError(
-                type: "less_than_equal", loc: loc, msg: "Input should be less than or equal to \(le)", input: input, ctx: ["le": .int(le)]
+                type: "less_than_equal", loc: loc, msg: "Input should be less than or equal to \(le)", input: input,
+                ctx: ["le": .int(le)]
             )
         }
         return nil
@@ -117,13 +120,15 @@ enum PRSNLValidation {
                 guard let i = pythonInt(s) else {
                     return [
                         PydanticError(
-                            type: "int_parsing", loc: loc, msg: "Input should be a valid integer, unable to parse string as an integer",
+                            type: "int_parsing", loc: loc,
+                            msg: "Input should be a valid integer, unable to parse string as an integer",
                             input: raw
                         )
                     ]
                 }
                 value = i
-            default: return [PydanticError(type: "int_type", loc: loc, msg: "Input should be a valid integer", input: raw)]
+            default:
+                return [PydanticError(type: "int_type", loc: loc, msg: "Input should be a valid integer", input: raw)]
             }
             return bounds(value, raw, loc: loc, ge: ge, le: le).map { [$0] }
         case .float(let ge, let le):
@@ -135,18 +140,21 @@ enum PRSNLValidation {
                 guard let d = Double(s.trimmingCharacters(in: .whitespaces)) else {
                     return [
                         PydanticError(
-                            type: "float_parsing", loc: loc, msg: "Input should be a valid number, unable to parse string as a number",
+                            type: "float_parsing", loc: loc,
+                            msg: "Input should be a valid number, unable to parse string as a number",
                             input: raw
                         )
                     ]
                 }
                 value = d
-            default: return [PydanticError(type: "float_type", loc: loc, msg: "Input should be a valid number", input: raw)]
+            default:
+                return [PydanticError(type: "float_type", loc: loc, msg: "Input should be a valid number", input: raw)]
             }
             if let ge, value < ge {
                 return [
                     PydanticError(
-                        type: "greater_than_equal", loc: loc, msg: "Input should be greater than or equal to \(ge)", input: raw,
+                        type: "greater_than_equal", loc: loc, msg: "Input should be greater than or equal to \(ge)",
+                        input: raw,
                         ctx: ["ge": .double(ge)]
                     )
                 ]
@@ -154,7 +162,8 @@ enum PRSNLValidation {
             if let le, value > le {
                 return [
                     PydanticError(
-                        type: "less_than_equal", loc: loc, msg: "Input should be less than or equal to \(le)", input: raw,
+                        type: "less_than_equal", loc: loc, msg: "Input should be less than or equal to \(le)",
+                        input: raw,
                         ctx: ["le": .double(le)]
                     )
                 ]
@@ -166,7 +175,11 @@ enum PRSNLValidation {
             case .int(let i) where i == 0 || i == 1: return nil
             case .string(let s) where PydanticError.laxBool(s) != nil: return nil
             case .int, .double, .string:
-                return [PydanticError(type: "bool_parsing", loc: loc, msg: "Input should be a valid boolean, unable to interpret input", input: raw)]
+                return [
+                    PydanticError(
+                        type: "bool_parsing", loc: loc,
+                        msg: "Input should be a valid boolean, unable to interpret input", input: raw)
+                ]
             default:
                 return [PydanticError(type: "bool_type", loc: loc, msg: "Input should be a valid boolean", input: raw)]
             }
@@ -182,9 +195,12 @@ enum PRSNLValidation {
         case .literal(let allowed):
             if case .string(let s) = raw, allowed.contains(s) { return nil }
             let quoted = allowed.map { "'\($0)'" }
-            let expected = quoted.count > 1 ? quoted.dropLast().joined(separator: ", ") + " or " + quoted.last! : quoted.joined()
+            let expected =
+                quoted.count > 1 ? quoted.dropLast().joined(separator: ", ") + " or " + quoted.last! : quoted.joined()
             return [
-                PydanticError(type: "literal_error", loc: loc, msg: "Input should be \(expected)", input: raw, ctx: ["expected": .string(expected)])
+                PydanticError(
+                    type: "literal_error", loc: loc, msg: "Input should be \(expected)", input: raw,
+                    ctx: ["expected": .string(expected)])
             ]
         case .object:
             if case .object = raw { return nil }

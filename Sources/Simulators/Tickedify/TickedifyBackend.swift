@@ -89,7 +89,8 @@ struct TickedifyBackend: SimulatorBackend {
         switch TickedifyBody.parse(request) {
         case .invalidJSON(let message):
             return TickedifyHTTP.json(
-                .object(["error": .string("Internal server error"), "message": .string(message)]), status: 500, request: request
+                .object(["error": .string("Internal server error"), "message": .string(message)]), status: 500,
+                request: request
             )
         case .parsed(let value):
             body = value
@@ -125,12 +126,14 @@ struct TickedifyBackend: SimulatorBackend {
             case .planningPost: return planningPost(call, session)
             case .planningPut: return planningPut(call, session)
             case .planningDelete: return planningDelete(call)
-            default: return TickedifyHTTP.error("Route \(call.request.path) not found", status: 404, request: call.request)
+            default:
+                return TickedifyHTTP.error("Route \(call.request.path) not found", status: 404, request: call.request)
             }
         case .ping:
             return TickedifyHTTP.json(
                 .object([
-                    "message": .string("pong"), "timestamp": .string(TickedifyTime.iso(TickedifyTime.nowMs())), "version": .string("1.1"),
+                    "message": .string("pong"), "timestamp": .string(TickedifyTime.iso(TickedifyTime.nowMs())),
+                    "version": .string("1.1"),
                 ]), request: call.request
             )
         case .status: return status(call)
@@ -168,7 +171,9 @@ struct TickedifyBackend: SimulatorBackend {
         ]
         if client.totalHits > limit {
             headers.append((.retryAfter, "\(resetSeconds)"))
-            return TickedifyHTTP.json(.object(["error": .string(Self.rateLimitMessage)]), status: 429, headers: headers, request: call.request)
+            return TickedifyHTTP.json(
+                .object(["error": .string(Self.rateLimitMessage)]), status: 429, headers: headers, request: call.request
+            )
         }
         func reply(_ value: JSONValue, _ status: Int, _ extra: [(HTTPField.Name, String)] = []) -> Response {
             TickedifyHTTP.json(value, status: status, headers: headers + extra, request: call.request)
@@ -205,16 +210,21 @@ struct TickedifyBackend: SimulatorBackend {
                 ]), 200, [cookie]
             )
         }
-        return reply(.object(["success": .bool(true), "message": .string("Succesvol ingelogd"), "user": userJSON]), 200, [cookie])
+        return reply(
+            .object(["success": .bool(true), "message": .string("Succesvol ingelogd"), "user": userJSON]), 200, [cookie]
+        )
     }
 
     private func logout(_ call: Call) -> Response {
         if let session = call.session { store.destroy(session) }
-        return TickedifyHTTP.json(.object(["success": .bool(true), "message": .string("Succesvol uitgelogd")]), request: call.request)
+        return TickedifyHTTP.json(
+            .object(["success": .bool(true), "message": .string("Succesvol uitgelogd")]), request: call.request)
     }
 
     private func me(_ call: Call) -> Response {
-        guard let session = call.session else { return TickedifyHTTP.error("Not authenticated", status: 401, request: call.request) }
+        guard let session = call.session else {
+            return TickedifyHTTP.error("Not authenticated", status: 401, request: call.request)
+        }
         guard let user = store.user(id: session.userId) else {
             return TickedifyHTTP.error("User not found", status: 401, request: call.request)
         }
@@ -234,9 +244,11 @@ struct TickedifyBackend: SimulatorBackend {
                 "expiryType": expired ? .string(user.expiryType) : .null,
                 "accessMessage": accessMessage,
                 "user": .object([
-                    "id": .string(session.userId), "email": .string(session.userEmail), "naam": .string(session.userNaam),
+                    "id": .string(session.userId), "email": .string(session.userEmail),
+                    "naam": .string(session.userNaam),
                     "account_type": .string(expired && user.expiryType == "beta" ? "beta" : "regular"),
-                    "subscription_status": .string(expired ? (user.expiryType == "beta" ? "expired" : "trial_expired") : "active"),
+                    "subscription_status": .string(
+                        expired ? (user.expiryType == "beta" ? "expired" : "trial_expired") : "active"),
                 ]),
                 "betaConfig": .object(["beta_period_active": .bool(true), "beta_ended_at": .null]),
             ]), request: call.request
@@ -244,11 +256,14 @@ struct TickedifyBackend: SimulatorBackend {
     }
 
     private func persistentToken(_ call: Call) -> Response {
-        guard let session = call.session else { return TickedifyHTTP.error("Authentication required", status: 401, request: call.request) }
+        guard let session = call.session else {
+            return TickedifyHTTP.error("Authentication required", status: 401, request: call.request)
+        }
         let token = store.newToken(for: session.userId)
         let host = call.request.authority ?? "127.0.0.1"
         return TickedifyHTTP.json(
-            .object(["success": .bool(true), "token": .string(token), "url": .string("http://\(host)/al/\(token)")]), request: call.request
+            .object(["success": .bool(true), "token": .string(token), "url": .string("http://\(host)/al/\(token)")]),
+            request: call.request
         )
     }
 
@@ -258,26 +273,35 @@ struct TickedifyBackend: SimulatorBackend {
         }
         let now = TickedifyTime.nowMs()
         let session = store.login(user, existing: call.session, now: now)
-        return TickedifyHTTP.redirect("/app", headers: [(.setCookie, session.setCookie(cookieExpires: now + TickedifyCookies.maxAgeMs))])
+        return TickedifyHTTP.redirect(
+            "/app", headers: [(.setCookie, session.setCookie(cookieExpires: now + TickedifyCookies.maxAgeMs))])
     }
 
     // MARK: - Lists and counts
 
     private func lijst(_ call: Call) -> Response {
         // getCurrentUserId throws; the route's catch answers 404.
-        guard let session = call.session else { return TickedifyHTTP.error("Lijst niet gevonden", status: 404, request: call.request) }
+        guard let session = call.session else {
+            return TickedifyHTTP.error("Lijst niet gevonden", status: 404, request: call.request)
+        }
         let naam = call.params["naam"] ?? ""
         let items: [JSONValue] = store.read { data, style in
             switch naam {
             case "projecten-lijst":
-                return data.projects.filter { $0.userId == session.userId }.sorted { $0.aangemaakt > $1.aangemaakt }.map { $0.json(style) }
+                return data.projects.filter { $0.userId == session.userId }.sorted { $0.aangemaakt > $1.aangemaakt }.map
+                { $0.json(style) }
             case "contexten":
-                return data.contexts.filter { $0.userId == session.userId }.sorted { $0.aangemaakt > $1.aangemaakt }.map(\.json)
+                return data.contexts.filter { $0.userId == session.userId }.sorted { $0.aangemaakt > $1.aangemaakt }
+                    .map(\.json)
             case "afgewerkte-taken", "afgewerkt":
-                return Self.ordered(data.tasks) { $0.userId == session.userId && $0.afgewerkt != nil && $0.verwijderdOp == nil }
-                    .sorted { ($0.afgewerkt ?? 0) > ($1.afgewerkt ?? 0) }.map { $0.json(style) }
+                return Self.ordered(data.tasks) {
+                    $0.userId == session.userId && $0.afgewerkt != nil && $0.verwijderdOp == nil
+                }
+                .sorted { ($0.afgewerkt ?? 0) > ($1.afgewerkt ?? 0) }.map { $0.json(style) }
             default:
-                return Self.ordered(data.tasks) { $0.userId == session.userId && $0.lijst == naam && $0.isOpen }.map { $0.json(style) }
+                return Self.ordered(data.tasks) { $0.userId == session.userId && $0.lijst == naam && $0.isOpen }.map {
+                    $0.json(style)
+                }
             }
         }
         return TickedifyHTTP.json(.array(items), request: call.request)
@@ -290,7 +314,9 @@ struct TickedifyBackend: SimulatorBackend {
     }
 
     private func sidebar(_ call: Call) -> Response {
-        guard let session = call.session else { return TickedifyHTTP.error("Not authenticated", status: 401, request: call.request) }
+        guard let session = call.session else {
+            return TickedifyHTTP.error("Not authenticated", status: 401, request: call.request)
+        }
         let today = store.currentDate
         let counts: JSONValue = store.read { data, _ in
             let open = data.tasks.filter { $0.userId == session.userId && $0.isOpen }
@@ -315,12 +341,16 @@ struct TickedifyBackend: SimulatorBackend {
         guard let session = call.session else { return TickedifyHTTP.json(.object([:]), request: call.request) }
         let counts: JSONValue = store.read { data, _ in
             let mine = data.tasks.filter { $0.userId == session.userId }
-            func open(_ lijst: String) -> JSONValue { .int(mine.filter { $0.lijst == lijst && $0.afgewerkt == nil }.count) }
+            func open(_ lijst: String) -> JSONValue {
+                .int(mine.filter { $0.lijst == lijst && $0.afgewerkt == nil }.count)
+            }
             return .object([
                 "inbox": open("inbox"), "acties": open("acties"), "opvolgen": open("opvolgen"),
                 "afgewerkte-taken": .int(mine.filter { $0.afgewerkt != nil }.count),
-                "uitgesteld-wekelijks": open("uitgesteld-wekelijks"), "uitgesteld-maandelijks": open("uitgesteld-maandelijks"),
-                "uitgesteld-3maandelijks": open("uitgesteld-3maandelijks"), "uitgesteld-6maandelijks": open("uitgesteld-6maandelijks"),
+                "uitgesteld-wekelijks": open("uitgesteld-wekelijks"),
+                "uitgesteld-maandelijks": open("uitgesteld-maandelijks"),
+                "uitgesteld-3maandelijks": open("uitgesteld-3maandelijks"),
+                "uitgesteld-6maandelijks": open("uitgesteld-6maandelijks"),
                 "uitgesteld-jaarlijks": open("uitgesteld-jaarlijks"),
                 "projecten-lijst": .int(data.projects.filter { $0.userId == session.userId }.count),
             ])
@@ -332,27 +362,37 @@ struct TickedifyBackend: SimulatorBackend {
 
     private func addToInbox(_ call: Call) async -> Response {
         func failure(_ details: String) -> Response {
-            TickedifyHTTP.json(.object(["error": .string("Fout bij opslaan"), "details": .string(details)]), status: 500, request: call.request)
+            TickedifyHTTP.json(
+                .object(["error": .string("Fout bij opslaan"), "details": .string(details)]), status: 500,
+                request: call.request)
         }
         guard let session = call.session else { return failure("Niet ingelogd - geen geldige sessie") }
         let tekst = call.body["tekst"] ?? .null
-        guard Self.truthy(tekst) else { return TickedifyHTTP.error("Tekst is required", status: 400, request: call.request) }
+        guard Self.truthy(tekst) else {
+            return TickedifyHTTP.error("Tekst is required", status: 400, request: call.request)
+        }
         guard case .string(let raw) = tekst else { return failure("tekst.trim is not a function") }
         let trimmed = Self.jsTrim(raw)
-        guard !trimmed.isEmpty else { return TickedifyHTTP.error("Tekst is required", status: 400, request: call.request) }
+        guard !trimmed.isEmpty else {
+            return TickedifyHTTP.error("Tekst is required", status: 400, request: call.request)
+        }
 
         // getList('inbox') …
         let snapshot: [TickedifyTask] = store.read { data, _ in
             Self.ordered(data.tasks) { $0.userId == session.userId && $0.lijst == "inbox" && $0.isOpen }
         }
         let now = TickedifyTime.nowMs()
-        var newTask = TickedifyTask(id: TickedifyTime.newTaskID(now: now), tekst: trimmed, aangemaakt: now, lijst: "inbox", userId: session.userId)
+        var newTask = TickedifyTask(
+            id: TickedifyTime.newTaskID(now: now), tekst: trimmed, aangemaakt: now, lijst: "inbox",
+            userId: session.userId)
         newTask.prioriteit = "gemiddeld"
         // … the database round trips, during which other requests run …
         try? await Task.sleep(for: store.options.inboxRaceWindow)
         // … then saveList('inbox', [...current, new]): DELETE every open inbox row, re-INSERT each.
         let error: String? = store.write { data in
-            let doomed = Set(data.tasks.filter { $0.userId == session.userId && $0.lijst == "inbox" && $0.afgewerkt == nil }.map(\.id))
+            let doomed = Set(
+                data.tasks.filter { $0.userId == session.userId && $0.lijst == "inbox" && $0.afgewerkt == nil }.map(
+                    \.id))
             data.tasks.removeAll { doomed.contains($0.id) }
             // ON DELETE CASCADE: planning rows (and attachments) of the deleted rows go too.
             data.planning.removeAll { $0.actieId.map(doomed.contains) ?? false }
@@ -365,14 +405,16 @@ struct TickedifyBackend: SimulatorBackend {
             return nil
         }
         if let error { return failure(error) }
-        return TickedifyHTTP.json(.object(["success": .bool(true), "taskId": .string(newTask.id)]), request: call.request)
+        return TickedifyHTTP.json(
+            .object(["success": .bool(true), "taskId": .string(newTask.id)]), request: call.request)
     }
 
     /// A row as `saveList`'s fixed INSERT writes it back: columns outside its list are reset and
     /// `||` turns falsy values into NULL.
     static func reinserted(_ task: TickedifyTask) -> TickedifyTask {
         func nonEmpty(_ s: String?) -> String? { (s?.isEmpty ?? true) ? nil : s }
-        var row = TickedifyTask(id: task.id, tekst: task.tekst, aangemaakt: task.aangemaakt, lijst: "inbox", userId: task.userId)
+        var row = TickedifyTask(
+            id: task.id, tekst: task.tekst, aangemaakt: task.aangemaakt, lijst: "inbox", userId: task.userId)
         row.projectId = nonEmpty(task.projectId)
         row.verschijndatum = task.verschijndatum
         row.contextId = nonEmpty(task.contextId)
@@ -404,7 +446,9 @@ struct TickedifyBackend: SimulatorBackend {
                     return task.afgewerkt == nil && task.verwijderdOp == nil
                 }
                 .sorted { a, b in
-                    (a.element.uur, a.element.positie, a.element.aangemaakt, a.offset) < (b.element.uur, b.element.positie, b.element.aangemaakt, b.offset)
+                    (a.element.uur, a.element.positie, a.element.aangemaakt, a.offset) < (
+                        b.element.uur, b.element.positie, b.element.aangemaakt, b.offset
+                    )
                 }
                 .map { $0.element.json(task: $0.element.actieId.flatMap { tasks[$0] }, style) }
         }
@@ -412,7 +456,8 @@ struct TickedifyBackend: SimulatorBackend {
     }
 
     private func planningPost(_ call: Call, _ session: TickedifySession) -> Response {
-        let failure = TickedifyHTTP.error("Fout bij toevoegen aan dagelijkse planning", status: 500, request: call.request)
+        let failure = TickedifyHTTP.error(
+            "Fout bij toevoegen aan dagelijkse planning", status: 500, request: call.request)
         let body = call.body
         // The INSERT's constraints: datum DATE NOT NULL, uur 0-23, type in (taak, geblokkeerd, pauze),
         // duur_minuten NOT NULL, actie_id a foreign key into taken.
@@ -449,7 +494,8 @@ struct TickedifyBackend: SimulatorBackend {
             }
             data.planning.append(
                 TickedifyPlanItem(
-                    id: id, actieId: actieId, datum: datum, uur: uur, positie: position, type: type, naam: naam, duurMinuten: duur,
+                    id: id, actieId: actieId, datum: datum, uur: uur, positie: position, type: type, naam: naam,
+                    duurMinuten: duur,
                     aangemaakt: now, userId: session.userId
                 )
             )
@@ -463,9 +509,13 @@ struct TickedifyBackend: SimulatorBackend {
     /// no row of this user, answers 404.
     private func planningPut(_ call: Call, _ session: TickedifySession) -> Response {
         let notFound = TickedifyHTTP.error("Planning item niet gevonden", status: 404, request: call.request)
-        guard case .object(let updates) = call.body, !updates.fields.isEmpty, let id = call.params["id"] else { return notFound }
+        guard case .object(let updates) = call.body, !updates.fields.isEmpty, let id = call.params["id"] else {
+            return notFound
+        }
         let updated: Bool = store.write { data in
-            guard let index = data.planning.firstIndex(where: { $0.id == id && $0.userId == session.userId }) else { return false }
+            guard let index = data.planning.firstIndex(where: { $0.id == id && $0.userId == session.userId }) else {
+                return false
+            }
             var item = data.planning[index]
             for (key, value) in updates.fields {
                 switch key {
@@ -473,7 +523,9 @@ struct TickedifyBackend: SimulatorBackend {
                     if value == .null {
                         item.actieId = nil
                     } else {
-                        guard let text = Self.pgText(value), data.tasks.contains(where: { $0.id == text }) else { return false }
+                        guard let text = Self.pgText(value), data.tasks.contains(where: { $0.id == text }) else {
+                            return false
+                        }
                         item.actieId = text
                     }
                 case "duurMinuten", "duur_minuten":
@@ -512,7 +564,9 @@ struct TickedifyBackend: SimulatorBackend {
             data.planning.remove(at: index)
             return true
         }
-        guard deleted else { return TickedifyHTTP.error("Planning item niet gevonden", status: 404, request: call.request) }
+        guard deleted else {
+            return TickedifyHTTP.error("Planning item niet gevonden", status: 404, request: call.request)
+        }
         return TickedifyHTTP.json(.object(["success": .bool(true)]), request: call.request)
     }
 
@@ -542,7 +596,9 @@ struct TickedifyBackend: SimulatorBackend {
                 "commit_hash": .string("unknown"),
                 "deployed_at": .string(TickedifyTime.iso(TickedifyTime.nowMs())),
                 "code_marker": .string("0.17.23-FINAL"),
-                "features": .array(["dagelijkse-planning", "email-import", "subtaken", "bijlagen", "persistent-login"].map(JSONValue.string)),
+                "features": .array(
+                    ["dagelijkse-planning", "email-import", "subtaken", "bijlagen", "persistent-login"].map(
+                        JSONValue.string)),
                 "environment": .string("production"),
             ]), request: call.request
         )
@@ -564,12 +620,16 @@ struct TickedifyBackend: SimulatorBackend {
 
     /// `String.prototype.trim` (ECMAScript white space and line terminators).
     static func jsTrim(_ s: String) -> String {
-        let extra: Set<Unicode.Scalar> = ["\u{FEFF}", "\u{00A0}", "\u{1680}", "\u{2028}", "\u{2029}", "\u{202F}", "\u{205F}", "\u{3000}"]
+        let extra: Set<Unicode.Scalar> = [
+            "\u{FEFF}", "\u{00A0}", "\u{1680}", "\u{2028}", "\u{2029}", "\u{202F}", "\u{205F}", "\u{3000}",
+        ]
         func isSpace(_ u: Unicode.Scalar) -> Bool {
             u.properties.isWhitespace || extra.contains(u)
         }
         let scalars = s.unicodeScalars
-        guard let start = scalars.firstIndex(where: { !isSpace($0) }), let end = scalars.lastIndex(where: { !isSpace($0) }) else {
+        guard let start = scalars.firstIndex(where: { !isSpace($0) }),
+            let end = scalars.lastIndex(where: { !isSpace($0) })
+        else {
             return ""
         }
         return String(scalars[start...end])
@@ -592,7 +652,8 @@ struct TickedifyBackend: SimulatorBackend {
         switch value {
         case .int(let i): return Int(exactly: Int32(truncatingIfNeeded: i)) == i ? i : nil
         case .double(let d): return d == d.rounded() && abs(d) < 2_147_483_648 ? Int(d) : nil
-        case .string(let s): return Int(s.trimmingCharacters(in: .whitespaces)).flatMap { abs($0) < 2_147_483_648 ? $0 : nil }
+        case .string(let s):
+            return Int(s.trimmingCharacters(in: .whitespaces)).flatMap { abs($0) < 2_147_483_648 ? $0 : nil }
         default: return nil
         }
     }
@@ -604,14 +665,18 @@ struct TickedifyBackend: SimulatorBackend {
         case 401: return TickedifyHTTP.error("Not authenticated", status: 401)
         case 429: return TickedifyHTTP.error(Self.rateLimitMessage, status: 429)
         case 503: return TickedifyHTTP.error("Database not available", status: 503)
-        case 500: return TickedifyHTTP.json(.object(["error": .string("Internal server error"), "message": .string("simulated failure")]), status: 500)
+        case 500:
+            return TickedifyHTTP.json(
+                .object(["error": .string("Internal server error"), "message": .string("simulated failure")]),
+                status: 500)
         default: return TickedifyHTTP.error("simulated failure", status: status)
         }
     }
 
     var controlRoutes: [String] {
         [
-            "GET /_sim/crashes", "POST /_sim/sessions/expire", "GET /_sim/logins", "POST /_sim/ratelimit/reset", "GET /_sim/options",
+            "GET /_sim/crashes", "POST /_sim/sessions/expire", "GET /_sim/logins", "POST /_sim/ratelimit/reset",
+            "GET /_sim/options",
             "POST /_sim/options", "POST /_sim/reset",
         ]
     }

@@ -20,19 +20,25 @@ enum TickedifyHTTP {
 
     /// `res.status(status).json(value)`: compact JSON, `application/json; charset=utf-8`, a weak
     /// ETag, and 304 when a GET's `If-None-Match` matches.
-    static func json(_ value: JSONValue, status: Int = 200, headers: [(HTTPField.Name, String)] = [], request: SimRequest? = nil) -> Response {
-        send(Array(value.serialized.utf8), contentType: "application/json; charset=utf-8", status: status, headers: headers, request: request)
+    static func json(
+        _ value: JSONValue, status: Int = 200, headers: [(HTTPField.Name, String)] = [], request: SimRequest? = nil
+    ) -> Response {
+        send(
+            Array(value.serialized.utf8), contentType: "application/json; charset=utf-8", status: status,
+            headers: headers, request: request)
     }
 
     static func send(
-        _ body: [UInt8], contentType: String, status: Int, headers: [(HTTPField.Name, String)] = [], request: SimRequest? = nil
+        _ body: [UInt8], contentType: String, status: Int, headers: [(HTTPField.Name, String)] = [],
+        request: SimRequest? = nil
     ) -> Response {
         var fields = baseHeaders()
         for (name, value) in headers { fields.append(HTTPField(name: name, value: value)) }
         fields[.contentType] = contentType
         let tag = etag(body)
         fields[.eTag] = tag
-        if let request, request.method == .get || request.method == .head, (200..<300).contains(status) || status == 304,
+        if let request, request.method == .get || request.method == .head,
+            (200..<300).contains(status) || status == 304,
             let inm = request.headers[.ifNoneMatch], fresh(ifNoneMatch: inm, etag: tag)
         {
             fields[.contentType] = nil
@@ -68,12 +74,15 @@ enum TickedifyHTTP {
     /// Express's `finalhandler` page for a path nothing handles outside `/api`.
     static func cannot(_ request: SimRequest) -> Response {
         let path = htmlEscape(request.rawPath)
-        let html = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>Error</title>\n</head>\n<body>\n"
+        let html =
+            "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>Error</title>\n</head>\n<body>\n"
             + "<pre>Cannot \(request.method.rawValue) \(path)</pre>\n</body>\n</html>\n"
         var fields = baseHeaders()
         fields[.contentType] = "text/html; charset=utf-8"
         fields[.init("Content-Security-Policy")!] = "default-src 'none'"
-        return Response(status: .init(code: 404, reasonPhrase: "Not Found"), headers: fields, body: .init(byteBuffer: ByteBuffer(string: html)))
+        return Response(
+            status: .init(code: 404, reasonPhrase: "Not Found"), headers: fields,
+            body: .init(byteBuffer: ByteBuffer(string: html)))
     }
 
     /// `res.redirect(location)`: 302 with Express's text body.
@@ -109,7 +118,8 @@ enum TickedifyBody {
     case invalidJSON(message: String)
 
     static func parse(_ request: SimRequest) -> TickedifyBody {
-        let mime = (request.headers[.contentType] ?? "").split(separator: ";", maxSplits: 1).first
+        let mime =
+            (request.headers[.contentType] ?? "").split(separator: ";", maxSplits: 1).first
             .map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
         let bytes = Array(request.body.readableBytesView)
         switch mime {

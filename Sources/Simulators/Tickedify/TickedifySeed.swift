@@ -50,39 +50,51 @@ enum TickedifySeed {
 
     private static let tasks: [TaskSpec] = [
         // inbox
-        TaskSpec(key: "tandarts", tekst: "Tandarts bellen voor controle", created: (-2, 8, 12), lijst: "inbox", prioriteit: "gemiddeld"),
         TaskSpec(
-            key: "cadeau", tekst: "Cadeau voor Sam bedenken", created: (-1, 21, 40), lijst: "inbox", top: 3, prioriteitDag: 0,
+            key: "tandarts", tekst: "Tandarts bellen voor controle", created: (-2, 8, 12), lijst: "inbox",
+            prioriteit: "gemiddeld"),
+        TaskSpec(
+            key: "cadeau", tekst: "Cadeau voor Sam bedenken", created: (-1, 21, 40), lijst: "inbox", top: 3,
+            prioriteitDag: 0,
             opmerkingen: "Lego of een fiets?", bijlagen: 1
         ),
         TaskSpec(key: "fietsband", tekst: "Fietsband plakken", created: (-1, 22, 5), lijst: "inbox"),
         // acties
         TaskSpec(
-            key: "offerte", tekst: "Offerte tegelzetter vergelijken", created: (-6, 20, 15), lijst: "acties", verschijn: -3, duur: 30,
+            key: "offerte", tekst: "Offerte tegelzetter vergelijken", created: (-6, 20, 15), lijst: "acties",
+            verschijn: -3, duur: 30,
             project: "badkamer", context: "computer", prioriteit: "hoog", top: 1, prioriteitDag: 0, bijlagen: 2
         ),
         TaskSpec(
-            key: "aangifte", tekst: "Belastingaangifte invullen", created: (-9, 19, 2), lijst: "acties", verschijn: -1, duur: 60,
+            key: "aangifte", tekst: "Belastingaangifte invullen", created: (-9, 19, 2), lijst: "acties", verschijn: -1,
+            duur: 60,
             project: "belasting", context: "computer", prioriteit: "hoog", top: 2, prioriteitDag: 0
         ),
         TaskSpec(
-            key: "mama", tekst: "Mama bellen", created: (-14, 18, 30), lijst: "acties", verschijn: 0, duur: 15, context: "telefoon",
+            key: "mama", tekst: "Mama bellen", created: (-14, 18, 30), lijst: "acties", verschijn: 0, duur: 15,
+            context: "telefoon",
             herhaling: "weekly-1-1"
         ),
         TaskSpec(
-            key: "uitnodigingen", tekst: "Uitnodigingen verjaardag versturen", created: (-4, 22, 10), lijst: "acties", duur: 30,
+            key: "uitnodigingen", tekst: "Uitnodigingen verjaardag versturen", created: (-4, 22, 10), lijst: "acties",
+            duur: 30,
             project: "sam", context: "computer"
         ),
         TaskSpec(
-            key: "boodschappen", tekst: "Boodschappen doen", created: (-1, 18, 45), lijst: "acties", verschijn: 0, duur: 45,
+            key: "boodschappen", tekst: "Boodschappen doen", created: (-1, 18, 45), lijst: "acties", verschijn: 0,
+            duur: 45,
             context: "boodschappen", opmerkingen: "Melk, brood, appels, taart voor zaterdag"
         ),
-        TaskSpec(key: "was", tekst: "Was ophangen", created: (-1, 8, 20), lijst: "acties", duur: 20, context: "thuis", prioriteit: "laag"),
         TaskSpec(
-            key: "apk", tekst: "APK auto inplannen", created: (-3, 12, 50), lijst: "acties", verschijn: 5, duur: 10, context: "telefoon"
+            key: "was", tekst: "Was ophangen", created: (-1, 8, 20), lijst: "acties", duur: 20, context: "thuis",
+            prioriteit: "laag"),
+        TaskSpec(
+            key: "apk", tekst: "APK auto inplannen", created: (-3, 12, 50), lijst: "acties", verschijn: 5, duur: 10,
+            context: "telefoon"
         ),
         TaskSpec(
-            key: "schuur", tekst: "Schuur opruimen", created: (-8, 10, 0), lijst: "acties", duur: 90, context: "thuis", prioriteit: "laag",
+            key: "schuur", tekst: "Schuur opruimen", created: (-8, 10, 0), lijst: "acties", duur: 90, context: "thuis",
+            prioriteit: "laag",
             deleted: (-2, 9, 30)
         ),
         // opvolgen
@@ -92,19 +104,26 @@ enum TickedifySeed {
         ),
         TaskSpec(key: "retour", tekst: "Terugbetaling webshop retour", created: (-5, 16, 5), lijst: "opvolgen"),
         // uitgesteld
-        TaskSpec(key: "garage", tekst: "Garage uitmesten", created: (-30, 14, 0), lijst: "uitgesteld-wekelijks", duur: 120, context: "thuis"),
-        TaskSpec(key: "fotoboek", tekst: "Fotoboek zomervakantie maken", created: (-60, 20, 30), lijst: "uitgesteld-maandelijks", duur: 180),
+        TaskSpec(
+            key: "garage", tekst: "Garage uitmesten", created: (-30, 14, 0), lijst: "uitgesteld-wekelijks", duur: 120,
+            context: "thuis"),
+        TaskSpec(
+            key: "fotoboek", tekst: "Fotoboek zomervakantie maken", created: (-60, 20, 30),
+            lijst: "uitgesteld-maandelijks", duur: 180),
         // completed
         TaskSpec(
-            key: "huur", tekst: "Huur overmaken", created: (-3, 9, 0), lijst: "acties", verschijn: -1, duur: 10, context: "computer",
+            key: "huur", tekst: "Huur overmaken", created: (-3, 9, 0), lijst: "acties", verschijn: -1, duur: 10,
+            context: "computer",
             prioriteit: "hoog", done: (-1, 10, 20)
         ),
         TaskSpec(
-            key: "vuilnis", tekst: "Vuilnis buiten zetten", created: (-7, 19, 0), lijst: "acties", verschijn: -1, duur: 5, context: "thuis",
+            key: "vuilnis", tekst: "Vuilnis buiten zetten", created: (-7, 19, 0), lijst: "acties", verschijn: -1,
+            duur: 5, context: "thuis",
             done: (-1, 19, 50)
         ),
         TaskSpec(
-            key: "planten", tekst: "Planten water geven", created: (-2, 18, 0), lijst: "acties", verschijn: 0, duur: 5, context: "thuis",
+            key: "planten", tekst: "Planten water geven", created: (-2, 18, 0), lijst: "acties", verschijn: 0, duur: 5,
+            context: "thuis",
             done: (0, 7, 5)
         ),
     ]
@@ -154,7 +173,9 @@ enum TickedifySeed {
             let id = "project_\(created)_\(rng.base36(9))"
             projectIDs[p.key] = id
             data.projects.append(
-                TickedifyProject(id: id, naam: p.naam, aangemaakt: created, userId: userId, dueDate: day(p.due), opmerkingen: p.opmerkingen)
+                TickedifyProject(
+                    id: id, naam: p.naam, aangemaakt: created, userId: userId, dueDate: day(p.due),
+                    opmerkingen: p.opmerkingen)
             )
         }
         var contextIDs: [String: String] = [:]
@@ -167,11 +188,13 @@ enum TickedifySeed {
 
         var taskIDs: [String: String] = [:]
         for spec in tasks {
-            let created = local(spec.created.day, spec.created.hour, spec.created.minute, Int(rng.next() % 60), Int(rng.next() % 1000))
+            let created = local(
+                spec.created.day, spec.created.hour, spec.created.minute, Int(rng.next() % 60), Int(rng.next() % 1000))
             let id = "task_\(created)_\(rng.base36(9))"
             taskIDs[spec.key] = id
             var task = TickedifyTask(
-                id: id, tekst: spec.tekst, aangemaakt: created, lijst: spec.lijst, verschijndatum: day(spec.verschijn), duur: spec.duur,
+                id: id, tekst: spec.tekst, aangemaakt: created, lijst: spec.lijst, verschijndatum: day(spec.verschijn),
+                duur: spec.duur,
                 userId: userId
             )
             task.opmerkingen = spec.opmerkingen
@@ -201,8 +224,10 @@ enum TickedifySeed {
             let id = rng.base36(9) + TickedifyTime.base36(UInt64(created))
             data.planning.append(
                 TickedifyPlanItem(
-                    id: id, actieId: spec.task.flatMap { taskIDs[$0] }, datum: TickedifyTime.shift(seedDay, spec.day), uur: spec.uur,
-                    positie: spec.positie, type: spec.type, naam: spec.naam ?? spec.task.flatMap { key in tasks.first { $0.key == key }?.tekst },
+                    id: id, actieId: spec.task.flatMap { taskIDs[$0] }, datum: TickedifyTime.shift(seedDay, spec.day),
+                    uur: spec.uur,
+                    positie: spec.positie, type: spec.type,
+                    naam: spec.naam ?? spec.task.flatMap { key in tasks.first { $0.key == key }?.tekst },
                     duurMinuten: spec.duur, aangemaakt: created, userId: userId
                 )
             )

@@ -164,7 +164,8 @@ public struct TickedifySimulator: Sendable {
     ///   - host: 127.0.0.1, ::1 or localhost; anything else throws ``SimulatorError/nonLoopbackHost(_:)``.
     ///   - port: 0 picks a free port (read it from ``RunningSimulator/port``).
     ///   - logger: defaults to a logger at `.warning`.
-    public func start(host: String = "127.0.0.1", port: Int = 0, logger: Logger? = nil) async throws -> RunningSimulator {
+    public func start(host: String = "127.0.0.1", port: Int = 0, logger: Logger? = nil) async throws -> RunningSimulator
+    {
         guard Civil.parseDay(options.seedDay) != nil else { throw SimulatorError.invalidSeedDay(options.seedDay) }
         guard options.loginLimit >= 0 else { throw SimulatorError.startFailed("loginLimit must not be negative") }
         guard options.loginWindow > .zero else { throw SimulatorError.startFailed("loginWindow must be positive") }

@@ -57,7 +57,9 @@ final class TickedifyStore: Sendable {
     }
 
     func reseed() {
-        let seeded = seedUser.map { TickedifySeed.data(seedDay: options.seedDay, timeZone: options.timeZone, userId: $0.id) } ?? Data()
+        let seeded =
+            seedUser.map { TickedifySeed.data(seedDay: options.seedDay, timeZone: options.timeZone, userId: $0.id) }
+            ?? Data()
         state.withLock { $0.data = seeded }
     }
 
@@ -96,7 +98,9 @@ final class TickedifyStore: Sendable {
     }
 
     /// Stores a logged-in session for `user`, reusing `existing` (same sid) when given.
-    func login(_ user: TickedifySimulator.User, existing: TickedifySession?, now: Int64 = TickedifyTime.nowMs()) -> TickedifySession {
+    func login(_ user: TickedifySimulator.User, existing: TickedifySession?, now: Int64 = TickedifyTime.nowMs())
+        -> TickedifySession
+    {
         let session = TickedifySession(
             sid: existing?.sid ?? TickedifyCookies.newSessionID(),
             signature: existing?.signature ?? TickedifyCookies.newSignature(),
