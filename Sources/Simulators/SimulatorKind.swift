@@ -1,7 +1,7 @@
 /// The five backends daygate talks to, each with a contract-faithful simulator.
 ///
 /// `daygate simulate --port-base N` starts simulator `kind` on port `N + kind.portOffset`.
-/// Only ``eightalls`` is implemented so far; the others follow.
+/// Each is a faithful fake of its real server, quirks included, with fault injection.
 public enum SimulatorKind: String, CaseIterable, Sendable {
     case tickedify
     case eightalls
