@@ -17,12 +17,10 @@ public enum GatewayApplication {
         let router = Router(context: GatewayRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: RequestMetricsMiddleware(handles: runtime.metrics.requests))
         router.add(middleware: RequestIDMiddleware())
-        router.add(middleware: DaygateCORSMiddleware(origins: Set(runtime.config.cors.origins)))
+        router.add(middleware: AdmissionMiddleware(admission: Admission(config: runtime.config)))
         router.add(middleware: ErrorJSONMiddleware())
         let allowed = AllowedMethods()
         router.add(middleware: MethodNotAllowedMiddleware(allowed: allowed))
-        router.add(middleware: RequestLimitsMiddleware())
-        router.add(middleware: AccessMiddleware(config: runtime.config))
         router.add(middleware: StaticFileGuard())
         if FileManager.default.fileExists(atPath: runtime.config.staticDir) {
             router.add(

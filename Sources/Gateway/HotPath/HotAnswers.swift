@@ -25,7 +25,7 @@ struct HotAnswers: Sendable {
     }
 
     let routes: [String: HotRoute]
-    let access: AccessMiddleware
+    let admission: Admission
     let answers: AnswerMemo
     let aggregator: Aggregator
     let metrics: RequestMetricHandles
@@ -53,7 +53,7 @@ struct HotAnswers: Sendable {
             return try summary.resolve(profileName: profile)
         }
         self.routes = routes
-        self.access = AccessMiddleware(config: runtime.config)
+        self.admission = Admission(config: runtime.config)
         self.answers = runtime.answers
         self.aggregator = runtime.aggregator
         self.metrics = runtime.metrics.requests
@@ -136,8 +136,11 @@ struct HotAnswers: Sendable {
         } else {
             let path = target.utf8.firstIndex(of: UInt8(ascii: "?")).map { String(target[..<$0]) } ?? target
             guard let route = routes[path],
-                case .serve(let profile, let client) = access.decide(
-                    path: route.path, authority: head.host, authorization: head.authorization
+                case .serve(let profile, let client, corsOrigin: nil) = admission.decide(
+                    Admission.Asked(
+                        method: method, path: route.path, host: head.host, authorization: head.authorization,
+                        headerCount: head.count, headerBytes: head.bytes
+                    )
                 ),
                 let key = answerKey(route: route, target: target, profile: profile, second: second, now: now)
             else { return nil }

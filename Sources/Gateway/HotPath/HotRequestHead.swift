@@ -3,21 +3,22 @@ import NIOHTTP1
 /// What the hot path needs from a request's headers, read in one pass: the values it uses, and
 /// whether anything makes it leave the request to the router — a header only the router
 /// judges (`Origin`, `Cache-Control`, `Pragma`, a body, `Connection` other than `keep-alive`,
-/// a second `Host`) or more or larger headers than `RequestLimitsMiddleware` allows.
+/// a second `Host`); the bounds on headers are `Admission`'s to judge.
 struct HotRequestHead {
     var host: String?
     var authorization: String?
     var requestID: String?
     var ifNoneMatch: [String] = []
+    /// How many headers, and their size as `Admission` counts it.
+    var count = 0
+    var bytes = 0
     /// The router answers this request.
     var passOn = false
 
     init(_ headers: HTTPHeaders) {
-        var count = 0
-        var bytes = 0
         for (name, value) in headers {
             count += 1
-            bytes += RequestLimitsMiddleware.size(name: name, value: value)
+            bytes += Admission.size(name: name, value: value)
             switch name.utf8.count {
             case 4 where name.isHeaderName("host"):
                 if host != nil { passOn = true }
@@ -42,6 +43,5 @@ struct HotRequestHead {
                 break
             }
         }
-        if !RequestLimitsMiddleware.withinLimits(count: count, bytes: bytes) { passOn = true }
     }
 }

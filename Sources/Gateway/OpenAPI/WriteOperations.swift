@@ -55,7 +55,7 @@ extension OpenAPIDocument {
         var result = paths
         for (path, item) in paths {
             guard case .object(var operations) = item else { continue }
-            let needsKey = AccessMiddleware.needsKey(path)
+            let needsKey = Admission.needsKey(path)
             for (method, operation) in operations {
                 guard case .object(var fields) = operation, case .object(var responses)? = fields["responses"] else {
                     continue

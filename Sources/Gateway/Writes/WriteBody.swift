@@ -8,11 +8,11 @@ enum WriteBody {
     static func object(of request: Request) async throws -> (value: JSONValue, bytes: Data) {
         let buffer: ByteBuffer
         do {
-            buffer = try await request.body.collect(upTo: RequestLimitsMiddleware.maximumBodyBytes)
+            buffer = try await request.body.collect(upTo: Admission.maximumBodyBytes)
         } catch {
             throw GatewayError(
                 .contentTooLarge, code: "body_too_large",
-                message: "a request body is at most \(RequestLimitsMiddleware.maximumBodyBytes / 1024) KB")
+                message: "a request body is at most \(Admission.maximumBodyBytes / 1024) KB")
         }
         let data = Data(buffer.readableBytesView)
         guard let value = try? JSONCoding.decoder.decode(JSONValue.self, from: data), case .object = value else {

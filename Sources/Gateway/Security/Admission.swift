@@ -1,0 +1,189 @@
+import Aggregation
+import Foundation
+import HTTPTypes
+import Model
+
+/// Whether a request may be answered, and as which profile: one decision for the router
+/// (`AdmissionMiddleware`) and the hot path (`HotAnswers`), so the two cannot drift apart.
+///
+/// - **Bounds**: at most `maximumHeaderCount` headers and `maximumHeaderBytes` of them (431), a
+///   declared body of at most `maximumBodyBytes` (413), writes only as `application/json` (415:
+///   a page on another site cannot send that without a CORS preflight).
+/// - **CORS**: preflights are answered for the origins in `cors.origins` only (others: 403);
+///   answers to those origins carry the CORS headers, answers to others none.
+/// - **Who**: with client keys, `/v1/*` and `/metrics` need `Authorization: Bearer <key>` and
+///   the key picks the profile (a missing or unknown key: 401, the same answer for both).
+///   Without keys (loopback mode) every request is served the default profile, and the `Host`
+///   header must name this machine (localhost, a loopback address, or `allowed_hosts`): a page
+///   whose DNS name an attacker rebinds to 127.0.0.1 gets a 403, not the household's data.
+///   Health checks, `/openapi.json` and the dashboard's files need no key.
+struct Admission: Sendable {
+    static let maximumBodyBytes = 64 * 1024
+    static let maximumHeaderBytes = 32 * 1024
+    static let maximumHeaderCount = 100
+
+    static let allowedMethods = "GET, HEAD, POST, PUT, DELETE"
+    static let allowedHeaders =
+        "Authorization, Content-Type, Cache-Control, If-None-Match, Idempotency-Key, X-Request-Id"
+    static let exposedHeaders = "ETag, Age, Cache-Status, Server-Timing, Retry-After, X-Request-Id"
+
+    /// What the decision looks at.
+    struct Asked {
+        var method: HTTPRequest.Method
+        var path: String
+        var host: String?
+        var authorization: String?
+        var origin: String?
+        /// An `OPTIONS` with `Access-Control-Request-Method`.
+        var isPreflight = false
+        var headerCount = 0
+        var headerBytes = 0
+        var contentLength: String?
+        var contentType: String?
+    }
+
+    enum Decision: Equatable {
+        /// Serve `profile` (and name `client` in the log); `corsOrigin` is echoed in the CORS
+        /// headers of the answer.
+        case serve(profile: String, client: String?, corsOrigin: String?)
+        /// Answer the CORS preflight of `origin` (204).
+        case preflight(origin: String)
+        /// Refuse with this error (`corsOrigin`: a listed origin still gets CORS headers on it).
+        case refuse(GatewayError, corsOrigin: String?)
+
+        static func == (lhs: Decision, rhs: Decision) -> Bool {
+            switch (lhs, rhs) {
+            case (.serve(let a, let b, let c), .serve(let x, let y, let z)): a == x && b == y && c == z
+            case (.preflight(let a), .preflight(let x)): a == x
+            case (.refuse(let a, let b), .refuse(let x, let y)): a.status == x.status && a.detail == x.detail && b == y
+            default: false
+            }
+        }
+    }
+
+    let keys: ClientKeys
+    let defaultProfile: String
+    let allowedHosts: Set<String>
+    let corsOrigins: Set<String>
+
+    init(config: DaygateConfig) {
+        keys = ClientKeys(config.clients)
+        defaultProfile = config.defaultProfileName
+        allowedHosts = Set((config.allowedHosts + [config.listen.host]).map { $0.lowercased() })
+        corsOrigins = Set(config.cors.origins)
+    }
+
+    func decide(_ asked: Asked) -> Decision {
+        let cors = asked.origin.flatMap { corsOrigins.contains($0) ? $0 : nil }
+        if asked.isPreflight {
+            guard let cors else {
+                return .refuse(
+                    GatewayError(
+                        .forbidden, code: "cors_origin_not_allowed", message: "this origin is not in cors.origins"),
+                    corsOrigin: nil)
+            }
+            return .preflight(origin: cors)
+        }
+        if let refusal = boundsRefusal(asked) { return .refuse(refusal, corsOrigin: cors) }
+        switch who(path: asked.path, host: asked.host, authorization: asked.authorization) {
+        case .success(let served): return .serve(profile: served.profile, client: served.client, corsOrigin: cors)
+        case .failure(let refusal): return .refuse(refusal, corsOrigin: cors)
+        }
+    }
+
+    private func boundsRefusal(_ asked: Asked) -> GatewayError? {
+        guard Self.withinLimits(count: asked.headerCount, bytes: asked.headerBytes) else {
+            return GatewayError(
+                .init(code: 431, reasonPhrase: "Request Header Fields Too Large"), code: "headers_too_large",
+                message: "at most \(Self.maximumHeaderCount) headers and \(Self.maximumHeaderBytes / 1024) KB of them"
+            )
+        }
+        if let length = asked.contentLength {
+            guard let value = Int(length), value >= 0 else {
+                return GatewayError(.badRequest, code: "bad_request", message: "Content-Length is not a number")
+            }
+            guard value <= Self.maximumBodyBytes else {
+                return GatewayError(
+                    .contentTooLarge, code: "body_too_large",
+                    message: "a request body is at most \(Self.maximumBodyBytes / 1024) KB")
+            }
+        }
+        if Self.isWrite(asked.method) {
+            let type = asked.contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+            guard type == "application/json" else {
+                return GatewayError(
+                    .unsupportedMediaType, code: "unsupported_media_type",
+                    message: "writes take Content-Type: application/json")
+            }
+        }
+        return nil
+    }
+
+    private struct Served {
+        var profile: String
+        var client: String?
+    }
+
+    private func who(path: String, host: String?, authorization: String?) -> Result<Served, GatewayError> {
+        if keys.isEmpty {
+            if let host, !isLocal(host) {
+                return .failure(
+                    GatewayError(
+                        .forbidden, code: "host_not_allowed",
+                        message:
+                            "Host \"\(RouteParameter.shown(host, limit: 80))\" is not this machine; add it to allowed_hosts in the config if it is"
+                    ))
+            }
+            return .success(Served(profile: defaultProfile))
+        }
+        guard Self.needsKey(path) else { return .success(Served(profile: defaultProfile)) }
+        guard let key = ClientKeys.bearerKey(authorization), let client = keys.client(presenting: key) else {
+            return .failure(
+                GatewayError(
+                    .unauthorized, code: "unauthorized", message: "send a client key as Authorization: Bearer <key>",
+                    headers: [.wwwAuthenticate: #"Bearer realm="daygate""#]
+                ))
+        }
+        return .success(Served(profile: client.profile, client: client.name))
+    }
+
+    static func needsKey(_ path: String) -> Bool {
+        path.hasPrefix("/v1/") || path == "/v1" || path == "/metrics"
+    }
+
+    /// `Host` names this machine: localhost (and `*.localhost`), a loopback address, or one
+    /// of `allowed_hosts`; the port does not matter.
+    func isLocal(_ host: String) -> Bool {
+        var name = host.lowercased()
+        if name.hasPrefix("[") {
+            name = String(name.dropFirst().prefix { $0 != "]" })
+        } else if let colon = name.lastIndex(of: ":"), name.firstIndex(of: ":") == colon {
+            name = String(name[..<colon])
+        }
+        if name == "localhost" || name.hasSuffix(".localhost") || name == "::1" || allowedHosts.contains(name) {
+            return true
+        }
+        let octets = name.split(separator: ".", omittingEmptySubsequences: false)
+        return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
+    }
+
+    /// What one header counts against `maximumHeaderBytes` (as on the wire: `name: value\r\n`).
+    static func size(name: String, value: String) -> Int {
+        name.utf8.count + value.utf8.count + 4
+    }
+
+    static func withinLimits(count: Int, bytes: Int) -> Bool {
+        count <= maximumHeaderCount && bytes <= maximumHeaderBytes
+    }
+
+    static func isWrite(_ method: HTTPRequest.Method) -> Bool {
+        method == .post || method == .put || method == .patch
+    }
+
+    /// The CORS headers of an answer to a listed origin.
+    static func addCORSHeaders(to headers: inout HTTPFields, origin: String) {
+        headers[.accessControlAllowOrigin] = origin
+        headers[.accessControlExposeHeaders] = exposedHeaders
+        headers[.vary] = "Origin"
+    }
+}
