@@ -28,9 +28,17 @@ public final class Aggregator: Sendable {
         self.now = now
     }
 
-    /// Typed parameter values from query items; defaults applied. Unknown and repeated
-    /// parameters are refused (names starting with `_` are ignored, for cache-busting).
-    public func parameters(for route: Route, query: [(String, String)]) throws(ErrorDetail) -> [String: ArgumentValue] {
+    /// The gateway's clock read now, in the household's zone: one reading per request.
+    public func clock() -> RequestClock {
+        RequestClock(now: now(), timeZone: config.timeZone)
+    }
+
+    /// Typed parameter values from query items; defaults applied ("today" of `clock`). Unknown
+    /// and repeated parameters are refused (names starting with `_` are ignored, for
+    /// cache-busting).
+    public func parameters(for route: Route, query: [(String, String)], clock: RequestClock) throws(ErrorDetail)
+        -> [String: ArgumentValue]
+    {
         var raw: [String: String] = [:]
         let known = Set(route.parameters.map(\.name))
         for (name, value) in query where !name.hasPrefix("_") {
@@ -50,10 +58,9 @@ public final class Aggregator: Sendable {
                 values[parameter.name] = try parameter.parse(text)
             }
         }
-        let now = self.now()
         for parameter in route.parameters where values[parameter.name] == nil {
             if parameter.defaultUnlessGiven.contains(where: { raw[$0] != nil }) { continue }
-            values[parameter.name] = parameter.resolveDefault(timeZone: config.timeZone, now: now)
+            values[parameter.name] = parameter.resolveDefault(timeZone: clock.timeZone, now: clock.now)
         }
         return values
     }
@@ -64,6 +71,8 @@ public final class Aggregator: Sendable {
         public var route: Route
         public var profileName: String
         public var values: [String: ArgumentValue]
+        /// The request's now and today, which resolved the defaults and serve the whole answer.
+        public var clock: RequestClock
 
         /// Names the answer: equal for two requests that the same cache entries answer.
         public var answerKey: String {
@@ -75,14 +84,19 @@ public final class Aggregator: Sendable {
         }
     }
 
-    /// Checks the profile and parses the query (see `parameters(for:query:)`).
-    public func resolve(route: Route, query: [(String, String)], profileName: String) throws(ErrorDetail)
-        -> ResolvedRequest
-    {
+    /// Checks the profile and parses the query (see `parameters(for:query:clock:)`), at the
+    /// request's moment (`clock`, the gateway's clock now by default).
+    public func resolve(
+        route: Route, query: [(String, String)], profileName: String, clock: RequestClock? = nil
+    ) throws(ErrorDetail) -> ResolvedRequest {
         guard config.profiles[profileName] != nil else {
             throw ErrorDetail(code: "unknown_profile", message: "no profile \(profileName)")
         }
-        return ResolvedRequest(route: route, profileName: profileName, values: try parameters(for: route, query: query))
+        let clock = clock ?? self.clock()
+        return ResolvedRequest(
+            route: route, profileName: profileName, values: try parameters(for: route, query: query, clock: clock),
+            clock: clock
+        )
     }
 
     struct PreparedSection: Sendable {
@@ -123,7 +137,7 @@ public final class Aggregator: Sendable {
             }
             let normalised: [String: ArgumentValue]
             do {
-                normalised = try section.operation.normalise(arguments, timeZone: config.timeZone)
+                normalised = try section.operation.normalise(arguments, clock: request.clock)
                 try section.operation.validate(normalised, for: profile)
             } catch let error as ErrorDetail {
                 throw error
@@ -148,7 +162,7 @@ public final class Aggregator: Sendable {
         }
 
         let context = OperationContext(
-            profileName: profileName, profile: profile, timeZone: config.timeZone, http: http, sessions: sessions,
+            profileName: profileName, profile: profile, clock: request.clock, http: http, sessions: sessions,
             logger: logger ?? self.logger
         )
         let deadline = route.deadline

@@ -32,16 +32,19 @@ public actor AuthSession {
     private let vault: any CredentialVault
     private let profile: String
     private let vaultName: String
+    /// The gateway's clock (a test can move it).
+    private let now: @Sendable () -> Date
 
     public init(
         backend: String, profile: String, vault: any CredentialVault, vaultName: String,
-        limit: AttemptLimit = AttemptLimit(attempts: 10, window: 60)
+        limit: AttemptLimit = AttemptLimit(attempts: 10, window: 60), now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.backend = backend
         self.limit = limit
         self.profile = profile
         self.vault = vault
         self.vaultName = vaultName
+        self.now = now
     }
 
     /// The current credential, from memory or the vault; nil when there is none yet.
@@ -58,7 +61,7 @@ public actor AuthSession {
     public func renew(replacing stale: String?, using renew: @escaping @Sendable () async throws -> String) async throws
         -> String
     {
-        if let blockedUntil, Date() < blockedUntil, let blockError {
+        if let blockedUntil, now() < blockedUntil, let blockError {
             throw blockError
         }
         if let current = await current(), current != stale {
@@ -83,7 +86,7 @@ public actor AuthSession {
             return fresh
         } catch let error as BackendError {
             if error.kind == .reauthBlocked || error.kind == .reauthRequired {
-                blockedUntil = Date().addingTimeInterval(error.retryAfter ?? 300)
+                blockedUntil = now().addingTimeInterval(error.retryAfter ?? 300)
                 blockError = error
             }
             throw error
@@ -113,7 +116,7 @@ public actor AuthSession {
     /// Counts this attempt against the limit (kept in the vault, so a restart does not reset
     /// it), or refuses it when the window is full.
     private func recordAttempt() async throws {
-        let now = Date()
+        let now = self.now()
         var recent = await loadAttempts().filter { now.timeIntervalSince($0) < limit.window }
         guard recent.count < limit.attempts else {
             let wait = Int(limit.window - now.timeIntervalSince(recent[0])) + 1
@@ -178,7 +181,9 @@ public final class SessionRegistry: Sendable {
         let key = "\(profile)|\(backend)|\(name)"
         return sessions.withLock { sessions in
             if let existing = sessions[key] { return existing }
-            let created = AuthSession(backend: backend, profile: profile, vault: vault, vaultName: name, limit: limit)
+            let created = AuthSession(
+                backend: backend, profile: profile, vault: vault, vaultName: name, limit: limit, now: now
+            )
             sessions[key] = created
             return created
         }

@@ -6,22 +6,27 @@ import Model
 public struct OperationContext: Sendable {
     public var profileName: String
     public var profile: ProfileConfig
-    public var timeZone: TimeZone
+    /// The request's moment and zone (`RequestClock`): what "today" and "now" mean for it.
+    public var clock: RequestClock
     public var http: UpstreamHTTP
     public var sessions: SessionRegistry
     public var logger: Logger
 
     public init(
-        profileName: String, profile: ProfileConfig, timeZone: TimeZone, http: UpstreamHTTP,
+        profileName: String, profile: ProfileConfig, clock: RequestClock, http: UpstreamHTTP,
         sessions: SessionRegistry, logger: Logger
     ) {
         self.profileName = profileName
         self.profile = profile
-        self.timeZone = timeZone
+        self.clock = clock
         self.http = http
         self.sessions = sessions
         self.logger = logger
     }
+
+    public var timeZone: TimeZone { clock.timeZone }
+    public var now: Date { clock.now }
+    public var today: LocalDate { clock.today }
 
     public var vault: any CredentialVault { sessions.vault }
 }
@@ -59,9 +64,10 @@ public protocol BackendOperation: Sendable {
     /// A fingerprint of the credential this profile uses for the backend.
     func credentialFingerprint(for profile: ProfileConfig) -> String
 
-    /// Checks the arguments together and returns their canonical form.
-    /// Throws `ErrorDetail` with code `bad_parameter` for the client.
-    func normalise(_ arguments: [String: ArgumentValue], timeZone: TimeZone) throws -> [String: ArgumentValue]
+    /// Checks the arguments together and returns their canonical form (defaults such as today
+    /// taken from `clock`, the request's). Throws `ErrorDetail` with code `bad_parameter` for
+    /// the client.
+    func normalise(_ arguments: [String: ArgumentValue], clock: RequestClock) throws -> [String: ArgumentValue]
 
     /// Checks normalised arguments against the profile's settings (e.g. a tenant the profile
     /// has no enrollment at), so a client's mistake is a 400, not a failed section.

@@ -30,7 +30,7 @@ struct ScriptedOperation: BackendOperation {
     var arguments: [OperationArgument] { [OperationArgument("date", .date)] }
     func isConfigured(for profile: ProfileConfig) -> Bool { true }
     func credentialFingerprint(for profile: ProfileConfig) -> String { "none" }
-    func normalise(_ arguments: [String: ArgumentValue], timeZone: TimeZone) throws -> [String: ArgumentValue] {
+    func normalise(_ arguments: [String: ArgumentValue], clock: RequestClock) throws -> [String: ArgumentValue] {
         arguments
     }
 
@@ -178,7 +178,7 @@ struct AggregatorTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         func message(_ query: [(String, String)]) -> String? {
             do {
-                _ = try aggregator.parameters(for: route, query: query)
+                _ = try aggregator.parameters(for: route, query: query, clock: aggregator.clock())
                 return nil
             } catch {
                 #expect(error.code == "bad_parameter")
@@ -190,7 +190,7 @@ struct AggregatorTests {
         #expect(message([("dat", "2026-11-22")])?.hasPrefix("unknown parameter \"dat\" for /v1/test") == true)
         #expect(message([("date", "2026-11-22"), ("date", "2026-11-23")]) == "date is given more than once")
         #expect(message([("_", "123"), ("date", "2026-11-22")]) == nil)
-        let values = try aggregator.parameters(for: route, query: [])
+        let values = try aggregator.parameters(for: route, query: [], clock: aggregator.clock())
         #expect(values["date"] == .date(LocalDate.today(in: zone)))
     }
 

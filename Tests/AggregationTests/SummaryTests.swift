@@ -24,7 +24,7 @@ struct SummaryTests {
         var arguments: [OperationArgument] { [] }
         func isConfigured(for profile: ProfileConfig) -> Bool { true }
         func credentialFingerprint(for profile: ProfileConfig) -> String { "none" }
-        func normalise(_ arguments: [String: ArgumentValue], timeZone: TimeZone) throws -> [String: ArgumentValue] {
+        func normalise(_ arguments: [String: ArgumentValue], clock: RequestClock) throws -> [String: ArgumentValue] {
             arguments
         }
         func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {

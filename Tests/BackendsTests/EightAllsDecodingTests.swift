@@ -84,7 +84,8 @@ struct EightAllsDecodingTests {
 
     @Test func localDayBecomesAUTCRangeAcrossTheAutumnDSTChange() throws {
         let operation = EightAllsEventsOperation()
-        let normalised = try operation.normalise(["date": .date(LocalDate("2026-10-25")!)], timeZone: amsterdam)
+        let normalised = try operation.normalise(
+            ["date": .date(LocalDate("2026-10-25")!)], clock: RequestClock(now: Date(), timeZone: amsterdam))
         #expect(normalised["from"] == .date(LocalDate("2026-10-25")!))
         #expect(normalised["to"] == .date(LocalDate("2026-10-25")!))
         let day = LocalDate("2026-10-25")!.interval(in: amsterdam)
@@ -112,15 +113,17 @@ struct EightAllsDecodingTests {
         let zone = amsterdam
         let from = LocalDate("2026-11-20")!
         let to = LocalDate("2026-11-22")!
+        // Just after midnight in Amsterdam, still the day before in UTC: today is the local day.
+        let clock = RequestClock(now: LenientDate.parse("2026-11-22T23:30:00Z")!, timeZone: zone)
         let range = try operation.normalise(
-            ["from": .date(from), "to": .date(to), "status": .string("confirmed")], timeZone: zone)
+            ["from": .date(from), "to": .date(to), "status": .string("confirmed")], clock: clock)
         #expect(range == ["from": .date(from), "to": .date(to), "status": .string("confirmed")])
-        let today = try operation.normalise([:], timeZone: zone)
-        #expect(today["from"] == .date(LocalDate.today(in: zone)))
+        let today = try operation.normalise([:], clock: clock)
+        #expect(today["from"] == .date(LocalDate("2026-11-23")!))
 
         func message(_ arguments: [String: ArgumentValue]) -> String? {
             do {
-                _ = try operation.normalise(arguments, timeZone: zone)
+                _ = try operation.normalise(arguments, clock: clock)
                 return nil
             } catch let error as ErrorDetail {
                 #expect(error.code == "bad_parameter")

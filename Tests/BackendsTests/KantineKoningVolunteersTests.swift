@@ -37,7 +37,8 @@ struct KantineKoningVolunteersTests {
     /// The diensten as the gateway reads them (two weeks back, a month ahead).
     static func diensten(_ context: OperationContext) async throws -> [Dienst] {
         let operation = KantineKoningDienstenOperation()
-        let arguments = try operation.normalise(["past_days": .int(14), "future_days": .int(30)], timeZone: zone)
+        let arguments = try operation.normalise(
+            ["past_days": .int(14), "future_days": .int(30)], clock: RequestClock(now: Date(), timeZone: zone))
         let output = try await operation.fetch(arguments, context: context)
         return try JSONDecoder().decode([Dienst].self, from: output.body)
     }
@@ -301,7 +302,8 @@ struct KantineKoningVolunteersTests {
 
     @Test func notConfigured() async throws {
         let context = OperationContext(
-            profileName: "default", profile: ProfileConfig(), timeZone: Self.zone, http: UpstreamHTTP(client: .shared),
+            profileName: "default", profile: ProfileConfig(), clock: RequestClock(now: Date(), timeZone: Self.zone),
+            http: UpstreamHTTP(client: .shared),
             sessions: SessionRegistry(vault: MemoryCredentialVault()), logger: Logger(label: "test")
         )
         let error = await Self.error {

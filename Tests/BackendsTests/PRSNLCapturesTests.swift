@@ -47,7 +47,8 @@ struct PRSNLCapturesTests {
     static func timeline(_ context: OperationContext) async throws -> [KnowledgeItem] {
         let operation = PRSNLTimelineOperation()
         let output = try await operation.fetch(
-            try operation.normalise(["limit": .int(5)], timeZone: zone), context: context)
+            try operation.normalise(["limit": .int(5)], clock: RequestClock(now: Date(), timeZone: zone)),
+            context: context)
         return try JSONDecoder().decode([KnowledgeItem].self, from: output.body)
     }
 

@@ -12,7 +12,8 @@ import Simulators
 enum SimulatorBackedTest {
     static func context(_ profile: ProfileConfig, zone: TimeZone) -> OperationContext {
         OperationContext(
-            profileName: "default", profile: profile, timeZone: zone, http: UpstreamHTTP(client: .shared),
+            profileName: "default", profile: profile, clock: RequestClock(now: Date(), timeZone: zone),
+            http: UpstreamHTTP(client: .shared),
             sessions: SessionRegistry(vault: MemoryCredentialVault()), logger: Logger(label: "test")
         )
     }

@@ -44,7 +44,8 @@ struct TickedifySessionTrustSimulatorTests {
                 password: TickedifySimulator.demoPassword, sessionTrust: .seconds(window)
             )
             return OperationContext(
-                profileName: "default", profile: ProfileConfig(tickedify: settings), timeZone: zone, http: http,
+                profileName: "default", profile: ProfileConfig(tickedify: settings),
+                clock: RequestClock(now: Date(), timeZone: zone), http: http,
                 sessions: sessions, logger: Logger(label: "test")
             )
         }

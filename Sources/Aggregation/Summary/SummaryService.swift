@@ -68,9 +68,9 @@ public struct SummaryService: Sendable {
     public func run(_ request: Aggregator.ResolvedRequest, forceRefresh: Bool, logger: Logger? = nil)
         async throws(ErrorDetail) -> AggregateAnswer
     {
-        let zone = aggregator.config.timeZone
-        let now = aggregator.now()
-        let date = request.values["date"]?.date ?? LocalDate.today(in: zone, now: now)
+        let zone = request.clock.timeZone
+        let now = request.clock.now
+        let date = request.values["date"]?.date ?? request.clock.today
         var answer = try await aggregator.run(request, forceRefresh: forceRefresh, logger: logger)
         let summary = Summary(answer: answer, date: date, zone: zone, now: now)
         var stable = summary

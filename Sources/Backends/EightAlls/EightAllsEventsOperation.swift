@@ -30,7 +30,7 @@ public struct EightAllsEventsOperation: BackendOperation {
         CredentialFingerprint.none
     }
 
-    public func normalise(_ arguments: [String: ArgumentValue], timeZone: TimeZone) throws -> [String: ArgumentValue] {
+    public func normalise(_ arguments: [String: ArgumentValue], clock: RequestClock) throws -> [String: ArgumentValue] {
         let from = arguments["from"]?.date
         let to = arguments["to"]?.date
         let first: LocalDate
@@ -49,7 +49,7 @@ public struct EightAllsEventsOperation: BackendOperation {
             }
             (first, last) = (from, to)
         case (nil, nil):
-            let day = arguments["date"]?.date ?? LocalDate.today(in: timeZone)
+            let day = arguments["date"]?.date ?? clock.today
             (first, last) = (day, day)
         case (nil, _?):
             throw ErrorDetail.badParameter("to needs from as well")

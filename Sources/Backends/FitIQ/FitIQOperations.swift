@@ -19,12 +19,12 @@ public struct FitIQNutritionOperation: FitIQOperation {
     public var defaultTTL: TimeInterval { 300 }
     public var arguments: [OperationArgument] { [OperationArgument("date", .date)] }
 
-    public func normalise(_ arguments: [String: ArgumentValue], timeZone: TimeZone) throws -> [String: ArgumentValue] {
-        ["date": arguments["date"] ?? .date(LocalDate.today(in: timeZone))]
+    public func normalise(_ arguments: [String: ArgumentValue], clock: RequestClock) throws -> [String: ArgumentValue] {
+        ["date": arguments["date"] ?? .date(clock.today)]
     }
 
     public func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
-        let date = arguments["date"]?.date ?? LocalDate.today(in: context.timeZone)
+        let date = arguments["date"]?.date ?? context.today
         let value = try await FitIQClient.make(context).get(
             "/api/v1/food-logs/summary", query: [("date", date.description)])
         return try OperationOutput(encoding: Self.summary(value, date: date))
@@ -82,12 +82,12 @@ public struct FitIQFoodLogsOperation: FitIQOperation {
     public var defaultTTL: TimeInterval { 300 }
     public var arguments: [OperationArgument] { [OperationArgument("date", .date)] }
 
-    public func normalise(_ arguments: [String: ArgumentValue], timeZone: TimeZone) throws -> [String: ArgumentValue] {
-        ["date": arguments["date"] ?? .date(LocalDate.today(in: timeZone))]
+    public func normalise(_ arguments: [String: ArgumentValue], clock: RequestClock) throws -> [String: ArgumentValue] {
+        ["date": arguments["date"] ?? .date(clock.today)]
     }
 
     public func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
-        let date = (arguments["date"]?.date ?? LocalDate.today(in: context.timeZone)).description
+        let date = (arguments["date"]?.date ?? context.today).description
         let value = try await FitIQClient.make(context).get(
             "/api/v1/food-logs", query: [("start_date", date), ("end_date", date)])
         let logs = (LenientList.items(in: value, keys: ["logs", "meal_logs", "data"]) ?? []).compactMap {
@@ -104,12 +104,12 @@ public struct FitIQWorkoutsOperation: FitIQOperation {
     public var defaultTTL: TimeInterval { 300 }
     public var arguments: [OperationArgument] { [OperationArgument("from", .date), OperationArgument("to", .date)] }
 
-    public func normalise(_ arguments: [String: ArgumentValue], timeZone: TimeZone) throws -> [String: ArgumentValue] {
-        try FitIQRecord.window(arguments, timeZone: timeZone)
+    public func normalise(_ arguments: [String: ArgumentValue], clock: RequestClock) throws -> [String: ArgumentValue] {
+        try FitIQRecord.window(arguments, clock: clock)
     }
 
     public func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
-        let (start, end) = FitIQRecord.interval(arguments, zone: context.timeZone)
+        let (start, end) = FitIQRecord.interval(arguments, clock: context.clock)
         let value = try await FitIQClient.make(context).get(
             "/api/v1/workouts/date-range",
             query: [
@@ -130,8 +130,8 @@ public struct FitIQSleepOperation: FitIQOperation {
     public var defaultTTL: TimeInterval { 600 }
     public var arguments: [OperationArgument] { [OperationArgument("from", .date), OperationArgument("to", .date)] }
 
-    public func normalise(_ arguments: [String: ArgumentValue], timeZone: TimeZone) throws -> [String: ArgumentValue] {
-        try FitIQRecord.window(arguments, timeZone: timeZone)
+    public func normalise(_ arguments: [String: ArgumentValue], clock: RequestClock) throws -> [String: ArgumentValue] {
+        try FitIQRecord.window(arguments, clock: clock)
     }
 
     public func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
@@ -148,18 +148,18 @@ public struct FitIQSleepOperation: FitIQOperation {
 
 /// Workouts, sleep sessions and food logs, reduced to what a dashboard shows.
 enum FitIQRecord {
-    static func window(_ arguments: [String: ArgumentValue], timeZone: TimeZone) throws -> [String: ArgumentValue] {
-        let to = arguments["to"]?.date ?? LocalDate.today(in: timeZone)
+    static func window(_ arguments: [String: ArgumentValue], clock: RequestClock) throws -> [String: ArgumentValue] {
+        let to = arguments["to"]?.date ?? clock.today
         let from = arguments["from"]?.date ?? to.adding(days: -6)
         guard from <= to else { throw ErrorDetail.badParameter("to (\(to)) is before from (\(from))") }
         guard from.days(to: to) < 366 else { throw ErrorDetail.badParameter("from…to spans more than 366 days") }
         return ["from": .date(from), "to": .date(to)]
     }
 
-    static func interval(_ arguments: [String: ArgumentValue], zone: TimeZone) -> (Date, Date) {
-        let to = arguments["to"]?.date ?? LocalDate.today(in: zone)
+    static func interval(_ arguments: [String: ArgumentValue], clock: RequestClock) -> (Date, Date) {
+        let to = arguments["to"]?.date ?? clock.today
         let from = arguments["from"]?.date ?? to
-        return (from.start(in: zone), to.adding(days: 1).start(in: zone))
+        return (from.start(in: clock.timeZone), to.adding(days: 1).start(in: clock.timeZone))
     }
 
     static func time(_ fields: LenientFields, _ names: String..., zone: TimeZone) -> String? {

@@ -23,7 +23,7 @@ public struct KantineKoningDienstenOperation: BackendOperation {
         profile.kantinekoning.map(KantineKoningClient.fingerprint) ?? CredentialFingerprint.none
     }
 
-    public func normalise(_ arguments: [String: ArgumentValue], timeZone: TimeZone) throws -> [String: ArgumentValue] {
+    public func normalise(_ arguments: [String: ArgumentValue], clock: RequestClock) throws -> [String: ArgumentValue] {
         var result: [String: ArgumentValue] = [
             "past_days": .int(arguments["past_days"]?.int ?? 7),
             "future_days": .int(arguments["future_days"]?.int ?? 60),
@@ -45,7 +45,7 @@ public struct KantineKoningDienstenOperation: BackendOperation {
         var futureDays = arguments["future_days"]?.int ?? 60
         let day = arguments["date"]?.date
         if let day {
-            let offset = LocalDate.today(in: zone).days(to: day)
+            let offset = context.today.days(to: day)
             pastDays = max(0, -offset + 1)
             futureDays = max(0, offset + 1)
         }
@@ -87,7 +87,7 @@ public struct KantineKoningDienstenOperation: BackendOperation {
         if seen.isEmpty, let first = failures.first, failures.count == active.count {
             throw first
         }
-        var merged = Self.merge(seen, zone: zone, now: Date())
+        var merged = Self.merge(seen, zone: zone, now: context.now)
         if let day {
             let interval = day.interval(in: zone)
             merged = merged.filter { dienst in
@@ -180,7 +180,7 @@ public struct KantineKoningLeaderboardOperation: BackendOperation {
         profile.kantinekoning.map(KantineKoningClient.fingerprint) ?? CredentialFingerprint.none
     }
 
-    public func normalise(_ arguments: [String: ArgumentValue], timeZone: TimeZone) throws -> [String: ArgumentValue] {
+    public func normalise(_ arguments: [String: ArgumentValue], clock: RequestClock) throws -> [String: ArgumentValue] {
         let period = arguments["period"]?.string ?? "season"
         guard Self.periods.contains(period) else {
             throw ErrorDetail.badParameter("period must be one of \(Self.periods.joined(separator: ", "))")

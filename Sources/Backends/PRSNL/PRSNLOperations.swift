@@ -20,7 +20,7 @@ public struct PRSNLTimelineOperation: PRSNLOperation {
         [OperationArgument("limit", .int), OperationArgument("cursor", .string)]
     }
 
-    public func normalise(_ arguments: [String: ArgumentValue], timeZone: TimeZone) throws -> [String: ArgumentValue] {
+    public func normalise(_ arguments: [String: ArgumentValue], clock: RequestClock) throws -> [String: ArgumentValue] {
         let limit = arguments["limit"]?.int ?? 10
         guard (1...100).contains(limit) else { throw ErrorDetail.badParameter("limit must be between 1 and 100") }
         var result: [String: ArgumentValue] = ["limit": .int(limit)]
@@ -58,7 +58,7 @@ public struct PRSNLSearchOperation: PRSNLOperation {
         [OperationArgument("q", .string, required: true), OperationArgument("limit", .int)]
     }
 
-    public func normalise(_ arguments: [String: ArgumentValue], timeZone: TimeZone) throws -> [String: ArgumentValue] {
+    public func normalise(_ arguments: [String: ArgumentValue], clock: RequestClock) throws -> [String: ArgumentValue] {
         guard let query = arguments["q"]?.string?.trimmingCharacters(in: .whitespaces), !query.isEmpty else {
             throw ErrorDetail.badParameter("q is required")
         }
@@ -96,7 +96,7 @@ public struct PRSNLTagsOperation: PRSNLOperation {
     public init() {}
     public var name: String { "prsnl.tags" }
     public var arguments: [OperationArgument] { [] }
-    public func normalise(_ arguments: [String: ArgumentValue], timeZone: TimeZone) throws -> [String: ArgumentValue] {
+    public func normalise(_ arguments: [String: ArgumentValue], clock: RequestClock) throws -> [String: ArgumentValue] {
         [:]
     }
 
@@ -116,7 +116,7 @@ public struct PRSNLItemOperation: PRSNLOperation {
     public var name: String { "prsnl.item" }
     public var arguments: [OperationArgument] { [OperationArgument("id", .string, required: true)] }
 
-    public func normalise(_ arguments: [String: ArgumentValue], timeZone: TimeZone) throws -> [String: ArgumentValue] {
+    public func normalise(_ arguments: [String: ArgumentValue], clock: RequestClock) throws -> [String: ArgumentValue] {
         guard let id = arguments["id"]?.string, UUID(uuidString: id) != nil else {
             throw ErrorDetail.badParameter("id must be a UUID")
         }

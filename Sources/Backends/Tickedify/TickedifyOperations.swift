@@ -8,13 +8,13 @@ public struct TickedifyDailyPlanOperation: TickedifyOperation {
     public var defaultTTL: TimeInterval { 60 }
     public var arguments: [OperationArgument] { [OperationArgument("date", .date)] }
 
-    public func normalise(_ arguments: [String: ArgumentValue], timeZone: TimeZone) throws -> [String: ArgumentValue] {
-        ["date": arguments["date"] ?? .date(LocalDate.today(in: timeZone))]
+    public func normalise(_ arguments: [String: ArgumentValue], clock: RequestClock) throws -> [String: ArgumentValue] {
+        ["date": arguments["date"] ?? .date(clock.today)]
     }
 
     public func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
         let client = try TickedifyClient.make(context)
-        let date = arguments["date"]?.date ?? LocalDate.today(in: context.timeZone)
+        let date = arguments["date"]?.date ?? context.today
         let path = "/api/dagelijkse-planning/\(QueryString.pathSegment(date.description))"
         // The server crashes on this route without a valid session.
         let value = try await client.get(path, session: .provenFirst)
@@ -30,7 +30,7 @@ public struct TickedifyListOperation: TickedifyOperation {
     public var defaultTTL: TimeInterval { 120 }
     public var arguments: [OperationArgument] { [OperationArgument("list", .string, required: true)] }
 
-    public func normalise(_ arguments: [String: ArgumentValue], timeZone: TimeZone) throws -> [String: ArgumentValue] {
+    public func normalise(_ arguments: [String: ArgumentValue], clock: RequestClock) throws -> [String: ArgumentValue] {
         guard let list = arguments["list"]?.string, Self.lists.contains(list) else {
             throw ErrorDetail.badParameter("list must be one of \(Self.lists.joined(separator: ", "))")
         }
@@ -55,13 +55,13 @@ public struct TickedifyCompletedOperation: TickedifyOperation {
     public var defaultTTL: TimeInterval { 120 }
     public var arguments: [OperationArgument] { [OperationArgument("date", .date)] }
 
-    public func normalise(_ arguments: [String: ArgumentValue], timeZone: TimeZone) throws -> [String: ArgumentValue] {
-        ["date": arguments["date"] ?? .date(LocalDate.today(in: timeZone))]
+    public func normalise(_ arguments: [String: ArgumentValue], clock: RequestClock) throws -> [String: ArgumentValue] {
+        ["date": arguments["date"] ?? .date(clock.today)]
     }
 
     public func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
         let client = try TickedifyClient.make(context)
-        let day = (arguments["date"]?.date ?? LocalDate.today(in: context.timeZone)).interval(in: context.timeZone)
+        let day = (arguments["date"]?.date ?? context.today).interval(in: context.timeZone)
         let value = try await client.get("/api/lijst/afgewerkte-taken", session: .provenFirst)
         let done = try TickedifyNormalisation.tasks(value, list: "afgewerkt", zone: context.timeZone).filter { task in
             guard let completed = task.completedAt.flatMap({ LenientDate.parse($0) }) else { return false }
@@ -77,7 +77,7 @@ public struct TickedifyCountsOperation: TickedifyOperation {
     public var name: String { "tickedify.counts" }
     public var defaultTTL: TimeInterval { 120 }
     public var arguments: [OperationArgument] { [] }
-    public func normalise(_ arguments: [String: ArgumentValue], timeZone: TimeZone) throws -> [String: ArgumentValue] {
+    public func normalise(_ arguments: [String: ArgumentValue], clock: RequestClock) throws -> [String: ArgumentValue] {
         [:]
     }
 

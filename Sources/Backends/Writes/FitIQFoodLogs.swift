@@ -107,7 +107,7 @@ public enum FitIQFoodLogs {
         let client = try FitIQClient.make(context)
         let date =
             input.loggedAtDate.map { LocalDate(containing: $0, in: context.timeZone) }
-            ?? LocalDate.today(in: context.timeZone)
+            ?? context.today
         let value = try await client.post("/api/v1/food-logs", body: try JSONCoding.encode(input.upstreamBody))
         let row = value["food_log"] ?? value["log"] ?? value
         guard let log = FitIQRecord.foodLog(row, zone: context.timeZone) else {

@@ -98,7 +98,7 @@ public enum KantineKoningVolunteers {
             }
         }
         let shown = String(id.prefix(64))
-        guard let dienst = KantineKoningDienstenOperation.merge(seeing, zone: context.timeZone, now: Date()).first
+        guard let dienst = KantineKoningDienstenOperation.merge(seeing, zone: context.timeZone, now: context.now).first
         else {
             // Not knowing is not "not there": an enrollment that could not be read may see it.
             if let error = failed.first?.1 { throw error }
@@ -131,7 +131,7 @@ public enum KantineKoningVolunteers {
                 .badResponse, backend: KantineKoningClient.backend,
                 message: "Kantine Koning sent a dienst without a start time")
         }
-        guard start > Date() else {
+        guard start > context.now else {
             throw WriteRefusal.conflict(
                 "volunteers can only be changed for future diensten; this one started at \(dienst.start)")
         }

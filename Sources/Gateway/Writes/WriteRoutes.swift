@@ -198,7 +198,7 @@ struct WriteRoutes: Sendable {
             throw GatewayError(.notFound, code: "unknown_profile", message: "no profile \(context.profile)")
         }
         let operationContext = OperationContext(
-            profileName: context.profile, profile: profile, timeZone: runtime.config.timeZone, http: runtime.http,
+            profileName: context.profile, profile: profile, clock: runtime.aggregator.clock(), http: runtime.http,
             sessions: runtime.sessions, logger: context.logger
         )
         do {
