@@ -97,7 +97,7 @@ let package = Package(
         .executableTarget(
             name: "daygate",
             dependencies: [
-                "Model", "Gateway", "Simulators", "Aggregation", "Cache",
+                "Model", "Backends", "Gateway", "Simulators", "Aggregation", "Cache", "Yams",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -112,7 +112,7 @@ let package = Package(
         .testTarget(
             name: "BackendsTests",
             dependencies: [
-                "Backends", "Model", "Simulators",
+                "Backends", "Model", "Simulators", "Yams",
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]

@@ -6,15 +6,8 @@ public struct OperationRegistry: Sendable {
         self.operations = Dictionary(operations.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
-    /// The operations daygate ships.
-    public static let standard = OperationRegistry([
-        EightAllsEventsOperation(),
-        TickedifyDailyPlanOperation(), TickedifyListOperation(), TickedifyCountsOperation(),
-        TickedifyCompletedOperation(),
-        KantineKoningDienstenOperation(), KantineKoningLeaderboardOperation(),
-        FitIQNutritionOperation(), FitIQFoodLogsOperation(), FitIQWorkoutsOperation(), FitIQSleepOperation(),
-        PRSNLTimelineOperation(), PRSNLSearchOperation(), PRSNLTagsOperation(), PRSNLItemOperation(),
-    ])
+    /// The operations of every registered backend (`BackendCatalog`).
+    public static let standard = OperationRegistry(BackendCatalog.all.flatMap(\.operations))
 
     public subscript(name: String) -> (any BackendOperation)? {
         operations[name]

@@ -4,9 +4,10 @@ import Logging
 import Model
 import ServiceLifecycle
 
-/// Runs a backend's change hints for every profile while the gateway runs: each 8alls
-/// `/ws` message ends the freshness of that profile's cached events, so the next request (and
-/// every live dashboard, told over `/v1/stream`) gets them refetched. Stops on shutdown.
+/// Runs every backend's change hints (`Backend.changeHints`) for every profile while the gateway
+/// runs: each hint ends the freshness of the profile's cached answers it names, so the next
+/// request (and every live dashboard, told over `/v1/stream`) gets them refetched. Stops on
+/// shutdown.
 public struct BackendHintService: Service {
     let runtime: GatewayRuntime
 
@@ -15,23 +16,28 @@ public struct BackendHintService: Service {
     }
 
     public func run() async throws {
-        let listeners: [(String, EightAllsHintListener)] = runtime.config.profiles.compactMap { name, profile in
-            guard let endpoint = profile.eightalls, let url = EightAllsHintListener.url(for: endpoint) else {
-                return nil
+        let hints: [(profile: String, backend: String, hints: ChangeHints)] = runtime.config.profiles.sorted {
+            $0.key < $1.key
+        }.flatMap { name, profile in
+            BackendCatalog.all.compactMap { backend in
+                backend.changeHints(for: profile).map { (name, backend.name, $0) }
             }
-            return (name, EightAllsHintListener(url: url))
         }
-        guard !listeners.isEmpty else { return }
+        guard !hints.isEmpty else { return }
         let cache = runtime.cache
         let logger = runtime.logger
         await cancelWhenGracefulShutdown {
             await withTaskGroup(of: Void.self) { group in
-                for (profile, listener) in listeners {
+                for (profile, backend, hints) in hints {
                     group.addTask {
-                        await listener.run(logger: logger) { type in
-                            logger.debug("8alls hint", metadata: ["profile": "\(profile)", "type": "\(type)"])
-                            await cache.expire(
-                                storageKeyPrefix: CacheKey.prefix(profile: profile, operation: "eightalls.events"))
+                        await hints.listen(logger) { type in
+                            logger.debug(
+                                "backend hint",
+                                metadata: ["profile": "\(profile)", "backend": "\(backend)", "type": "\(type)"])
+                            for operation in hints.operations {
+                                await cache.expire(
+                                    storageKeyPrefix: CacheKey.prefix(profile: profile, operation: operation))
+                            }
                         }
                     }
                 }

@@ -1,8 +1,10 @@
+import Backends
 import Foundation
 import Logging
 import Model
 import ServiceLifecycle
 import Simulators
+import Yams
 
 /// The simulators of the demo and of `daygate simulate`, seeded with a realistic week around
 /// today in the household's timezone, and the profile that points the gateway at them.
@@ -40,33 +42,37 @@ struct DemoSimulators: Service {
 
     /// The household's profile against the simulators, with their demo credentials.
     var profile: ProfileConfig {
-        ProfileConfig(
-            tickedify: simulator(.tickedify).map {
+        var settings: [any BackendSettings] = []
+        if let simulator = simulator(.tickedify) {
+            settings.append(
                 TickedifySettings(
-                    endpoint: BackendEndpoint(baseURL: $0.apiBaseURL), email: TickedifySimulator.demoEmail,
-                    password: TickedifySimulator.demoPassword)
-            },
-            eightalls: simulator(.eightalls).map { BackendEndpoint(baseURL: $0.apiBaseURL) },
-            kantinekoning: simulator(.kantinekoning).map {
+                    endpoint: BackendEndpoint(baseURL: simulator.apiBaseURL), email: TickedifySimulator.demoEmail,
+                    password: Secret(TickedifySimulator.demoPassword)))
+        }
+        if let simulator = simulator(.eightalls) {
+            settings.append(EightAllsSettings(endpoint: BackendEndpoint(baseURL: simulator.apiBaseURL)))
+        }
+        if let simulator = simulator(.kantinekoning) {
+            settings.append(
                 KantineKoningSettings(
-                    endpoint: BackendEndpoint(baseURL: $0.apiBaseURL),
+                    endpoint: BackendEndpoint(baseURL: simulator.apiBaseURL),
                     enrollments: KantineKoningSimulator.demoEnrollments.map {
-                        .init(tenant: $0.tenant, role: $0.role.rawValue, token: $0.token, label: $0.label)
-                    }
-                )
-            },
-            fitiq: simulator(.fitiq).map {
+                        .init(tenant: $0.tenant, role: $0.role.rawValue, token: Secret($0.token), label: $0.label)
+                    }))
+        }
+        if let simulator = simulator(.fitiq) {
+            settings.append(
                 FitIQSettings(
-                    endpoint: BackendEndpoint(baseURL: $0.apiBaseURL), apiKey: FitIQSimulator.demoAPIKey,
-                    email: FitIQSimulator.demoEmail, password: FitIQSimulator.demoPassword
-                )
-            },
-            prsnl: simulator(.prsnl).map {
+                    endpoint: BackendEndpoint(baseURL: simulator.apiBaseURL), apiKey: Secret(FitIQSimulator.demoAPIKey),
+                    email: FitIQSimulator.demoEmail, password: Secret(FitIQSimulator.demoPassword)))
+        }
+        if let simulator = simulator(.prsnl) {
+            settings.append(
                 PRSNLSettings(
-                    endpoint: BackendEndpoint(baseURL: $0.apiBaseURL), email: PRSNLSimulator.demoEmail,
-                    password: PRSNLSimulator.demoPassword)
-            }
-        )
+                    endpoint: BackendEndpoint(baseURL: simulator.apiBaseURL), email: PRSNLSimulator.demoEmail,
+                    password: Secret(PRSNLSimulator.demoPassword)))
+        }
+        return ProfileConfig(settings)
     }
 
     /// Runs until graceful shutdown, then stops the simulators.
@@ -89,43 +95,11 @@ struct DemoSimulators: Service {
         ]
         if let routesDir { lines.append("routes_dir: \(Self.quoted(routesDir))") }
         if let staticDir { lines.append("static_dir: \(Self.quoted(staticDir))") }
+        // The profile as the config loader reads it, demo credentials included (the file is the
+        // owner's, written 0600 by `simulate`).
+        let profiles = (try? YAMLEncoder().encode(["default": profile], userInfo: [.revealSecrets: true])) ?? "{}\n"
         lines.append("profiles:")
-        lines.append("  default:")
-        let profile = self.profile
-        if let settings = profile.tickedify {
-            lines += [
-                "    tickedify:", "      base_url: \(settings.endpoint.baseURL)",
-                "      email: \(Self.quoted(settings.email))", "      password: \(Self.quoted(settings.password))",
-            ]
-        }
-        if let endpoint = profile.eightalls {
-            lines += ["    eightalls:", "      base_url: \(endpoint.baseURL)", "      timeout: 5s"]
-        }
-        if let settings = profile.kantinekoning {
-            lines += ["    kantinekoning:", "      base_url: \(settings.endpoint.baseURL)", "      enrollments:"]
-            for enrollment in settings.enrollments {
-                lines += [
-                    "        - tenant: \(enrollment.tenant)", "          role: \(enrollment.role)",
-                    "          label: \(Self.quoted(enrollment.label))",
-                    "          token: \(Self.quoted(enrollment.token))",
-                ]
-            }
-        }
-        if let settings = profile.fitiq {
-            lines += [
-                "    fitiq:", "      base_url: \(settings.endpoint.baseURL)",
-                "      api_key: \(Self.quoted(settings.apiKey))",
-                "      email: \(Self.quoted(settings.email ?? ""))",
-                "      password: \(Self.quoted(settings.password ?? ""))",
-            ]
-        }
-        if let settings = profile.prsnl {
-            lines += [
-                "    prsnl:", "      base_url: \(settings.endpoint.baseURL)",
-                "      email: \(Self.quoted(settings.email ?? ""))",
-                "      password: \(Self.quoted(settings.password ?? ""))",
-            ]
-        }
+        lines += profiles.split(separator: "\n").map { "  " + $0 }
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Backends
 import Foundation
 import Gateway
 import Logging
@@ -48,7 +49,7 @@ struct ServeCommand: AsyncParsableCommand {
 enum ConfigFile {
     static func load(_ path: String) throws -> DaygateConfig {
         do {
-            return try ConfigLoader.load(path: path)
+            return try ConfigLoader.load(path: path, backends: BackendCatalog.settings)
         } catch let error as YAMLSourceError {
             throw FailureMessage(text: "config error: \(error)")
         }

@@ -18,12 +18,12 @@ struct FitIQFoodLogsTests {
         let sim = try await FitIQSimulator(
             options: .init(seedDay: LocalDate.today(in: zone).description, timeZone: zone)
         ).start()
-        let profile = ProfileConfig(
-            fitiq: FitIQSettings(
-                endpoint: BackendEndpoint(baseURL: sim.apiBaseURL), apiKey: FitIQSimulator.demoAPIKey,
-                email: FitIQSimulator.demoEmail, password: FitIQSimulator.demoPassword
+        let profile = ProfileConfig([
+            FitIQSettings(
+                endpoint: BackendEndpoint(baseURL: sim.apiBaseURL), apiKey: Secret(FitIQSimulator.demoAPIKey),
+                email: FitIQSimulator.demoEmail, password: Secret(FitIQSimulator.demoPassword)
             )
-        )
+        ])
         try await SimulatorBackedTest.run(sim, profile: profile, zone: zone, body)
     }
 

@@ -23,14 +23,14 @@ struct KantineKoningVolunteersTests {
             seedDay: LocalDate.today(in: zone).description, timeZone: zone, openDienstenInList: openDienstenInList
         )
         let sim = try await KantineKoningSimulator(options: options).start()
-        let profile = ProfileConfig(
-            kantinekoning: KantineKoningSettings(
+        let profile = ProfileConfig([
+            KantineKoningSettings(
                 endpoint: BackendEndpoint(baseURL: sim.apiBaseURL),
                 enrollments: KantineKoningSimulator.demoEnrollments.map {
-                    .init(tenant: $0.tenant, role: $0.role.rawValue, token: $0.token, label: $0.label)
+                    .init(tenant: $0.tenant, role: $0.role.rawValue, token: Secret($0.token), label: $0.label)
                 }
             )
-        )
+        ])
         try await SimulatorBackedTest.run(sim, profile: profile, zone: zone, body)
     }
 

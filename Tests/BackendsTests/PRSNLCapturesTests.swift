@@ -26,9 +26,10 @@ struct PRSNLCapturesTests {
         let endpoint = BackendEndpoint(baseURL: sim.apiBaseURL)
         let settings =
             staticToken
-            ? PRSNLSettings(endpoint: endpoint, token: PRSNLSimulator.demoToken)
-            : PRSNLSettings(endpoint: endpoint, email: PRSNLSimulator.demoEmail, password: PRSNLSimulator.demoPassword)
-        try await SimulatorBackedTest.run(sim, profile: ProfileConfig(prsnl: settings), zone: zone, body)
+            ? PRSNLSettings(endpoint: endpoint, token: Secret(PRSNLSimulator.demoToken))
+            : PRSNLSettings(
+                endpoint: endpoint, email: PRSNLSimulator.demoEmail, password: Secret(PRSNLSimulator.demoPassword))
+        try await SimulatorBackedTest.run(sim, profile: ProfileConfig([settings]), zone: zone, body)
     }
 
     static func context(_ profile: ProfileConfig) -> OperationContext {

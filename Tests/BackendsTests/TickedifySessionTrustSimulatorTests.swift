@@ -41,10 +41,10 @@ struct TickedifySessionTrustSimulatorTests {
         func context(_ sessions: SessionRegistry) -> OperationContext {
             let settings = TickedifySettings(
                 endpoint: BackendEndpoint(baseURL: sim.apiBaseURL), email: TickedifySimulator.demoEmail,
-                password: TickedifySimulator.demoPassword, sessionTrust: .seconds(window)
+                password: Secret(TickedifySimulator.demoPassword), sessionTrust: .seconds(window)
             )
             return OperationContext(
-                profileName: "default", profile: ProfileConfig(tickedify: settings),
+                profileName: "default", profile: ProfileConfig([settings]),
                 clock: RequestClock(now: Date(), timeZone: zone), http: http,
                 sessions: sessions, logger: Logger(label: "test")
             )

@@ -94,12 +94,12 @@ struct AllBackendsTests {
             profile.kantinekoning?.enrollments.append(
                 .init(
                     tenant: KantineKoningSimulator.revokedEnrollment.tenant, role: "member",
-                    token: KantineKoningSimulator.revokedToken, label: "revoked one"
+                    token: Secret(KantineKoningSimulator.revokedToken), label: "revoked one"
                 ))
             profile.kantinekoning?.enrollments.append(
                 .init(
                     tenant: KantineKoningSimulator.demoTenantSeasonEnded, role: "member",
-                    token: KantineKoningSimulator.seasonEndedToken, label: "season over"
+                    token: Secret(KantineKoningSimulator.seasonEndedToken), label: "season over"
                 ))
         }) { demo in
             let body = try await demo.test { client in
@@ -166,7 +166,7 @@ struct AllBackendsTests {
     }
 
     @Test func wrongTickedifyPasswordNeverBurnsTheLoginLimit() async throws {
-        try await withDemo(adjust: { $0.tickedify?.password = "wrong" }) { demo in
+        try await withDemo(adjust: { $0.tickedify?.password = Secret("wrong") }) { demo in
             try await demo.test { client in
                 for day in 0..<12 {
                     let date = LocalDate.today(in: DemoHarness.zone).adding(days: day)
@@ -216,7 +216,7 @@ struct AllBackendsTests {
         try await withDemo(adjust: { profile in
             profile.fitiq?.email = nil
             profile.fitiq?.password = nil
-            profile.fitiq?.refreshToken = "revoked-or-never-issued"
+            profile.fitiq?.refreshToken = Secret("revoked-or-never-issued")
         }) { demo in
             try await demo.test { client in
                 for day in 0..<5 {
@@ -264,7 +264,7 @@ struct AllBackendsTests {
     }
 
     @Test func wrongFitIQPasswordIsReauthRequiredWithoutALoop() async throws {
-        try await withDemo(adjust: { $0.fitiq?.password = "wrong" }) { demo in
+        try await withDemo(adjust: { $0.fitiq?.password = Secret("wrong") }) { demo in
             try await demo.test { client in
                 for day in 0..<5 {
                     let date = LocalDate.today(in: DemoHarness.zone).adding(days: -day)

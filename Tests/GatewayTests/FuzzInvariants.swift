@@ -96,12 +96,7 @@ enum FuzzSecrets {
             TickedifySimulator.demoPassword, FitIQSimulator.demoPassword, FitIQSimulator.demoAPIKey,
             PRSNLSimulator.demoPassword,
         ]
-        if let tickedify = profile.tickedify { secrets.append(tickedify.password) }
-        if let fitiq = profile.fitiq {
-            secrets += [fitiq.apiKey] + [fitiq.password, fitiq.refreshToken].compactMap { $0 }
-        }
-        if let prsnl = profile.prsnl { secrets += [prsnl.password, prsnl.token].compactMap { $0 } }
-        secrets += profile.kantinekoning?.enrollments.map(\.token) ?? []
+        secrets += profile.secrets.map { $0.reveal() }
         for (backend, name) in [
             ("tickedify", "session_cookie"), ("fitiq", "access_token"), ("fitiq", "refresh_token"),
             ("prsnl", "access_token"), ("prsnl", "refresh_token"),

@@ -46,7 +46,9 @@ final class GatewayHarness: Sendable {
         let config = DaygateConfig(
             stateDir: stateDir, timezone: zone.identifier, routesDir: routesDir, staticDir: "/nonexistent",
             profiles: [
-                "default": ProfileConfig(eightalls: BackendEndpoint(baseURL: simulator.apiBaseURL, timeout: timeout))
+                "default": ProfileConfig([
+                    EightAllsSettings(endpoint: BackendEndpoint(baseURL: simulator.apiBaseURL, timeout: timeout))
+                ])
             ]
         )
         do {

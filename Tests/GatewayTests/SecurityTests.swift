@@ -42,8 +42,8 @@ struct SecurityTests {
                 stateDir: stateDir, timezone: zone.identifier, routesDir: GatewayHarness.routesDir,
                 staticDir: staticDir,
                 profiles: [
-                    "default": ProfileConfig(eightalls: BackendEndpoint(baseURL: anna.apiBaseURL)),
-                    "ben": ProfileConfig(eightalls: BackendEndpoint(baseURL: ben.apiBaseURL)),
+                    "default": ProfileConfig([EightAllsSettings(endpoint: BackendEndpoint(baseURL: anna.apiBaseURL))]),
+                    "ben": ProfileConfig([EightAllsSettings(endpoint: BackendEndpoint(baseURL: ben.apiBaseURL))]),
                 ],
                 clients: clients
                     ? [

@@ -63,7 +63,7 @@ public struct EightAllsEventsOperation: BackendOperation {
     }
 
     public func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
-        guard let endpoint = context.profile.eightalls else {
+        guard let endpoint = context.profile.eightalls?.endpoint else {
             throw BackendError(
                 .notConfigured, backend: backend, message: "8alls is not configured for profile \(context.profileName)")
         }

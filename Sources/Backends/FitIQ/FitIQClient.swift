@@ -36,7 +36,8 @@ public struct FitIQClient: Sendable {
 
     public static func fingerprint(_ settings: FitIQSettings) -> String {
         CredentialFingerprint.of([
-            settings.endpoint.baseURL, settings.apiKey, settings.email ?? settings.refreshToken ?? "",
+            settings.endpoint.baseURL, settings.apiKey.reveal(),
+            settings.email ?? settings.refreshToken?.reveal() ?? "",
         ])
     }
 
@@ -107,7 +108,7 @@ public struct FitIQClient: Sendable {
                 .reauthRequired, backend: Self.backend, message: "FitIQ needs a refresh_token or email and password",
                 retryAfter: 600)
         }
-        let response = try await postAuth("/api/v1/auth/login", body: ["email": email, "password": password])
+        let response = try await postAuth("/api/v1/auth/login", body: ["email": email, "password": password.reveal()])
         guard response.isSuccess else {
             if response.status == 401 || response.status == 400 {
                 throw BackendError(
@@ -137,7 +138,7 @@ public struct FitIQClient: Sendable {
 
     /// The configured refresh token when it is new (the user pasted one), else the rotated one.
     private func currentRefreshToken() async throws -> String? {
-        if let configured = settings.refreshToken {
+        if let configured = settings.refreshToken?.reveal() {
             let source = CredentialFingerprint.of([configured])
             if await vault.value(profile: profile, backend: Self.backend, name: "refresh_source") != source {
                 try await vault.setValue(source, profile: profile, backend: Self.backend, name: "refresh_source")
@@ -150,7 +151,7 @@ public struct FitIQClient: Sendable {
 
     private func postAuth(_ path: String, body: [String: String]) async throws -> UpstreamHTTP.Response {
         try await http.send(
-            .POST, url: settings.endpoint.baseURL + path, headers: [("X-API-Key", settings.apiKey)],
+            .POST, url: settings.endpoint.baseURL + path, headers: [("X-API-Key", settings.apiKey.reveal())],
             body: try JSONCoding.encode(body), timeout: settings.endpoint.timeout.seconds, source: source
         )
     }
@@ -159,7 +160,7 @@ public struct FitIQClient: Sendable {
         -> UpstreamHTTP.Response
     {
         try await http.send(
-            method, url: url, headers: [("X-API-Key", settings.apiKey), ("Authorization", "Bearer \(token)")],
+            method, url: url, headers: [("X-API-Key", settings.apiKey.reveal()), ("Authorization", "Bearer \(token)")],
             body: body,
             timeout: settings.endpoint.timeout.seconds, source: source
         )

@@ -30,7 +30,7 @@ public struct KantineKoningClient: Sendable {
     }
 
     public static func fingerprint(_ settings: KantineKoningSettings) -> String {
-        CredentialFingerprint.of([settings.endpoint.baseURL] + settings.enrollments.map(\.token))
+        CredentialFingerprint.of([settings.endpoint.baseURL] + settings.enrollments.map { $0.token.reveal() })
     }
 
     /// What one enrollment's call gave.
@@ -72,7 +72,7 @@ public struct KantineKoningClient: Sendable {
     func get(_ pathAndQuery: String, enrollment: KantineKoningSettings.Enrollment) async throws -> JSONValue {
         let response = try await http.send(
             url: settings.endpoint.baseURL + Self.prefix + pathAndQuery,
-            headers: [("Authorization", "Bearer \(enrollment.token)")],
+            headers: [("Authorization", "Bearer \(enrollment.token.reveal())")],
             timeout: settings.endpoint.timeout.seconds,
             source: UpstreamSource(profile: profile, backend: Self.backend, scope: enrollment.label)
         )

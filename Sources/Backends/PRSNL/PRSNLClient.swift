@@ -33,7 +33,7 @@ public struct PRSNLClient: Sendable {
     }
 
     public static func fingerprint(_ settings: PRSNLSettings) -> String {
-        CredentialFingerprint.of([settings.endpoint.baseURL, settings.email ?? settings.token ?? ""])
+        CredentialFingerprint.of([settings.endpoint.baseURL, settings.email ?? settings.token?.reveal() ?? ""])
     }
 
     /// A request with the Bearer token (`authorized`), retried once after a refresh on 401.
@@ -79,7 +79,7 @@ public struct PRSNLClient: Sendable {
     }
 
     private func validToken() async throws -> String {
-        if let token = settings.token { return token }
+        if let token = settings.token { return token.reveal() }
         if let token = await access.current(), !JWTClaims.expiresSoon(token) { return token }
         let stale = await access.current()
         return try await access.renew(replacing: stale) { [self] in try await obtainAccessToken() }
@@ -99,7 +99,7 @@ public struct PRSNLClient: Sendable {
                 .reauthRequired, backend: Self.backend, message: "PRSNL needs email and password or a token",
                 retryAfter: 600)
         }
-        let response = try await post("/api/auth/login", ["email": email, "password": password])
+        let response = try await post("/api/auth/login", ["email": email, "password": password.reveal()])
         guard response.isSuccess else {
             if [400, 401, 403].contains(response.status) {
                 throw BackendError(

@@ -140,7 +140,7 @@ public struct TickedifyClient: Sendable {
 
     /// `POST /api/auth/login`; returns the `tickedify.sid=…` cookie with its lifetime.
     func login() async throws -> TickedifySessionCookie {
-        let body = try JSONCoding.encode(["email": settings.email, "wachtwoord": settings.password])
+        let body = try JSONCoding.encode(["email": settings.email, "wachtwoord": settings.password.reveal()])
         let response = try await http.send(
             .POST, url: settings.endpoint.baseURL + "/api/auth/login", body: body,
             timeout: settings.endpoint.timeout.seconds, source: source, gate: false

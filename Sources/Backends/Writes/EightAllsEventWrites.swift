@@ -154,7 +154,7 @@ public enum EightAllsEventWrites {
     }
 
     static func client(_ context: OperationContext) throws -> EightAllsClient {
-        guard let endpoint = context.profile.eightalls else {
+        guard let endpoint = context.profile.eightalls?.endpoint else {
             throw BackendError(
                 .notConfigured, backend: EightAllsClient.backend,
                 message: "8alls is not configured for profile \(context.profileName)")

@@ -186,7 +186,7 @@ public enum KantineKoningVolunteers {
         let backend = KantineKoningClient.backend
         let response = try await client.http.send(
             method, url: client.settings.endpoint.baseURL + KantineKoningClient.prefix + pathAndQuery,
-            headers: [("Authorization", "Bearer \(enrollment.token)")], body: body,
+            headers: [("Authorization", "Bearer \(enrollment.token.reveal())")], body: body,
             timeout: client.settings.endpoint.timeout.seconds,
             source: UpstreamSource(profile: context.profileName, backend: backend, scope: enrollment.label)
         )

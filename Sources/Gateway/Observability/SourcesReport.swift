@@ -127,13 +127,13 @@ struct SourcesReport: Encodable {
         }
 
         var sources: [String: Source] = [:]
-        for backend in ProfileConfig.backendNames {
+        for backend in BackendCatalog.names {
             var counters = CacheCounters()
             for operation in runtime.registry.operations.values where operation.backend == backend {
                 counters.add(runtime.cache.counters(profile: name, operation: operation.name))
             }
             var source = Source(
-                configured: profile.configuredBackends.contains(backend), health: health(backend, scope: nil),
+                configured: profile.configures(backend), health: health(backend, scope: nil),
                 cache: CacheFigures(counters)
             )
             if backend == KantineKoningClient.backend {

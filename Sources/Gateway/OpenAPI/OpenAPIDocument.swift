@@ -10,7 +10,7 @@ import Model
 public enum OpenAPIDocument {
     public static let openAPIVersion = "3.1.0"
     /// The backends /v1/sources reports on.
-    public static var backends: [String] { ProfileConfig.backendNames }
+    public static var backends: [String] { BackendCatalog.names }
     /// The example of every date parameter.
     public static let exampleDate = "2026-11-22"
 

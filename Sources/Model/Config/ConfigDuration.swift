@@ -47,9 +47,10 @@ public struct ConfigDuration: Sendable, Hashable, Codable, CustomStringConvertib
         self = value
     }
 
+    /// Encodes the text a person writes (`5s`, `1500ms`), which decodes back to the same span.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
-        try container.encode(seconds)
+        try container.encode(description)
     }
 
     public var description: String {

@@ -2,7 +2,7 @@ import Foundation
 
 /// `daygate.yaml`, decoded and validated. Relative paths are resolved against the config
 /// file's folder by `ConfigLoader`.
-public struct DaygateConfig: Sendable, Hashable, Codable {
+public struct DaygateConfig: Sendable, Codable {
     public var listen: ListenAddress
     /// Folder of the cache database and credential vault.
     public var stateDir: String
@@ -122,18 +122,12 @@ public struct DaygateConfig: Sendable, Hashable, Codable {
 
     public var timeZone: TimeZone { TimeZone(identifier: timezone) ?? .current }
 
-    /// Every secret the config holds (backend passwords, tokens, API keys, client keys): what
-    /// must never reach a log, an error or an answer.
+    /// Every secret the config holds (each profile's `Secret`s — backend passwords, tokens, API
+    /// keys — and the client keys): what must never reach a log, an error or an answer.
     public var secrets: Set<String> {
         var all = Set(clients.map(\.key))
         for profile in profiles.values {
-            if let settings = profile.tickedify { all.insert(settings.password) }
-            if let settings = profile.kantinekoning { all.formUnion(settings.enrollments.map(\.token)) }
-            if let settings = profile.fitiq {
-                all.insert(settings.apiKey)
-                all.formUnion([settings.password, settings.refreshToken].compactMap { $0 })
-            }
-            if let settings = profile.prsnl { all.formUnion([settings.password, settings.token].compactMap { $0 }) }
+            all.formUnion(profile.secrets.map { $0.reveal() })
         }
         return all.filter { $0.count >= 4 }
     }

@@ -29,10 +29,16 @@ public struct YAMLSourceError: Error, Sendable, CustomStringConvertible {
 public struct YAMLDocument: Sendable {
     public var file: String
     public var environment: [String: String]
+    /// Which backend sections profiles may hold (see `BackendSettingsCatalog`).
+    public var backends: BackendSettingsCatalog
 
-    public init(file: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public init(
+        file: String, environment: [String: String] = ProcessInfo.processInfo.environment,
+        backends: BackendSettingsCatalog = BackendSettingsCatalog([])
+    ) {
         self.file = file
         self.environment = environment
+        self.backends = backends
     }
 
     public func decode<T: Codable>(_ type: T.Type, from text: String, substitute: Bool = true) throws -> T {
@@ -49,7 +55,7 @@ public struct YAMLDocument: Sendable {
         }
         let value: T
         do {
-            value = try YAMLDecoder().decode(T.self, from: node)
+            value = try YAMLDecoder().decode(T.self, from: node, userInfo: [.backendSettings: backends])
         } catch let error as DecodingError {
             throw sourceError(for: error, in: node)
         } catch let error as YAMLSourceError {
@@ -195,14 +201,23 @@ public struct YAMLDocument: Sendable {
 
     private func located(_ context: DecodingError.Context, in root: Node, reason: String) -> YAMLSourceError {
         var path = context.codingPath
-        var node = Self.node(at: path, in: root)
-        while node == nil, !path.isEmpty {
+        var line = Self.keyLine(at: path, in: root)
+        while line == nil, !path.isEmpty {
             path.removeLast()
-            node = Self.node(at: path, in: root)
+            line = Self.keyLine(at: path, in: root)
         }
         return YAMLSourceError(
-            file: file, line: node?.mark?.line, keyPath: Self.join(Self.names(context.codingPath)), reason: reason
+            file: file, line: line, keyPath: Self.join(Self.names(context.codingPath)), reason: reason
         )
+    }
+
+    /// The line of the key that names the node at `path` (where a person looks for the
+    /// problem), or of the node itself when it is a list item or the root.
+    static func keyLine(at path: [any CodingKey], in root: Node) -> Int? {
+        guard let last = path.last, last.intValue == nil,
+            let parent = node(at: Array(path.dropLast()), in: root), let mapping = parent.mapping
+        else { return node(at: path, in: root)?.mark?.line }
+        return mapping.first { $0.key.string == last.stringValue }?.key.mark?.line
     }
 
     static func node(at path: [any CodingKey], in root: Node) -> Node? {

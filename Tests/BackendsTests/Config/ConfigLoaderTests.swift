@@ -1,3 +1,4 @@
+import Backends
 import Foundation
 import Model
 import Testing
@@ -12,7 +13,7 @@ struct ConfigLoaderTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("daygate.yaml").path
         try text.write(toFile: file, atomically: true, encoding: .utf8)
-        return try ConfigLoader.load(path: file, environment: environment)
+        return try ConfigLoader.load(path: file, environment: environment, backends: BackendCatalog.settings)
     }
 
     func problem(_ text: String, environment: [String: String] = [:]) -> YAMLSourceError? {
@@ -39,7 +40,7 @@ struct ConfigLoaderTests {
         #expect(config.listen == ListenAddress(host: "127.0.0.1", port: 8787))
         #expect(config.timezone == TimeZone.current.identifier)
         #expect(config.cache.maxSize.bytes == 100 * 1_048_576)
-        #expect(config.profiles["default"]?.eightalls?.timeout.seconds == 5)
+        #expect(config.profiles["default"]?.eightalls?.endpoint.timeout.seconds == 5)
         #expect(config.stateDir.hasSuffix("/state"))
         #expect(config.stateDir.hasPrefix("/"))
     }
@@ -70,8 +71,8 @@ struct ConfigLoaderTests {
         #expect(config.cache.ttl["eightalls.events"]?.seconds == 30)
         #expect(config.cache.staleWhileRevalidate?.seconds == 120)
         #expect(config.cache.staleIfError.seconds == 86_400)
-        #expect(config.profiles["default"]?.eightalls?.baseURL == "http://127.0.0.1:9101/api")
-        #expect(config.profiles["default"]?.eightalls?.timeout.seconds == 1.5)
+        #expect(config.profiles["default"]?.eightalls?.endpoint.baseURL == "http://127.0.0.1:9101/api")
+        #expect(config.profiles["default"]?.eightalls?.endpoint.timeout.seconds == 1.5)
     }
 
     @Test func environmentAndFileSubstitution() throws {
@@ -88,7 +89,7 @@ struct ConfigLoaderTests {
                   base_url: ${file:\(secretFile.path)}
             """, environment: ["TZ_NAME": "Europe/Amsterdam"])
         #expect(config.timezone == "Europe/Amsterdam")
-        #expect(config.profiles["default"]?.eightalls?.baseURL == "http://127.0.0.1:9999/api")
+        #expect(config.profiles["default"]?.eightalls?.endpoint.baseURL == "http://127.0.0.1:9999/api")
     }
 
     @Test func unknownKeyIsNamedWithItsLine() throws {
@@ -257,7 +258,7 @@ struct ConfigLoaderTests {
 
     @Test func missingFile() {
         #expect(throws: YAMLSourceError.self) {
-            try ConfigLoader.load(path: "/nonexistent/daygate.yaml")
+            try ConfigLoader.load(path: "/nonexistent/daygate.yaml", backends: BackendCatalog.settings)
         }
     }
 
@@ -300,7 +301,7 @@ struct ConfigLoaderTests {
     /// The example in the repository is a config that loads (its secrets given).
     @Test func theExampleConfigLoads() throws {
         let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("daygate.example.yaml")
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("daygate.example.yaml")
         let text = try String(contentsOf: example, encoding: .utf8).replacing(
             #/\$\{file:[^}]*\}/#, with: "a-secret-from-a-file-0123456789"
         )

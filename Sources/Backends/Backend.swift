@@ -1,0 +1,23 @@
+import Model
+
+/// One backend, whole: what the core needs to know about it. Each backend's home
+/// (`Sources/Backends/<Name>/`) holds its client, auth, settings (`Settings`), operations,
+/// writes and what they invalidate, and its parts of `/v1/summary` and `/v1/sources`; the
+/// core knows backends only through this protocol and `BackendCatalog.all`.
+public protocol Backend: Sendable {
+    associatedtype Settings: BackendSettings
+
+    /// The read operations routes can name (`tickedify.list`).
+    var operations: [any BackendOperation] { get }
+
+    /// The backend's change hints for one profile, if it pushes any.
+    func changeHints(for profile: ProfileConfig) -> ChangeHints?
+}
+
+extension Backend {
+    /// The backend's name (`tickedify`): its key in a profile and the prefix of its operations.
+    public var name: String { Settings.backend }
+    public var settingsType: any BackendSettings.Type { Settings.self }
+
+    public func changeHints(for profile: ProfileConfig) -> ChangeHints? { nil }
+}

@@ -1,0 +1,21 @@
+import Model
+
+/// The one list that registers backends: every backend daygate ships, in the order answers list
+/// them. Adding a backend is one line here (and its home, its routes and its simulator).
+public enum BackendCatalog {
+    public static let all: [any Backend] = [
+        TickedifyBackend(),
+        EightAllsBackend(),
+        KantineKoningBackend(),
+        FitIQBackend(),
+        PRSNLBackend(),
+    ]
+
+    /// The settings sections a profile may hold (for config decoding).
+    public static var settings: BackendSettingsCatalog {
+        BackendSettingsCatalog(all.map(\.settingsType))
+    }
+
+    /// The backends' names, in registration order.
+    public static var names: [String] { all.map(\.name) }
+}

@@ -1,0 +1,12 @@
+import Model
+
+/// FitIQ: nutrition, workouts and sleep, behind an API key and a rotating JWT.
+public struct FitIQBackend: Backend {
+    public typealias Settings = FitIQSettings
+
+    public init() {}
+
+    public var operations: [any BackendOperation] {
+        [FitIQNutritionOperation(), FitIQFoodLogsOperation(), FitIQWorkoutsOperation(), FitIQSleepOperation()]
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Model
+
+/// FitIQ: `X-API-Key` on every call plus a Bearer JWT from email/password or a refresh token.
+public struct FitIQSettings: BackendSettings, Hashable {
+    public static let backend = "fitiq"
+
+    public var endpoint: BackendEndpoint
+    public var apiKey: Secret
+    public var email: String?
+    public var password: Secret?
+    /// Used when there is no password; rotated on every refresh (kept in the vault).
+    public var refreshToken: Secret?
+
+    public init(
+        endpoint: BackendEndpoint, apiKey: Secret, email: String? = nil, password: Secret? = nil,
+        refreshToken: Secret? = nil
+    ) {
+        self.endpoint = endpoint
+        self.apiKey = apiKey
+        self.email = email
+        self.password = password
+        self.refreshToken = refreshToken
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case apiKey = "api_key"
+        case email, password
+        case refreshToken = "refresh_token"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        self.endpoint = try BackendEndpoint(from: decoder)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.apiKey = try container.decode(Secret.self, forKey: .apiKey)
+        self.email = try container.decodeIfPresent(String.self, forKey: .email)
+        self.password = try container.decodeIfPresent(Secret.self, forKey: .password)
+        self.refreshToken = try container.decodeIfPresent(Secret.self, forKey: .refreshToken)
+        guard (email != nil && password != nil) || refreshToken != nil else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .email, in: container, debugDescription: "give email and password, or refresh_token"
+            )
+        }
+    }
+
+    public var endpoints: [BackendEndpoint] { [endpoint] }
+
+    public func encode(to encoder: any Encoder) throws {
+        try endpoint.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(apiKey, forKey: .apiKey)
+        try container.encodeIfPresent(email, forKey: .email)
+        try container.encodeIfPresent(password, forKey: .password)
+        try container.encodeIfPresent(refreshToken, forKey: .refreshToken)
+    }
+}

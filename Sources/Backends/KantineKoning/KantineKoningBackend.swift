@@ -1,0 +1,12 @@
+import Model
+
+/// Kantine Koning: canteen shifts (diensten) at sports clubs, one token per enrollment.
+public struct KantineKoningBackend: Backend {
+    public typealias Settings = KantineKoningSettings
+
+    public init() {}
+
+    public var operations: [any BackendOperation] {
+        [KantineKoningDienstenOperation(), KantineKoningLeaderboardOperation()]
+    }
+}

@@ -1,0 +1,12 @@
+import Model
+
+/// PRSNL: saved links and notes, behind a rotating JWT or a static token.
+public struct PRSNLBackend: Backend {
+    public typealias Settings = PRSNLSettings
+
+    public init() {}
+
+    public var operations: [any BackendOperation] {
+        [PRSNLTimelineOperation(), PRSNLSearchOperation(), PRSNLTagsOperation(), PRSNLItemOperation()]
+    }
+}

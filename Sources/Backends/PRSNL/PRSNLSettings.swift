@@ -1,0 +1,44 @@
+import Foundation
+import Model
+
+/// PRSNL: Bearer JWT from email/password (rotating refresh), or a static token.
+public struct PRSNLSettings: BackendSettings, Hashable {
+    public static let backend = "prsnl"
+
+    public var endpoint: BackendEndpoint
+    public var email: String?
+    public var password: Secret?
+    /// A long-lived access token used as is (no refresh).
+    public var token: Secret?
+
+    public init(endpoint: BackendEndpoint, email: String? = nil, password: Secret? = nil, token: Secret? = nil) {
+        self.endpoint = endpoint
+        self.email = email
+        self.password = password
+        self.token = token
+    }
+
+    enum CodingKeys: String, CodingKey { case email, password, token }
+
+    public init(from decoder: any Decoder) throws {
+        self.endpoint = try BackendEndpoint(from: decoder)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.email = try container.decodeIfPresent(String.self, forKey: .email)
+        self.password = try container.decodeIfPresent(Secret.self, forKey: .password)
+        self.token = try container.decodeIfPresent(Secret.self, forKey: .token)
+        guard (email != nil && password != nil) || token != nil else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .email, in: container, debugDescription: "give email and password, or token")
+        }
+    }
+
+    public var endpoints: [BackendEndpoint] { [endpoint] }
+
+    public func encode(to encoder: any Encoder) throws {
+        try endpoint.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(email, forKey: .email)
+        try container.encodeIfPresent(password, forKey: .password)
+        try container.encodeIfPresent(token, forKey: .token)
+    }
+}

@@ -1,0 +1,15 @@
+import Model
+
+/// Tickedify: tasks and the daily plan, behind a cookie session (see docs/backends/tickedify.md).
+public struct TickedifyBackend: Backend {
+    public typealias Settings = TickedifySettings
+
+    public init() {}
+
+    public var operations: [any BackendOperation] {
+        [
+            TickedifyDailyPlanOperation(), TickedifyListOperation(), TickedifyCountsOperation(),
+            TickedifyCompletedOperation(),
+        ]
+    }
+}
