@@ -12,6 +12,12 @@ public protocol Backend: Sendable {
 
     /// The backend's change hints for one profile, if it pushes any.
     func changeHints(for profile: ProfileConfig) -> ChangeHints?
+
+    /// What the backend adds to `/v1/summary`, if anything.
+    var summaryPart: (any SummaryPart)? { get }
+
+    /// What the backend adds to its line of `/v1/sources`, if anything.
+    var sourcesPart: (any SourcesPart)? { get }
 }
 
 extension Backend {
@@ -20,4 +26,8 @@ extension Backend {
     public var settingsType: any BackendSettings.Type { Settings.self }
 
     public func changeHints(for profile: ProfileConfig) -> ChangeHints? { nil }
+
+    public var summaryPart: (any SummaryPart)? { nil }
+
+    public var sourcesPart: (any SourcesPart)? { nil }
 }

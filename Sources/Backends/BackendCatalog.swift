@@ -16,6 +16,9 @@ public enum BackendCatalog {
         BackendSettingsCatalog(all.map(\.settingsType))
     }
 
+    /// The backends' parts of `/v1/summary`, in registration order.
+    public static var summaryParts: [any SummaryPart] { all.compactMap(\.summaryPart) }
+
     /// The backends' names, in registration order.
     public static var names: [String] { all.map(\.name) }
 }

@@ -191,6 +191,15 @@ struct SummaryTests {
         ] {
             #expect(body[key] == .null, "\(key) is null, present")
         }
+        // The keys Home Assistant templates rely on, whichever backend writes them.
+        #expect(
+            Set(body.objectValue?.keys ?? [:].keys) == [
+                "date", "timezone", "tasks_planned", "tasks_done", "next_event_title", "next_event_start",
+                "next_dienst_start", "next_dienst_club", "kcal_today", "kcal_remaining", "stale", "complete",
+                "age_seconds", "events", "plan", "tasks", "diensten", "nutrition", "sections",
+            ])
+        #expect(body["plan"]?["items"] == .array([]))
+        #expect(body["nutrition"]?["calories"] == .null)
         #expect(body["complete"] == .bool(false))
         #expect(body["events"]?["count"] == .number(0))
         #expect(body["sections"]?["plan"]?["status"] == .string("error"))

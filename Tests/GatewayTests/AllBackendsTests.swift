@@ -122,6 +122,16 @@ struct AllBackendsTests {
                     $0["code"] == .string("season_ended")
                 } == true)
             #expect(demo.calls(.kantinekoning, "GET /api/mobile/v1/diensten") == 9)
+
+            // `/v1/sources` shows which enrollment's season ended, from the same record.
+            let sources = try await demo.test { client in
+                try await client.execute(uri: "/v1/sources", method: .get).json
+            }
+            let enrollments = sources["sources"]?["kantinekoning"]?["enrollments"]?.arrayValue ?? []
+            #expect(enrollments.count == 5)
+            for enrollment in enrollments {
+                #expect(enrollment["season_ended"] == .bool(enrollment["label"] == .string("season over")))
+            }
         }
     }
 

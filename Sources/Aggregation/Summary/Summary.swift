@@ -1,9 +1,14 @@
+import Backends
 import Foundation
 import Model
 
 /// `/v1/summary`: the day as flat scalars for Home Assistant's `value_template`, and the lists
 /// behind them under named objects for `json_attributes_path`. Every key is always present
 /// (null when its backend is not configured or has no data), so templates never break.
+///
+/// The core writes the keys every answer has (`date`, `timezone`, `stale`, `complete`,
+/// `age_seconds`, `sections`) and the household's calendar (`events`, `next_event_*`) from the
+/// events of every calendar backend; each backend's `SummaryPart` writes the rest.
 public struct Summary: Encodable, Sendable {
     public struct Events: Encodable, Sendable {
         public struct Item: Encodable, Sendable {
@@ -23,156 +28,86 @@ public struct Summary: Encodable, Sendable {
         var items: [Item]
     }
 
-    public struct Plan: Encodable, Sendable {
-        public struct Item: Encodable, Sendable {
-            var title: String
-            var hour: Int
-            var kind: PlanItem.Kind
-            @Nullable var durationMinutes: Int?
-            enum CodingKeys: String, CodingKey {
-                case title, hour, kind
-                case durationMinutes = "duration_minutes"
-            }
-        }
-        var count: Int
-        var items: [Item]
-    }
-
-    public struct Tasks: Encodable, Sendable {
-        @Nullable var planned: Int?
-        @Nullable var done: Int?
-        var openTitles: [String]
-        var doneTitles: [String]
-        enum CodingKeys: String, CodingKey {
-            case planned, done
-            case openTitles = "open_titles"
-            case doneTitles = "done_titles"
-        }
-    }
-
-    public struct Diensten: Encodable, Sendable {
-        public struct Item: Encodable, Sendable {
-            var start: String
-            var end: String
-            var club: String
-            @Nullable var team: String?
-            var role: String
-            var openSpots: Int
-            @Nullable var location: String?
-            enum CodingKeys: String, CodingKey {
-                case start, end, club, team, role
-                case openSpots = "open_spots"
-                case location
-            }
-        }
-        var count: Int
-        var items: [Item]
-    }
-
-    public struct Nutrition: Encodable, Sendable {
-        @Nullable var calories: Int?
-        @Nullable var goalCalories: Int?
-        @Nullable var remainingCalories: Int?
-        @Nullable var proteinG: Double?
-        @Nullable var carbsG: Double?
-        @Nullable var fatG: Double?
-        enum CodingKeys: String, CodingKey {
-            case calories
-            case goalCalories = "goal_calories"
-            case remainingCalories = "remaining_calories"
-            case proteinG = "protein_g"
-            case carbsG = "carbs_g"
-            case fatG = "fat_g"
-        }
-    }
-
     var date: String
     var timezone: String
-    @Nullable var tasksPlanned: Int?
-    @Nullable var tasksDone: Int?
     @Nullable var nextEventTitle: String?
     @Nullable var nextEventStart: String?
-    @Nullable var nextDienstStart: String?
-    @Nullable var nextDienstClub: String?
-    @Nullable var kcalToday: Int?
-    @Nullable var kcalRemaining: Int?
     var stale: Bool
     var complete: Bool
     var ageSeconds: Int
     var events: Events
-    var plan: Plan
-    var tasks: Tasks
-    var diensten: Diensten
-    var nutrition: Nutrition
     var sections: [String: SectionReport]
+    /// The backends' keys.
+    var parts: [String: JSONValue]
     /// When the clock alone changes this summary: the next event or dienst starts (and stops
     /// being "next"). Not part of the answer.
     var changesAt: Date?
 
     enum CodingKeys: String, CodingKey {
         case date, timezone
-        case tasksPlanned = "tasks_planned"
-        case tasksDone = "tasks_done"
         case nextEventTitle = "next_event_title"
         case nextEventStart = "next_event_start"
-        case nextDienstStart = "next_dienst_start"
-        case nextDienstClub = "next_dienst_club"
-        case kcalToday = "kcal_today"
-        case kcalRemaining = "kcal_remaining"
         case stale, complete
         case ageSeconds = "age_seconds"
-        case events, plan, tasks, diensten, nutrition, sections
+        case events, sections
     }
 
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(date, forKey: .date)
+        try container.encode(timezone, forKey: .timezone)
+        try container.encode(_nextEventTitle, forKey: .nextEventTitle)
+        try container.encode(_nextEventStart, forKey: .nextEventStart)
+        try container.encode(stale, forKey: .stale)
+        try container.encode(complete, forKey: .complete)
+        try container.encode(ageSeconds, forKey: .ageSeconds)
+        try container.encode(events, forKey: .events)
+        try container.encode(sections, forKey: .sections)
+        var partsContainer = encoder.container(keyedBy: PartKey.self)
+        for (key, value) in parts { try partsContainer.encode(value, forKey: PartKey(key)) }
+    }
+
+    struct PartKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ string: String) { stringValue = string }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
 }
 
 extension Summary {
+    /// The keys the core writes itself: a part may not write them.
+    static let coreKeys = Set(
+        [
+            "date", "timezone", "next_event_title", "next_event_start", "stale", "complete", "age_seconds", "events",
+            "sections",
+        ])
+
     /// Derives the summary from an answer of `SummaryService.route` at `now`.
-    /// - `tasks_planned`: task slots in today's plan (Tickedify drops completed ones from it);
-    ///   `tasks_done`: tasks completed today.
-    /// - `next_event_*`: the first event of the coming week that has not started yet and is
-    ///   not cancelled (so today's all-day events, which started at midnight, are not "next");
-    ///   `next_dienst_*`: the first dienst that has not started.
-    /// - `kcal_remaining`: FitIQ's figure, or goal minus eaten when it gives none.
-    init(answer: AggregateAnswer, date: LocalDate, zone: TimeZone, now: Date) {
-        func decode<T: Decodable>(_ type: T.Type, _ section: String) -> T? {
-            answer.sectionBodies[section].flatMap { try? JSONCoding.decoder.decode(T.self, from: $0) }
-        }
-        let planItems = decode([PlanItem].self, "plan")
-        let completed = decode([TaskItem].self, "completed")
-        let week = decode([Event].self, "events")
-        let diensten = decode([Dienst].self, "diensten")
-        let nutrition = decode(NutritionSummary.self, "nutrition")
+    /// - `events`: today's events from every calendar; `next_event_*`: the first event of the
+    ///   coming week that has not started yet and is not cancelled (so today's all-day events,
+    ///   which started at midnight, are not "next").
+    init(answer: AggregateAnswer, parts: [any SummaryPart], date: LocalDate, zone: TimeZone, now: Date) {
+        let input = SummaryInput(bodies: answer.sectionBodies, date: date, zone: zone, now: now)
+        let contributions = parts.map { $0.summarize(input) }
+        let week = contributions.compactMap(\.events).flatMap { $0 }
 
         let day = date.interval(in: zone)
-        let todays = (week ?? []).filter { event in
+        let todays = week.filter { event in
             guard let start = LenientDate.parse(event.start), let end = LenientDate.parse(event.end) else {
                 return false
             }
             return start < day.end && (end > day.start || (start == end && start >= day.start))
         }
-        let upcoming = (week ?? []).filter { event in
-            guard event.status != "cancelled", let start = LenientDate.parse(event.start) else { return false }
-            return start >= now
-        }.sorted { (LenientDate.parse($0.start) ?? .distantFuture) < (LenientDate.parse($1.start) ?? .distantFuture) }
-        let next = upcoming.first
-        let futureDiensten = (diensten ?? []).filter { (LenientDate.parse($0.start) ?? .distantPast) > now }
-            .sorted {
-                (LenientDate.parse($0.start) ?? .distantFuture) < (LenientDate.parse($1.start) ?? .distantFuture)
-            }
-        let tasks = planItems?.filter { $0.kind == .task }
+        let next = week.compactMap { event in LenientDate.parse(event.start).map { (event, $0) } }
+            .filter { $0.0.status != "cancelled" && $0.1 >= now }
+            .min { $0.1 < $1.1 }
 
         self.date = date.description
         self.timezone = zone.identifier
-        self.tasksPlanned = tasks?.count
-        self.tasksDone = completed?.count
-        self.nextEventTitle = next?.title
-        self.nextEventStart = next?.start
-        self.nextDienstStart = futureDiensten.first?.start
-        self.nextDienstClub = futureDiensten.first?.tenant
-        self.kcalToday = nutrition?.calories
-        let remaining = nutrition.flatMap { day in day.remainingCalories ?? day.goalCalories.map { $0 - day.calories } }
-        self.kcalRemaining = remaining
+        self.nextEventTitle = next?.0.title
+        self.nextEventStart = next?.0.start
         self.stale = answer.stale
         self.complete = answer.complete
         self.ageSeconds = answer.ageSeconds
@@ -183,28 +118,10 @@ extension Summary {
                     title: $0.title, start: $0.start, end: $0.end, allDay: $0.allDay, location: $0.location,
                     status: $0.status)
             })
-        self.plan = Plan(
-            count: planItems?.count ?? 0,
-            items: (planItems ?? []).map {
-                .init(title: $0.title, hour: $0.hour, kind: $0.kind, durationMinutes: $0.durationMinutes)
-            })
-        self.tasks = Tasks(
-            planned: tasks?.count, done: completed?.count,
-            openTitles: (tasks ?? []).map(\.title), doneTitles: (completed ?? []).map(\.title)
-        )
-        self.diensten = Diensten(
-            count: futureDiensten.count,
-            items: futureDiensten.prefix(10).map {
-                .init(
-                    start: $0.start, end: $0.end, club: $0.tenant, team: $0.team?.name, role: $0.role,
-                    openSpots: $0.openSpots, location: $0.location)
-            })
-        self.nutrition = Nutrition(
-            calories: nutrition?.calories, goalCalories: nutrition?.goalCalories, remainingCalories: remaining,
-            proteinG: nutrition?.proteinG, carbsG: nutrition?.carbsG, fatG: nutrition?.fatG
-        )
         self.sections = answer.sections
-        self.changesAt = [next?.start, futureDiensten.first?.start].compactMap { $0.flatMap { LenientDate.parse($0) } }
-            .min()
+        self.parts = contributions.reduce(into: [:]) { all, part in
+            all.merge(part.values.filter { !Self.coreKeys.contains($0.key) }) { first, _ in first }
+        }
+        self.changesAt = ([next?.1] + contributions.map(\.changesAt)).compactMap { $0 }.min()
     }
 }

@@ -3,28 +3,42 @@ import Foundation
 import Logging
 import Model
 
-/// Runs `/v1/summary` for a profile: a built-in route (today's plan and completed tasks, the
-/// coming week of events, upcoming diensten, today's nutrition) through the aggregator and
-/// its cache, then `Summary` over the sections. Always an answer: with every backend down it
+/// Runs `/v1/summary` for a profile: a built-in route made of the sections each backend's
+/// `SummaryPart` asks for (today's plan and completed tasks, the coming week of events,
+/// upcoming diensten, today's nutrition) through the aggregator and its cache, then `Summary`
+/// over the sections. Always an answer: with every backend down it
 /// is 200 with nulls, `complete: false` and each section's error.
 public struct SummaryService: Sendable {
     public static let path = "/v1/summary"
     /// How far ahead `next_event_*` looks.
     public static let eventDays = 7
-    public static let dienstDays = 60
 
     public let aggregator: Aggregator
     public let route: Route
+    let parts: [any SummaryPart]
 
-    public init(aggregator: Aggregator, registry: OperationRegistry = .standard) {
+    public init(
+        aggregator: Aggregator, registry: OperationRegistry = .standard,
+        parts: [any SummaryPart] = BackendCatalog.summaryParts
+    ) {
         self.aggregator = aggregator
-        self.route = Self.route(registry: registry)
+        self.parts = parts
+        self.route = Self.route(registry: registry, parts: parts)
     }
 
-    static func route(registry: OperationRegistry) -> Route {
-        func section(_ name: String, _ operation: String, _ arguments: [String: RouteSection.Binding]) -> RouteSection?
-        {
-            registry[operation].map { RouteSection(name: name, operation: $0, arguments: arguments, ttl: nil) }
+    /// The sections every part asks for, over `date` and the week from it (`until`).
+    static func route(registry: OperationRegistry, parts: [any SummaryPart]) -> Route {
+        let sections = parts.flatMap(\.sections).compactMap { section -> RouteSection? in
+            guard let operation = registry[section.operation] else { return nil }
+            return RouteSection(
+                name: section.name, operation: operation,
+                arguments: section.arguments.mapValues { argument in
+                    switch argument {
+                    case .date: .parameter("date")
+                    case .until: .parameter("until")
+                    case .literal(let value): .literal(value)
+                    }
+                }, ttl: nil)
         }
         return Route(
             path: path, file: "(built in)", description: "The day as flat values for home automation.",
@@ -33,15 +47,7 @@ public struct SummaryService: Sendable {
                 RouteParameter(name: "date", kind: .date, defaultValue: .today(offset: 0)),
                 RouteParameter(name: "until", kind: .date, defaultValue: .today(offset: eventDays - 1)),
             ],
-            sections: [
-                section("plan", "tickedify.daily_plan", ["date": .parameter("date")]),
-                section("completed", "tickedify.completed", ["date": .parameter("date")]),
-                section("events", "eightalls.events", ["from": .parameter("date"), "to": .parameter("until")]),
-                section(
-                    "diensten", "kantinekoning.diensten",
-                    ["past_days": .literal(.int(0)), "future_days": .literal(.int(dienstDays))]),
-                section("nutrition", "fitiq.nutrition", ["date": .parameter("date")]),
-            ].compactMap { $0 }
+            sections: sections
         )
     }
 
@@ -72,7 +78,7 @@ public struct SummaryService: Sendable {
         let now = request.clock.now
         let date = request.values["date"]?.date ?? request.clock.today
         var answer = try await aggregator.run(request, forceRefresh: forceRefresh, logger: logger)
-        let summary = Summary(answer: answer, date: date, zone: zone, now: now)
+        let summary = Summary(answer: answer, parts: parts, date: date, zone: zone, now: now)
         var stable = summary
         stable.ageSeconds = 0
         stable.sections = summary.sections.mapValues(\.withoutPerResponseFields)

@@ -20,4 +20,6 @@ public struct EightAllsBackend: Backend {
             await listener.run(logger: logger, onHint: onHint)
         }
     }
+
+    public var summaryPart: (any SummaryPart)? { EightAllsSummaryPart() }
 }

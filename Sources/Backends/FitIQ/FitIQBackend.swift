@@ -9,4 +9,6 @@ public struct FitIQBackend: Backend {
     public var operations: [any BackendOperation] {
         [FitIQNutritionOperation(), FitIQFoodLogsOperation(), FitIQWorkoutsOperation(), FitIQSleepOperation()]
     }
+
+    public var summaryPart: (any SummaryPart)? { FitIQSummaryPart() }
 }

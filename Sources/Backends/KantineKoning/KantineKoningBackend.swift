@@ -9,4 +9,8 @@ public struct KantineKoningBackend: Backend {
     public var operations: [any BackendOperation] {
         [KantineKoningDienstenOperation(), KantineKoningLeaderboardOperation()]
     }
+
+    public var summaryPart: (any SummaryPart)? { KantineKoningSummaryPart() }
+
+    public var sourcesPart: (any SourcesPart)? { KantineKoningSourcesPart() }
 }

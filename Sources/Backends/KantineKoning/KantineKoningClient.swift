@@ -41,8 +41,10 @@ public struct KantineKoningClient: Sendable {
         case failed(BackendError)
     }
 
+    var seasons: KantineKoningSeasons { KantineKoningSeasons(vault: vault, profile: profile) }
+
     func isSeasonOver(_ tenant: String) async -> Bool {
-        await vault.value(profile: profile, backend: Self.backend, name: "season_ended:\(tenant)") != nil
+        await seasons.isOver(tenant: tenant)
     }
 
     func diensten(for enrollment: KantineKoningSettings.Enrollment, pastDays: Int, futureDays: Int) async
@@ -55,10 +57,7 @@ public struct KantineKoningClient: Sendable {
             let value = try await get("/diensten?" + query, enrollment: enrollment)
             return .diensten(LenientList.items(in: value, keys: ["diensten", "data"]) ?? [])
         } catch let error as KantineKoningTokenError {
-            if error.seasonEnded {
-                try? await vault.setValue(
-                    "1", profile: profile, backend: Self.backend, name: "season_ended:\(enrollment.tenant)")
-            }
+            if error.seasonEnded { await seasons.markOver(tenant: enrollment.tenant) }
             return .tokenRefused(code: error.code, message: error.message, seasonEnded: error.seasonEnded)
         } catch let error as BackendError {
             return .failed(error)

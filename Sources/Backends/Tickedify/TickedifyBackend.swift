@@ -12,4 +12,6 @@ public struct TickedifyBackend: Backend {
             TickedifyCompletedOperation(),
         ]
     }
+
+    public var summaryPart: (any SummaryPart)? { TickedifySummaryPart() }
 }

@@ -193,8 +193,8 @@ public enum KantineKoningVolunteers {
         if response.status == 401 {
             let refusal = KantineKoningTokenError(body: response.body)
             if refusal.seasonEnded {
-                try? await context.vault.setValue(
-                    "1", profile: context.profileName, backend: backend, name: "season_ended:\(enrollment.tenant)")
+                await KantineKoningSeasons(vault: context.vault, profile: context.profileName).markOver(
+                    tenant: enrollment.tenant)
             }
             throw BackendError(
                 .rejected, backend: backend, message: "\(enrollment.label): \(refusal.message)", status: 401)
