@@ -31,7 +31,10 @@ def main() -> None:
     last_day = datetime.date.fromisoformat(last)
     with open(path, "rb") as handle:
         calendar = icalendar.Calendar.from_ical(handle.read())
-    query = recurring_ical_events.of(calendar)
+    # Not recurring_ical_events.of(): it first applies X-WR-TIMEZONE (x-wr-timezone), moving
+    # floating times into the feed's declared zone. daygate reads floating times in the
+    # household zone (RFC 5545 §3.3.5), so the query is built without that step.
+    query = recurring_ical_events.CalendarQuery(calendar, False, ("VEVENT",), False)
     found = query.between(first_day - datetime.timedelta(days=3), last_day + datetime.timedelta(days=3))
 
     occurrences = []
