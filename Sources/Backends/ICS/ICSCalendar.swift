@@ -37,7 +37,8 @@ public struct ICSCalendar: Sendable {
                 if let definition = ICSVTimeZone(component) {
                     definitions.append(definition)
                 } else {
-                    issues.append(ICSIssue(line: component.lineNumber, message: "VTIMEZONE without TZID or observances ignored"))
+                    issues.append(
+                        ICSIssue(line: component.lineNumber, message: "VTIMEZONE without TZID or observances ignored"))
                 }
             }
         }
@@ -53,8 +54,10 @@ public struct ICSCalendar: Sendable {
         self.household = household
         self.events = events
         self.issues = issues
-        self.name = parsed.calendars.lazy.compactMap { $0.property("X-WR-CALNAME").map { ICSText.unescape($0.value) } }.first
-        self.declaredTimeZone = parsed.calendars.lazy.compactMap { $0.property("X-WR-TIMEZONE")?.value.trimmingWhitespace }
+        self.name =
+            parsed.calendars.lazy.compactMap { $0.property("X-WR-CALNAME").map { ICSText.unescape($0.value) } }.first
+        self.declaredTimeZone =
+            parsed.calendars.lazy.compactMap { $0.property("X-WR-TIMEZONE")?.value.trimmingWhitespace }
             .first
     }
 

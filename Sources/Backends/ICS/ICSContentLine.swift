@@ -78,7 +78,8 @@ public struct ICSContentLine: Sendable, Equatable {
                 case "n": result.append("\n")
                 case "'": result.append("\"")
                 case "^": result.append("^")
-                default: result.append("^")
+                default:
+                    result.append("^")
                     result.append(character)
                 }
                 caret = false

@@ -21,7 +21,9 @@ public enum ICSParser {
         let firstText = first.text.trimmingWhitespace
         guard firstText.uppercased() == "BEGIN:VCALENDAR" else {
             let shown = String(firstText.prefix(60))
-            let hint = firstText.hasPrefix("<") ? " (looks like HTML or XML)" : firstText.hasPrefix("{") ? " (looks like JSON)" : ""
+            let hint =
+                firstText.hasPrefix("<")
+                ? " (looks like HTML or XML)" : firstText.hasPrefix("{") ? " (looks like JSON)" : ""
             throw .notICalendar("expected BEGIN:VCALENDAR on line \(first.number), found \"\(shown)\"\(hint)")
         }
         var issues: [ICSIssue] = []

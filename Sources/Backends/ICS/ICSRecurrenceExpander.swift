@@ -188,7 +188,9 @@ public struct ICSRecurrenceExpander: Sendable {
     private func timesOfDay(_ periodStart: ICSLocalDateTime) -> [Int] {
         let hours: [Int]
         let minutes: [Int]
-        let seconds = rule.frequency == .secondly ? [periodStart.second] : (rule.bySecond.isEmpty ? [start.second] : rule.bySecond)
+        let seconds =
+            rule.frequency == .secondly
+            ? [periodStart.second] : (rule.bySecond.isEmpty ? [start.second] : rule.bySecond)
         switch rule.frequency {
         case .secondly, .minutely:
             guard rule.byHour.isEmpty || rule.byHour.contains(periodStart.hour) else { return [] }

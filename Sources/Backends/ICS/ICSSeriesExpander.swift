@@ -120,7 +120,8 @@ public struct ICSSeriesExpander: Sendable {
             var wall = instance.wall
             var instanceSpan = span
             if let date = instance.end.map({ ICSRecurrenceDate(start: master.start, end: $0) }) {
-                instanceSpan = self.span(start: .dateTime(instance.wall, clock), end: date.end, duration: nil, clock: clock)
+                instanceSpan = self.span(
+                    start: .dateTime(instance.wall, clock), end: date.end, duration: nil, clock: clock)
             } else if let duration = instance.duration {
                 instanceSpan = self.span(start: master.start, end: nil, duration: duration, clock: clock)
             }

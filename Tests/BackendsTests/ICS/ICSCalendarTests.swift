@@ -77,13 +77,16 @@ struct ICSCalendarTests {
     @Test func exdatesOnSeveralLinesAndCommaListsWithTZID() throws {
         let expansion = try ICSCalendar(bytes: try S.fixture("school_2026.ics"), household: S.amsterdam)
             .expand(from: S.day("2026-02-09"), to: S.day("2026-02-23"))
-        let gym = expansion.occurrences.filter { $0.uid == "gym-groep5@regenboog.example" }.map { S.iso($0.start, S.amsterdam) }
+        let gym = expansion.occurrences.filter { $0.uid == "gym-groep5@regenboog.example" }.map {
+            S.iso($0.start, S.amsterdam)
+        }
         #expect(gym == ["2026-02-09T10:15:00+01:00", "2026-02-12T10:15:00+01:00"])
         let april = try ICSCalendar(bytes: try S.fixture("school_2026.ics"), household: S.amsterdam)
             .expand(from: S.day("2026-04-27"), to: S.day("2026-05-01"))
-        #expect(april.occurrences.filter { $0.uid.hasPrefix("gym") }.map { S.iso($0.start, S.amsterdam) } == [
-            "2026-04-27T10:15:00+02:00"
-        ])
+        #expect(
+            april.occurrences.filter { $0.uid.hasPrefix("gym") }.map { S.iso($0.start, S.amsterdam) } == [
+                "2026-04-27T10:15:00+02:00"
+            ])
     }
 
     @Test func recurrenceIDReplacesOneInstanceAndCancelledDropsOne() throws {
@@ -94,9 +97,10 @@ struct ICSCalendarTests {
         #expect(gym[1].summary == "Gym – outdoor sports day")
         #expect(gym[1].recurrenceID.map { S.iso($0, S.amsterdam) } == "2026-03-26T10:15:00+01:00")
         let october = calendar.expand(from: S.day("2026-10-26"), to: S.day("2026-10-30"))
-        #expect(october.occurrences.filter { $0.uid.hasPrefix("gym") }.map { S.iso($0.start, S.amsterdam) } == [
-            "2026-10-29T10:15:00+01:00"
-        ])
+        #expect(
+            october.occurrences.filter { $0.uid.hasPrefix("gym") }.map { S.iso($0.start, S.amsterdam) } == [
+                "2026-10-29T10:15:00+01:00"
+            ])
     }
 
     @Test func cancelledEventIsDroppedEntirely() throws {
@@ -123,11 +127,15 @@ struct ICSCalendarTests {
             END:VEVENT
             """)
         let expansion = try S.expand(text, from: "2026-06-01", to: "2026-07-10")
-        #expect(S.starts(expansion) == [
-            "2026-06-01T16:00:00+02:00", "2026-06-08T16:00:00+02:00", "2026-06-15T17:00:00+02:00",
-            "2026-06-22T17:00:00+02:00", "2026-06-29T17:00:00+02:00",
-        ])
-        #expect(expansion.occurrences.map(\.summary).suffix(3) == ["Piano (new teacher)", "Piano (new teacher)", "Piano (new teacher)"])
+        #expect(
+            S.starts(expansion) == [
+                "2026-06-01T16:00:00+02:00", "2026-06-08T16:00:00+02:00", "2026-06-15T17:00:00+02:00",
+                "2026-06-22T17:00:00+02:00", "2026-06-29T17:00:00+02:00",
+            ])
+        #expect(
+            expansion.occurrences.map(\.summary).suffix(3) == [
+                "Piano (new teacher)", "Piano (new teacher)", "Piano (new teacher)",
+            ])
         #expect(expansion.occurrences[4].end.timeIntervalSince(expansion.occurrences[4].start) == 3600)
     }
 
@@ -149,43 +157,51 @@ struct ICSCalendarTests {
             """)
         let expansion = try S.expand(text, from: "2026-06-01", to: "2026-06-15")
         let timed = expansion.occurrences.filter { $0.uid == "timed" }
-        #expect(timed.map { S.iso($0.start, S.amsterdam) } == [
-            "2026-06-01T09:00:00+02:00", "2026-06-03T09:00:00+02:00", "2026-06-04T11:00:00+02:00",
-            "2026-06-05T14:00:00+02:00", "2026-06-06T10:00:00+02:00",
-        ])
+        #expect(
+            timed.map { S.iso($0.start, S.amsterdam) } == [
+                "2026-06-01T09:00:00+02:00", "2026-06-03T09:00:00+02:00", "2026-06-04T11:00:00+02:00",
+                "2026-06-05T14:00:00+02:00", "2026-06-06T10:00:00+02:00",
+            ])
         #expect(timed.map { $0.end.timeIntervalSince($0.start) } == [3600, 3600, 3600, 10_800, 1800])
-        #expect(expansion.occurrences.filter { $0.uid == "days" }.compactMap(\.startDate).map(\.description) == [
-            "2026-06-01", "2026-06-10", "2026-06-12",
-        ])
+        #expect(
+            expansion.occurrences.filter { $0.uid == "days" }.compactMap(\.startDate).map(\.description) == [
+                "2026-06-01", "2026-06-10", "2026-06-12",
+            ])
     }
 
     @Test func untilAsDateAndAsUTC() throws {
         let byDate = event("UID:a\nDTSTART;TZID=Europe/Amsterdam:20260601T090000\nRRULE:FREQ=DAILY;UNTIL=20260603")
         #expect(try S.expand(byDate, from: "2026-06-01", to: "2026-06-10").occurrences.count == 3)
-        let byTime = event("UID:b\nDTSTART;TZID=Europe/Amsterdam:20260601T090000\nRRULE:FREQ=DAILY;UNTIL=20260603T070000Z")
+        let byTime = event(
+            "UID:b\nDTSTART;TZID=Europe/Amsterdam:20260601T090000\nRRULE:FREQ=DAILY;UNTIL=20260603T070000Z")
         #expect(try S.expand(byTime, from: "2026-06-01", to: "2026-06-10").occurrences.count == 3)
-        let before = event("UID:c\nDTSTART;TZID=Europe/Amsterdam:20260601T090000\nRRULE:FREQ=DAILY;UNTIL=20260603T065959Z")
+        let before = event(
+            "UID:c\nDTSTART;TZID=Europe/Amsterdam:20260601T090000\nRRULE:FREQ=DAILY;UNTIL=20260603T065959Z")
         #expect(try S.expand(before, from: "2026-06-01", to: "2026-06-10").occurrences.count == 2)
     }
 
     @Test func eventCrossingMidnightBelongsToBothDays() throws {
-        let text = event("UID:late\nDTSTART;TZID=Europe/Amsterdam:20260612T230000\nDTEND;TZID=Europe/Amsterdam:20260613T013000")
+        let text = event(
+            "UID:late\nDTSTART;TZID=Europe/Amsterdam:20260612T230000\nDTEND;TZID=Europe/Amsterdam:20260613T013000")
         let days = try S.expand(text, from: "2026-06-11", to: "2026-06-15").days
         #expect(days.map { $0.occurrences.count } == [0, 1, 1, 0])
     }
 
     @Test func eventEndingAtMidnightDoesNotTouchTheNextDay() throws {
-        let text = event("UID:e\nDTSTART;TZID=Europe/Amsterdam:20260612T220000\nDTEND;TZID=Europe/Amsterdam:20260613T000000")
+        let text = event(
+            "UID:e\nDTSTART;TZID=Europe/Amsterdam:20260612T220000\nDTEND;TZID=Europe/Amsterdam:20260613T000000")
         #expect(try S.expand(text, from: "2026-06-12", to: "2026-06-14").days.map { $0.occurrences.count } == [1, 0])
     }
 
     @Test func dstChangeKeepsWallClockAndDayMembership() throws {
-        let text = event("UID:d\nDTSTART;TZID=Europe/Amsterdam:20260327T090000\nDURATION:PT1H\nRRULE:FREQ=DAILY;COUNT=4")
+        let text = event(
+            "UID:d\nDTSTART;TZID=Europe/Amsterdam:20260327T090000\nDURATION:PT1H\nRRULE:FREQ=DAILY;COUNT=4")
         let expansion = try S.expand(text, from: "2026-03-27", to: "2026-03-31")
-        #expect(S.starts(expansion) == [
-            "2026-03-27T09:00:00+01:00", "2026-03-28T09:00:00+01:00", "2026-03-29T09:00:00+02:00",
-            "2026-03-30T09:00:00+02:00",
-        ])
+        #expect(
+            S.starts(expansion) == [
+                "2026-03-27T09:00:00+01:00", "2026-03-28T09:00:00+01:00", "2026-03-29T09:00:00+02:00",
+                "2026-03-30T09:00:00+02:00",
+            ])
         #expect(expansion.days.map { $0.occurrences.count } == [1, 1, 1, 1])
         // The same event seen from Los Angeles (still on standard time until 8 March, DST after).
         let seenFromLA = try S.expand(text, S.losAngeles, from: "2026-03-27", to: "2026-03-31")
@@ -206,11 +222,14 @@ struct ICSCalendarTests {
         let sync = calendar.expand(from: S.day("2026-10-19"), to: S.day("2026-11-03")).occurrences.filter {
             $0.summary?.hasPrefix("Team sync") == true
         }
-        #expect(sync.map { S.iso($0.start, S.amsterdam) } == [
-            "2026-10-19T09:30:00+02:00", "2026-10-26T11:00:00+01:00", "2026-11-02T09:30:00+01:00",
-        ])
+        #expect(
+            sync.map { S.iso($0.start, S.amsterdam) } == [
+                "2026-10-19T09:30:00+02:00", "2026-10-26T11:00:00+01:00", "2026-11-02T09:30:00+01:00",
+            ])
         let flight = try #require(
-            calendar.expand(from: S.day("2026-10-31"), to: S.day("2026-11-03")).occurrences.first { $0.uid.hasPrefix("flight") })
+            calendar.expand(from: S.day("2026-10-31"), to: S.day("2026-11-03")).occurrences.first {
+                $0.uid.hasPrefix("flight")
+            })
         #expect(S.iso(flight.start, S.losAngeles) == "2026-10-31T17:00:00-07:00")
         #expect(S.iso(flight.end, S.losAngeles) == "2026-11-01T09:00:00-08:00")
     }

@@ -31,7 +31,8 @@ struct ICSContentLineTests {
     @Test func parametersQuotedAndMultiValued() throws {
         let line = try #require(
             ICSContentLine(
-                parsing: #"attendee;Member="mailto:a@x.org","mailto:b@x.org";CN="Doe; John";ROLE=CHAIR:mailto:j@x.org"#))
+                parsing: #"attendee;Member="mailto:a@x.org","mailto:b@x.org";CN="Doe; John";ROLE=CHAIR:mailto:j@x.org"#)
+        )
         #expect(line.name == "ATTENDEE")
         #expect(line.parameters["MEMBER"] == ["mailto:a@x.org", "mailto:b@x.org"])
         #expect(line.parameter("CN") == "Doe; John")

@@ -34,7 +34,10 @@ struct ICSParserTests {
     }
 
     @Test func notICalendarIsAClearError() {
-        #expect(throws: ICSReadError.notICalendar("expected BEGIN:VCALENDAR on line 1, found \"<!DOCTYPE html>\" (looks like HTML or XML)")) {
+        #expect(
+            throws: ICSReadError.notICalendar(
+                "expected BEGIN:VCALENDAR on line 1, found \"<!DOCTYPE html>\" (looks like HTML or XML)")
+        ) {
             _ = try ICSCalendar(text: "<!DOCTYPE html>\n<html></html>", household: .gmt)
         }
         #expect(throws: ICSReadError.notICalendar("the feed is empty")) {
@@ -95,7 +98,8 @@ struct ICSParserTests {
     }
 
     @Test func truncatedFeedKeepsCompleteEvents() throws {
-        let text = "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:a\r\nDTSTART:20260105T090000Z\r\nEND:VEVENT\r\n"
+        let text =
+            "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:a\r\nDTSTART:20260105T090000Z\r\nEND:VEVENT\r\n"
             + "BEGIN:VEVENT\r\nUID:cut\r\nDTSTART:2026"
         let calendar = try ICSCalendar(text: text, household: .gmt)
         #expect(calendar.events.map(\.uid) == ["a"])

@@ -28,7 +28,8 @@ struct ICSRecurrenceRuleTests {
     }
 
     @Test func untilAsDateOrUTCDateTime() throws {
-        #expect(try ICSRecurrenceRule(parsing: "FREQ=DAILY;UNTIL=20261231").until == .date(ICSTestSupport.wall("20261231")))
+        #expect(
+            try ICSRecurrenceRule(parsing: "FREQ=DAILY;UNTIL=20261231").until == .date(ICSTestSupport.wall("20261231")))
         #expect(
             try ICSRecurrenceRule(parsing: "FREQ=DAILY;UNTIL=20261231T230000Z").until
                 == .dateTime(ICSTestSupport.wall("20261231T230000"), utc: true))

@@ -27,11 +27,19 @@ struct ICSReferenceTests {
         ["school_2026.ics", "dst_crossings.ics", "outlook_windows_zones.ics"].flatMap { fixture in
             zones.flatMap { zone in windows2026.map { Case(fixture: fixture, zone: zone, from: $0.0, to: $0.1) } }
         } + [
-            Case(fixture: "icaljs_recur_instances.ics", zone: "America/Los_Angeles", from: "2012-09-25", to: "2013-03-01"),
+            Case(
+                fixture: "icaljs_recur_instances.ics", zone: "America/Los_Angeles", from: "2012-09-25", to: "2013-03-01"
+            ),
             Case(fixture: "icaljs_recur_instances.ics", zone: "Europe/Amsterdam", from: "2023-11-01", to: "2023-12-10"),
-            Case(fixture: "icalendar_rdate_period_khal.ics", zone: "America/Chicago", from: "2018-03-20", to: "2018-08-05"),
-            Case(fixture: "icalendar_globally_unique_tzid.ics", zone: "Europe/Amsterdam", from: "2020-04-25", to: "2020-04-28"),
-            Case(fixture: "icalendar_america_new_york.ics", zone: "Pacific/Auckland", from: "2014-08-28", to: "2014-08-31"),
+            Case(
+                fixture: "icalendar_rdate_period_khal.ics", zone: "America/Chicago", from: "2018-03-20",
+                to: "2018-08-05"),
+            Case(
+                fixture: "icalendar_globally_unique_tzid.ics", zone: "Europe/Amsterdam", from: "2020-04-25",
+                to: "2020-04-28"),
+            Case(
+                fixture: "icalendar_america_new_york.ics", zone: "Pacific/Auckland", from: "2014-08-28",
+                to: "2014-08-31"),
             Case(fixture: "icalendar_timezoned.ics", zone: "Europe/Amsterdam", from: "2012-02-12", to: "2012-02-19"),
         ]
 

@@ -20,7 +20,8 @@ enum ICSTestSupport {
 
     /// A feed around `body` (VEVENTs, VTIMEZONEs), CRLF-terminated.
     static func feed(_ body: String) -> String {
-        (["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//daygate//tests//EN"] + body.split(separator: "\n").map(String.init)
+        (["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//daygate//tests//EN"]
+            + body.split(separator: "\n").map(String.init)
             + ["END:VCALENDAR"]).joined(separator: "\r\n") + "\r\n"
     }
 
