@@ -25,8 +25,13 @@ public struct ICSExpansion: Sendable {
         var days: [ICSDay] = []
         var day = from
         while day < to {
-            days.append(ICSDay(date: day, occurrences: occurrences.filter { $0.overlaps(day: day, in: zone) }))
-            day = day.adding(days: 1)
+            let next = day.adding(days: 1)
+            let instants = day.start(in: zone)..<next.start(in: zone)
+            days.append(
+                ICSDay(
+                    date: day, occurrences: occurrences.filter { $0.overlaps(from: day, to: next, instants: instants) })
+            )
+            day = next
         }
         return days
     }

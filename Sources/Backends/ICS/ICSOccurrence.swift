@@ -38,11 +38,14 @@ public struct ICSOccurrence: Sendable, Equatable {
     /// Whether the occurrence belongs to `[from, to)` of `zone`'s days: all-day events by their
     /// dates, timed events when they overlap (an instant event by its start).
     public func overlaps(from: LocalDate, to: LocalDate, in zone: TimeZone) -> Bool {
+        overlaps(from: from, to: to, instants: from.start(in: zone)..<to.start(in: zone))
+    }
+
+    /// As `overlaps(from:to:in:)`, with the instants of `[from, to)` already worked out.
+    public func overlaps(from: LocalDate, to: LocalDate, instants: Range<Date>) -> Bool {
         if isAllDay, let startDate, let endDate { return startDate < to && endDate > from }
-        let windowStart = from.start(in: zone)
-        let windowEnd = to.start(in: zone)
-        if start == end { return start >= windowStart && start < windowEnd }
-        return start < windowEnd && end > windowStart
+        if start == end { return instants.contains(start) }
+        return start < instants.upperBound && end > instants.lowerBound
     }
 
     /// Whether the occurrence belongs to the local day `day` of `zone`.

@@ -34,13 +34,14 @@ public struct ICSSeriesExpander: Sendable {
         var result: [ICSOccurrence] = []
         var issues: [ICSIssue] = []
         if let master, master.isCancelled { return ([], []) }
+        let instants = from.start(in: household)..<to.start(in: household)
         let standalone = overrides.filter { !$0.isCancelled }
         for event in standalone {
             let clock = clock(of: event)
             let occurrence = make(
                 event: event, wall: event.start.wall(on: clock), clock: clock, span: span(of: event, clock: clock),
                 recurrenceID: event.recurrenceID.map { $0.instant(household: household) })
-            if occurrence.overlaps(from: from, to: to, in: household) { result.append(occurrence) }
+            if occurrence.overlaps(from: from, to: to, instants: instants) { result.append(occurrence) }
         }
         guard let master else { return (result, issues) }
         let clock = clock(of: master)
@@ -76,8 +77,8 @@ public struct ICSSeriesExpander: Sendable {
             lower = ICSLocalDateTime(from).adding(days: -reach)
             upper = ICSLocalDateTime(to).adding(days: 1)
         } else {
-            lower = clock.wall(at: from.start(in: household)).adding(days: -reach)
-            upper = clock.wall(at: to.start(in: household)).adding(days: 2)
+            lower = clock.wall(at: instants.lowerBound).adding(days: -reach)
+            upper = clock.wall(at: instants.upperBound).adding(days: 2)
         }
         let startWall = master.start.wall(on: clock)
         var instances: [(wall: ICSLocalDateTime, end: ICSEventTime?, duration: ICSDuration?)] = []
@@ -138,7 +139,7 @@ public struct ICSSeriesExpander: Sendable {
             let occurrence = make(
                 event: event, wall: wall, clock: clock, span: instanceSpan,
                 recurrenceID: master.isRecurring ? instant : nil)
-            if occurrence.overlaps(from: from, to: to, in: household) { result.append(occurrence) }
+            if occurrence.overlaps(from: from, to: to, instants: instants) { result.append(occurrence) }
         }
         return (result, issues)
     }

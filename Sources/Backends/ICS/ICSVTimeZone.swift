@@ -24,6 +24,15 @@ public struct ICSVTimeZone: Sendable, Equatable {
             self.dates = dates
         }
 
+        /// The rule's UNTIL on the observance's own clock (the offset it changes from).
+        var untilWall: ICSLocalDateTime? {
+            switch rule?.until {
+            case .date(let day): return day.adding(seconds: 86_399)
+            case .dateTime(let time, let utc): return utc ? time.adding(seconds: offsetFrom) : time
+            case nil: return nil
+            }
+        }
+
         /// The last onset at or before `utc` (as UTC seconds), if any.
         func lastOnset(atOrBefore utc: Int) -> Int? {
             var best: Int?
@@ -34,12 +43,7 @@ public struct ICSVTimeZone: Sendable, Equatable {
             consider(start)
             for date in dates { consider(date) }
             if let rule {
-                var until: ICSLocalDateTime?
-                switch rule.until {
-                case .date(let day): until = day.adding(seconds: 86_399)
-                case .dateTime(let time, let utc): until = utc ? time.adding(seconds: offsetFrom) : time
-                case nil: until = nil
-                }
+                let until = untilWall
                 let upper = ICSLocalDateTime(wallSeconds: utc + offsetFrom + 1)
                 let expander = ICSRecurrenceExpander(rule: rule, start: start, until: until, maximumInstances: 2_000)
                 // Transitions happen a few times a year: two years back is enough, unless the rule ended earlier.
@@ -53,16 +57,54 @@ public struct ICSVTimeZone: Sendable, Equatable {
 
     public var tzid: String
     public var observances: [Observance]
+    private let cache = ICSTransitionCache()
 
     public init(tzid: String, observances: [Observance]) {
         self.tzid = tzid
         self.observances = observances
     }
 
+    public static func == (lhs: ICSVTimeZone, rhs: ICSVTimeZone) -> Bool {
+        lhs.tzid == rhs.tzid && lhs.observances == rhs.observances
+    }
+
     /// Seconds east of UTC at `instant`: the offset of the observance that began last; before
     /// the first onset, the offset the earliest observance changed from.
     public func offset(at instant: Date) -> Int {
         let utc = Int(instant.timeIntervalSince1970.rounded(.down))
+        let year = ICSLocalDateTime(wallSeconds: utc).year
+        let entry = cache.year(year) { transitions(inUTCYear: year) }
+        return entry.transitions.last { $0.onset <= utc }?.offset ?? entry.initialOffset
+    }
+
+    /// The offset at the start of UTC year `year` and the changes during it.
+    private func transitions(inUTCYear year: Int) -> ICSTransitionCache.Year {
+        let first = ICSLocalDateTime(year: year, month: 1, day: 1).wallSeconds
+        let last = ICSLocalDateTime(year: year + 1, month: 1, day: 1).wallSeconds
+        var found: [(onset: Int, offset: Int, order: Int)] = []
+        for (order, observance) in observances.enumerated() {
+            func consider(_ wall: ICSLocalDateTime) {
+                let onset = wall.wallSeconds - observance.offsetFrom
+                if onset >= first && onset < last { found.append((onset, observance.offsetTo, order)) }
+            }
+            consider(observance.start)
+            observance.dates.forEach(consider)
+            if let rule = observance.rule {
+                let expander = ICSRecurrenceExpander(
+                    rule: rule, start: observance.start, until: observance.untilWall, maximumInstances: 1_000)
+                let window = expander.instances(
+                    from: ICSLocalDateTime(wallSeconds: first - 2 * 86_400),
+                    to: ICSLocalDateTime(wallSeconds: last + 2 * 86_400))
+                window.instances.forEach(consider)
+            }
+        }
+        found.sort { ($0.onset, $0.order) < ($1.onset, $1.order) }
+        return .init(
+            initialOffset: offsetScanningHistory(at: first - 1), transitions: found.map { ($0.onset, $0.offset) })
+    }
+
+    /// The offset at `utc`, from every observance's whole history (the slow path, once a year).
+    private func offsetScanningHistory(at utc: Int) -> Int {
         var best: (onset: Int, offset: Int)?
         for observance in observances {
             if let onset = observance.lastOnset(atOrBefore: utc), best.map({ onset >= $0.onset }) ?? true {
