@@ -43,6 +43,6 @@ public struct ICSDateTimeText: Sendable, Equatable {
             isDate = false
             isUTC = utc
         }
-        guard wall.isValid else { return nil }
+        guard wall.isValid, (1...9999).contains(year) else { return nil }
     }
 }

@@ -49,7 +49,8 @@ public struct ICSDuration: Sendable, Equatable {
             number = nil
             sawUnit = true
         }
-        guard sawUnit, number == nil else { return nil }
+        // More than a century is not an event length but a typo (and would overflow day arithmetic).
+        guard sawUnit, number == nil, days <= 36_600, seconds <= 36_600 * 86_400 else { return nil }
         self.init(days: sign * days, seconds: sign * seconds)
     }
 

@@ -80,8 +80,8 @@ public struct ICSRecurrenceRule: Sendable, Equatable {
                 }
                 frequency = Frequency(rawValue: index)
             case "INTERVAL":
-                guard let interval = Int(value), interval >= 1 else {
-                    throw ParseError(message: "INTERVAL \"\(value)\" is not a positive number")
+                guard let interval = Int(value), (1...1_000_000).contains(interval) else {
+                    throw ParseError(message: "INTERVAL \"\(value)\" is not a number from 1 to 1000000")
                 }
                 rule.interval = interval
             case "COUNT":

@@ -97,6 +97,30 @@ struct ICSParserTests {
         #expect(issues[0].description.hasPrefix("line 10 (UID bad-date): event skipped"))
     }
 
+    @Test func extremeValuesAreRefusedNotTrapped() throws {
+        let text = ICSTestSupport.feed(
+            """
+            BEGIN:VEVENT
+            UID:long
+            DTSTART;VALUE=DATE:20260101
+            DURATION:P99999999W
+            END:VEVENT
+            BEGIN:VEVENT
+            UID:year-zero
+            DTSTART:00000101T000000Z
+            END:VEVENT
+            BEGIN:VEVENT
+            UID:far
+            DTSTART;VALUE=DATE:99991230
+            RRULE:FREQ=DAILY
+            END:VEVENT
+            """)
+        let calendar = try ICSCalendar(text: text, household: ICSTestSupport.amsterdam)
+        #expect(calendar.issues.compactMap(\.uid) == ["long", "year-zero"])
+        let late = calendar.expand(from: ICSTestSupport.day("9999-12-29"), to: ICSTestSupport.day("9999-12-31"))
+        #expect(late.occurrences.count == 1)
+    }
+
     @Test func truncatedFeedKeepsCompleteEvents() throws {
         let text =
             "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:a\r\nDTSTART:20260105T090000Z\r\nEND:VEVENT\r\n"

@@ -38,7 +38,7 @@ struct ICSRecurrenceRuleTests {
     @Test(arguments: [
         "BYDAY=MO", "FREQ=SOMETIMES", "FREQ=DAILY;INTERVAL=0", "FREQ=DAILY;BYMONTH=13", "FREQ=DAILY;BYMONTHDAY=0",
         "FREQ=DAILY;BYDAY=XX", "FREQ=DAILY;UNTIL=tomorrow", "FREQ=DAILY;COUNT", "FREQ=MONTHLY;BYDAY=60MO",
-        "FREQ=DAILY;BYHOUR=24",
+        "FREQ=DAILY;BYHOUR=24", "FREQ=HOURLY;INTERVAL=9223372036854775807",
     ])
     func refusesBrokenRules(_ text: String) {
         #expect(throws: ICSRecurrenceRule.ParseError.self) { _ = try ICSRecurrenceRule(parsing: text) }
