@@ -1,0 +1,201 @@
+import Foundation
+import Model
+
+/// Expands one event and its overrides (same UID, with RECURRENCE-ID) over a window:
+/// RRULE instances plus RDATEs, minus EXDATEs, with overridden instances replaced by their
+/// override, later instances moved by a `RANGE=THISANDFUTURE` override, and cancelled ones dropped.
+public struct ICSSeriesExpander: Sendable {
+    public let household: TimeZone
+    public let maximumInstances: Int
+
+    public init(household: TimeZone, maximumInstances: Int = ICSRecurrenceExpander.defaultMaximumInstances) {
+        self.household = household
+        self.maximumInstances = maximumInstances
+    }
+
+    /// How long an instance lasts: whole days for an all-day event; otherwise wall-clock
+    /// seconds (DTEND on the same clock, days of a DURATION) and exact seconds.
+    struct Span: Equatable {
+        var days = 0
+        var wallSeconds = 0
+        var exactSeconds = 0
+    }
+
+    /// An identity of an instance in the series, to match EXDATE and RECURRENCE-ID.
+    enum Key: Hashable {
+        case day(LocalDate)
+        case instant(Date)
+    }
+
+    /// The occurrences of `master` (nil for overrides without a master) and `overrides` touching `[from, to)`.
+    public func occurrences(
+        master: ICSEvent?, overrides: [ICSEvent], from: LocalDate, to: LocalDate
+    ) -> (occurrences: [ICSOccurrence], issues: [ICSIssue]) {
+        var result: [ICSOccurrence] = []
+        var issues: [ICSIssue] = []
+        if let master, master.isCancelled { return ([], []) }
+        let instants = from.start(in: household)..<to.start(in: household)
+        let standalone = overrides.filter { !$0.isCancelled }
+        for event in standalone {
+            let clock = clock(of: event)
+            let occurrence = make(
+                event: event, wall: event.start.wall(on: clock), clock: clock, span: span(of: event, clock: clock),
+                recurrenceID: event.recurrenceID.map { $0.instant(household: household) })
+            if occurrence.overlaps(from: from, to: to, instants: instants) { result.append(occurrence) }
+        }
+        guard let master else { return (result, issues) }
+        let clock = clock(of: master)
+        let span = span(of: master, clock: clock)
+        let allDay = master.start.isDate
+        func key(_ time: ICSEventTime) -> Key {
+            if allDay { return .day(time.wall(on: .system(household)).date) }
+            return .instant(time.instant(household: household))
+        }
+        func key(wall: ICSLocalDateTime) -> Key {
+            allDay ? .day(wall.date) : .instant(clock.instant(of: wall))
+        }
+        var exact: [Key: ICSEvent] = [:]
+        var future: [(instant: Date, event: ICSEvent)] = []
+        for event in overrides {
+            guard let recurrenceID = event.recurrenceID else { continue }
+            exact[key(recurrenceID)] = event
+            if event.thisAndFuture { future.append((recurrenceID.instant(household: household), event)) }
+        }
+        future.sort { $0.instant < $1.instant }
+        var excludedKeys = Set<Key>()
+        var excludedDays = Set<LocalDate>()
+        for exception in master.exceptionDates {
+            excludedKeys.insert(key(exception))
+            if case .date(let day) = exception { excludedDays.insert(day) }
+        }
+
+        // The window on the event's own clock, widened by the event's length and a day each side.
+        let lower: ICSLocalDateTime
+        let upper: ICSLocalDateTime
+        let reach = span.days + (span.wallSeconds + max(0, span.exactSeconds)) / 86_400 + 2
+        if allDay {
+            lower = ICSLocalDateTime(from).adding(days: -reach)
+            upper = ICSLocalDateTime(to).adding(days: 1)
+        } else {
+            lower = clock.wall(at: instants.lowerBound).adding(days: -reach)
+            upper = clock.wall(at: instants.upperBound).adding(days: 2)
+        }
+        let startWall = master.start.wall(on: clock)
+        var instances: [(wall: ICSLocalDateTime, end: ICSEventTime?, duration: ICSDuration?)] = []
+        if let rule = master.rule {
+            let until: ICSLocalDateTime?
+            switch rule.until {
+            case .date(let day): until = day.adding(seconds: 86_399)
+            case .dateTime(let time, utc: true): until = clock.wall(at: time.utcDate)
+            case .dateTime(let time, utc: false): until = time
+            case nil: until = nil
+            }
+            var effective = rule
+            if allDay && rule.frequency < .daily { effective.frequency = .daily }
+            let expander = ICSRecurrenceExpander(
+                rule: effective, start: startWall, until: until, maximumInstances: maximumInstances)
+            let expansion = expander.instances(from: lower, to: upper)
+            if expansion.truncated {
+                issues.append(
+                    ICSIssue(
+                        line: master.lineNumber, uid: master.uid,
+                        message: "recurrence expansion stopped at the cap of \(maximumInstances) instances"))
+            }
+            instances = expansion.instances.map { ($0, nil, nil) }
+        } else if startWall >= lower && startWall < upper {
+            instances = [(startWall, nil, nil)]
+        }
+        var seen = Set(instances.map(\.wall))
+        for date in master.recurrenceDates {
+            let wall = date.start.wall(on: clock)
+            guard wall >= lower && wall < upper, seen.insert(wall).inserted else { continue }
+            instances.append((wall, date.end, date.duration))
+        }
+        instances.sort { $0.wall < $1.wall }
+
+        for instance in instances {
+            let instanceKey = key(wall: instance.wall)
+            if exact[instanceKey] != nil || excludedKeys.contains(instanceKey) { continue }
+            if !allDay && excludedDays.contains(instance.wall.date) { continue }
+            var event = master
+            var wall = instance.wall
+            var instanceSpan = span
+            if let date = instance.end.map({ ICSRecurrenceDate(start: master.start, end: $0) }) {
+                instanceSpan = self.span(
+                    start: .dateTime(instance.wall, clock), end: date.end, duration: nil, clock: clock)
+            } else if let duration = instance.duration {
+                instanceSpan = self.span(start: master.start, end: nil, duration: duration, clock: clock)
+            }
+            let instant = allDay ? instance.wall.date.start(in: household) : clock.instant(of: instance.wall)
+            if let moved = future.last(where: { $0.instant < instant })?.event, let movedID = moved.recurrenceID {
+                if moved.isCancelled { continue }
+                let shift = moved.start.wall(on: clock).wallSeconds - movedID.wall(on: clock).wallSeconds
+                wall = wall.adding(seconds: shift)
+                event.summary = moved.summary
+                event.location = moved.location
+                event.description = moved.description
+                instanceSpan = self.span(of: moved, clock: clock)
+            }
+            let occurrence = make(
+                event: event, wall: wall, clock: clock, span: instanceSpan,
+                recurrenceID: master.isRecurring ? instant : nil)
+            if occurrence.overlaps(from: from, to: to, instants: instants) { result.append(occurrence) }
+        }
+        return (result, issues)
+    }
+
+    /// The clock an event's instances are computed on.
+    func clock(of event: ICSEvent) -> ICSZone {
+        if case .dateTime(_, let zone) = event.start { return zone }
+        return .system(household)
+    }
+
+    func span(of event: ICSEvent, clock: ICSZone) -> Span {
+        span(start: event.start, end: event.end, duration: event.duration, clock: clock)
+    }
+
+    func span(start: ICSEventTime, end: ICSEventTime?, duration: ICSDuration?, clock: ICSZone) -> Span {
+        if case .date(let first) = start {
+            if case .date(let last)? = end { return Span(days: max(1, first.days(to: last))) }
+            if let end {
+                let last = end.wall(on: .system(household))
+                let days = first.days(to: last.date) + (last.secondOfDay > 0 ? 1 : 0)
+                return Span(days: max(1, days))
+            }
+            if let duration { return Span(days: max(1, duration.days + (duration.seconds + 86_399) / 86_400)) }
+            return Span(days: 1)
+        }
+        if let end {
+            switch end {
+            case .dateTime(let wall, let zone) where zone == clock:
+                return Span(wallSeconds: max(0, wall.wallSeconds - start.wall(on: clock).wallSeconds))
+            case .date:
+                return Span(wallSeconds: max(0, end.wall(on: clock).wallSeconds - start.wall(on: clock).wallSeconds))
+            default:
+                let seconds = end.instant(household: household).timeIntervalSince(start.instant(household: household))
+                return Span(exactSeconds: max(0, Int(seconds)))
+            }
+        }
+        if let duration { return Span(wallSeconds: duration.days * 86_400, exactSeconds: duration.seconds) }
+        return Span()
+    }
+
+    func make(event: ICSEvent, wall: ICSLocalDateTime, clock: ICSZone, span: Span, recurrenceID: Date?)
+        -> ICSOccurrence
+    {
+        if event.start.isDate {
+            let first = wall.date
+            let last = first.adding(days: span.days)
+            return ICSOccurrence(
+                uid: event.uid, summary: event.summary, location: event.location, description: event.description,
+                start: first.start(in: household), end: last.start(in: household), isAllDay: true,
+                startDate: first, endDate: last, recurrenceID: recurrenceID)
+        }
+        let start = clock.instant(of: wall)
+        var end = span.wallSeconds == 0 ? start : clock.instant(of: wall.adding(seconds: span.wallSeconds))
+        end = end.addingTimeInterval(TimeInterval(span.exactSeconds))
+        return ICSOccurrence(
+            uid: event.uid, summary: event.summary, location: event.location, description: event.description,
+            start: start, end: max(start, end), recurrenceID: recurrenceID)
+    }
+}

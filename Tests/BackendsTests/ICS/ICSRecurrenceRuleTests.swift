@@ -1,0 +1,46 @@
+import Backends
+import Testing
+
+@Suite("ICS RRULE parsing")
+struct ICSRecurrenceRuleTests {
+    @Test func parsesEveryPart() throws {
+        let rule = try ICSRecurrenceRule(
+            parsing:
+                "FREQ=YEARLY;INTERVAL=2;COUNT=5;BYMONTH=1,3;BYDAY=-1SU,2MO,+3TU,WE;BYMONTHDAY=-1,15;BYYEARDAY=100,-1;"
+                + "BYWEEKNO=20,-1;BYHOUR=9;BYMINUTE=0,30;BYSECOND=0;BYSETPOS=-1;WKST=SU;X-NAME=ignored")
+        #expect(rule.frequency == .yearly)
+        #expect(rule.interval == 2)
+        #expect(rule.count == 5)
+        #expect(rule.byMonth == [1, 3])
+        #expect(
+            rule.byDay == [
+                .init(ordinal: -1, weekday: 6), .init(ordinal: 2, weekday: 0), .init(ordinal: 3, weekday: 1),
+                .init(weekday: 2),
+            ])
+        #expect(rule.byMonthDay == [-1, 15])
+        #expect(rule.byYearDay == [100, -1])
+        #expect(rule.byWeekNo == [20, -1])
+        #expect(rule.byHour == [9])
+        #expect(rule.byMinute == [0, 30])
+        #expect(rule.bySecond == [0])
+        #expect(rule.bySetPos == [-1])
+        #expect(rule.weekStart == 6)
+    }
+
+    @Test func untilAsDateOrUTCDateTime() throws {
+        #expect(
+            try ICSRecurrenceRule(parsing: "FREQ=DAILY;UNTIL=20261231").until == .date(ICSTestSupport.wall("20261231")))
+        #expect(
+            try ICSRecurrenceRule(parsing: "FREQ=DAILY;UNTIL=20261231T230000Z").until
+                == .dateTime(ICSTestSupport.wall("20261231T230000"), utc: true))
+    }
+
+    @Test(arguments: [
+        "BYDAY=MO", "FREQ=SOMETIMES", "FREQ=DAILY;INTERVAL=0", "FREQ=DAILY;BYMONTH=13", "FREQ=DAILY;BYMONTHDAY=0",
+        "FREQ=DAILY;BYDAY=XX", "FREQ=DAILY;UNTIL=tomorrow", "FREQ=DAILY;COUNT", "FREQ=MONTHLY;BYDAY=60MO",
+        "FREQ=DAILY;BYHOUR=24", "FREQ=HOURLY;INTERVAL=9223372036854775807",
+    ])
+    func refusesBrokenRules(_ text: String) {
+        #expect(throws: ICSRecurrenceRule.ParseError.self) { _ = try ICSRecurrenceRule(parsing: text) }
+    }
+}

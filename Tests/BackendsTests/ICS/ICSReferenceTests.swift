@@ -1,0 +1,96 @@
+import Backends
+import Foundation
+import Model
+import Testing
+
+/// daygate's occurrences per local day against python `icalendar` + `recurring-ical-events`
+/// (Tests/ICS/reference_occurrences.py), for real and hand-written fixtures, in three zones,
+/// over windows that hold the 2026 DST changes.
+@Suite("ICS reference comparison")
+struct ICSReferenceTests {
+    struct Case: Sendable, CustomStringConvertible {
+        let fixture: String
+        let zone: String
+        let from: String
+        let to: String
+
+        var description: String { "\(fixture) in \(zone) \(from)..<\(to)" }
+    }
+
+    static let zones = ["Europe/Amsterdam", "America/Los_Angeles", "Pacific/Auckland"]
+    static let windows2026 = [
+        ("2026-03-05", "2026-04-10"),  // US (8 Mar), EU (29 Mar) spring changes, Auckland (5 Apr)
+        ("2026-09-20", "2026-11-05"),  // Auckland (27 Sep), EU (25 Oct), US (1 Nov)
+    ]
+
+    static let cases: [Case] =
+        ["school_2026.ics", "dst_crossings.ics", "outlook_windows_zones.ics"].flatMap { fixture in
+            zones.flatMap { zone in windows2026.map { Case(fixture: fixture, zone: zone, from: $0.0, to: $0.1) } }
+        } + [
+            Case(
+                fixture: "icaljs_recur_instances.ics", zone: "America/Los_Angeles", from: "2012-09-25", to: "2013-03-01"
+            ),
+            Case(fixture: "icaljs_recur_instances.ics", zone: "Europe/Amsterdam", from: "2023-11-01", to: "2023-12-10"),
+            Case(
+                fixture: "icalendar_rdate_period_khal.ics", zone: "America/Chicago", from: "2018-03-20",
+                to: "2018-08-05"),
+            Case(
+                fixture: "icalendar_globally_unique_tzid.ics", zone: "Europe/Amsterdam", from: "2020-04-25",
+                to: "2020-04-28"),
+            Case(
+                fixture: "icalendar_america_new_york.ics", zone: "Pacific/Auckland", from: "2014-08-28",
+                to: "2014-08-31"),
+            Case(fixture: "icalendar_timezoned.ics", zone: "Europe/Amsterdam", from: "2012-02-12", to: "2012-02-19"),
+        ]
+
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("ICS/reference_occurrences.py")
+
+    /// Runs python3 with `arguments`; nil output when it exits non-zero.
+    static func python(_ arguments: [String]) throws -> (status: Int32, output: Data, error: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3"] + arguments
+        let output = Pipe()
+        let error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, data, String(decoding: errorData, as: UTF8.self))
+    }
+
+    @Test(arguments: cases)
+    func matchesReference(_ testCase: Case) throws {
+        let check = try Self.python(["-c", "import icalendar, recurring_ical_events"])
+        guard check.status == 0 else {
+            Issue.record(
+                "python3 with the modules icalendar and recurring-ical-events is needed; run `make test`, which installs them (\(check.error.prefix(200)))"
+            )
+            return
+        }
+        let path = ICSTestSupport.fixtureURL(testCase.fixture).path
+        let run = try Self.python([Self.script.path, path, testCase.zone, testCase.from, testCase.to])
+        try #require(run.status == 0, "reference script failed: \(run.error)")
+        let reference = try JSONDecoder().decode([String: [[String: String]]].self, from: run.output)
+
+        let zone = try #require(TimeZone(identifier: testCase.zone))
+        let calendar = try ICSCalendar(bytes: try ICSTestSupport.fixture(testCase.fixture), household: zone)
+        let expansion = calendar.expand(from: ICSTestSupport.day(testCase.from), to: ICSTestSupport.day(testCase.to))
+        var compared = 0
+        for day in expansion.days {
+            // An event without UID is called "line-N" here and "" by the reference.
+            let ours = day.occurrences.map {
+                "\(ICSTestSupport.referenceStart($0, zone)) \($0.uid.hasPrefix("line-") ? "" : $0.uid) \($0.summary ?? "")"
+            }.sorted()
+            let theirs = (reference[day.date.description] ?? []).map {
+                "\($0["start"] ?? "") \($0["uid"] ?? "") \($0["summary"] ?? "")"
+            }.sorted()
+            #expect(ours == theirs, "\(testCase) on \(day.date)")
+            compared += theirs.count
+        }
+        #expect(compared > 0, "the reference found nothing in \(testCase); the window is useless")
+    }
+}
