@@ -30,8 +30,7 @@ public struct BackendHintService: Service {
                     group.addTask {
                         await listener.run(logger: logger) { type in
                             logger.debug("8alls hint", metadata: ["profile": "\(profile)", "type": "\(type)"])
-                            await cache.expire(
-                                storageKeyPrefix: CacheKey.prefix(profile: profile, operation: "eightalls.events"))
+                            await cache.expire(profile: profile, operation: "eightalls.events")
                         }
                     }
                 }
