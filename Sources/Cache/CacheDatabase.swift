@@ -14,12 +14,16 @@ public final class CacheDatabase: Sendable {
     public struct StoredEntry: Sendable, Equatable {
         /// The storage key (`CacheKey.storageKey`).
         public var key: String
+        /// The profile whose entry it is.
         public var profile: String
+        /// The backend operation it is an answer of.
         public var operation: String
         /// The entry's typed arguments; nil for a row written before they were stored
         /// (migration `v5-entry-arguments`).
         public var arguments: [String: ArgumentValue]?
+        /// The normalised body and its metadata.
         public var value: CacheValue
+        /// When it was fetched, and until when it is fresh, revalidated and kept.
         public var windows: EntryWindows
 
         /// The row for `key`'s entry.

@@ -52,19 +52,24 @@ public struct CacheEntryStateMachine: Sendable, Equatable {
         /// Waiters numbered this or later asked after the change.
         public var firstWaiterAfter: UInt64
 
+        /// A change for `reason`, after which the caller's waiters are numbered from `firstWaiterAfter`.
         public init(reason: Reason, firstWaiterAfter: UInt64) {
             self.reason = reason
             self.firstWaiterAfter = firstWaiterAfter
         }
     }
 
+    /// The wait after a first failure (it doubles with each further one).
     public static let initialBackoff: TimeInterval = 1
+    /// The longest wait after failures (unless the upstream's Retry-After asks for more).
     public static let maximumBackoff: TimeInterval = 30
 
+    /// A key with no fetch, no failures, and the entry of `windows` (none when nil).
     public init(windows: EntryWindows? = nil) {
         self.windows = windows
     }
 
+    /// What the caller does with a request.
     public enum RequestAction: Sendable, Equatable {
         /// Serve the entry as fresh.
         case serveFresh
@@ -78,6 +83,7 @@ public struct CacheEntryStateMachine: Sendable, Equatable {
         case fail(ErrorDetail)
     }
 
+    /// A request for the key; `forceRefresh` skips a fresh entry (Cache-Control: no-cache).
     public mutating func request(now: Date, forceRefresh: Bool) -> RequestAction {
         let phase = windows?.phase(at: now) ?? .expired
         if phase == .fresh, !forceRefresh {
@@ -95,6 +101,7 @@ public struct CacheEntryStateMachine: Sendable, Equatable {
         return .waitForFetch(startFetch: startFetch)
     }
 
+    /// What the caller does with the data a fetch brought.
     public enum FetchSuccessAction: Sendable, Equatable {
         /// Store the new entry and give it to every waiter.
         case storeAndResumeWaiters(EntryWindows)
@@ -129,6 +136,7 @@ public struct CacheEntryStateMachine: Sendable, Equatable {
         }
     }
 
+    /// What the caller does after a failed fetch.
     public enum FetchFailureAction: Sendable, Equatable {
         /// Waiters get the (unchanged) entry as stale, with the error.
         case resumeWaitersWithStale(ErrorDetail)
@@ -136,6 +144,8 @@ public struct CacheEntryStateMachine: Sendable, Equatable {
         case resumeWaitersWithError(ErrorDetail)
     }
 
+    /// The fetch failed with `error`: the key backs off (longer when the upstream said
+    /// `retryAfter`); the entry, if any, is kept.
     public mutating func fetchFailed(now: Date, error: ErrorDetail, retryAfter: TimeInterval? = nil)
         -> FetchFailureAction
     {
@@ -151,6 +161,7 @@ public struct CacheEntryStateMachine: Sendable, Equatable {
         return .resumeWaitersWithError(error)
     }
 
+    /// What the caller does for a waiter whose deadline passed.
     public enum DeadlineAction: Sendable, Equatable {
         /// The waiter gets the entry as stale; the fetch goes on and fills the cache.
         case serveStale

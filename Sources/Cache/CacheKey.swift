@@ -45,7 +45,9 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
         self.profile == profile && self.operation == operation
     }
 
+    /// Whether both are stored under the same key.
     public static func == (lhs: CacheKey, rhs: CacheKey) -> Bool { lhs.storageKey == rhs.storageKey }
+    /// Hashes the storage key.
     public func hash(into hasher: inout Hasher) { hasher.combine(storageKey) }
 
     private static func escape(_ value: String) -> String {
