@@ -273,13 +273,26 @@ public final class CacheDatabase: Sendable {
         }
     }
 
-    /// Deletes the entries stored under `keys`.
-    public func delete(keys: [String]) async throws {
+    /// Deletes the entries stored under `keys`. The deletion is queued before this first
+    /// suspends, in the caller's isolation: a row stored under one of the keys by a write asked
+    /// for after this call (a newer fetch) is written after the deletion, and kept.
+    public func delete(keys: [String], isolation: isolated (any Actor)? = #isolation) async throws {
         guard !keys.isEmpty else { return }
-        try await write { db in
-            for key in keys {
-                try db.execute(sql: "DELETE FROM cache_entry WHERE key = ?", arguments: [key])
-            }
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            pool.asyncWrite(
+                { db in
+                    for key in keys {
+                        try db.execute(sql: "DELETE FROM cache_entry WHERE key = ?", arguments: [key])
+                    }
+                },
+                completion: { _, result in
+                    switch result {
+                    case .success: self.health.withLock { $0.succeeded(at: Date()) }
+                    case .failure(let error):
+                        self.health.withLock { $0.failed(StorageHealth.describe(error), at: Date()) }
+                    }
+                    continuation.resume(with: result)
+                })
         }
     }
 

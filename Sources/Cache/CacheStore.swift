@@ -367,10 +367,13 @@ public actor CacheStore {
         await deleteUndeleted()
     }
 
-    /// Deletes what invalidations could not.
+    /// Deletes what invalidations could not — but not the rows of keys with a fetch in flight:
+    /// that fetch overwrites the row, and a delete queued after its write would lose it (while
+    /// it is in flight the old row is still not read).
     private func deleteUndeleted() async {
         guard !undeleted.isEmpty else { return }
-        let keys = undeleted
+        let keys = undeleted.subtracting(inFlight.keys.map(\.storageKey))
+        guard !keys.isEmpty else { return }
         do {
             try await database.delete(keys: Array(keys))
             undeleted.subtract(keys)
