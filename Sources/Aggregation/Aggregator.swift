@@ -150,7 +150,7 @@ public final class Aggregator: Sendable {
                     section: section,
                     key: CacheKey(
                         profile: profileName, operation: section.operation.name,
-                        arguments: normalised.mapValues(\.description),
+                        arguments: normalised,
                         credentialFingerprint: section.operation.credentialFingerprint(for: profile)
                     ),
                     arguments: normalised,

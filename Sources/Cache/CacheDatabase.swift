@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Model
 import Synchronization
 
 /// The durable tier: one SQLite file in WAL mode (GRDB `DatabasePool`), created with mode
@@ -9,12 +10,49 @@ public final class CacheDatabase: Sendable {
     let pool: DatabasePool
     private let health = Mutex<StorageHealth>(StorageHealth())
 
+    /// One row of `cache_entry`.
     public struct StoredEntry: Sendable, Equatable {
+        /// The storage key (`CacheKey.storageKey`).
         public var key: String
+        /// The profile whose entry it is.
         public var profile: String
+        /// The backend operation it is an answer of.
         public var operation: String
+        /// The entry's typed arguments; nil for a row written before they were stored
+        /// (migration `v5-entry-arguments`).
+        public var arguments: [String: ArgumentValue]?
+        /// The normalised body and its metadata.
         public var value: CacheValue
+        /// When it was fetched, and until when it is fresh, revalidated and kept.
         public var windows: EntryWindows
+
+        /// The row for `key`'s entry.
+        public init(key: CacheKey, value: CacheValue, windows: EntryWindows) {
+            self.init(
+                key: key.storageKey, profile: key.profile, operation: key.operation, arguments: key.arguments,
+                value: value, windows: windows)
+        }
+
+        init(
+            key: String, profile: String, operation: String, arguments: [String: ArgumentValue]?, value: CacheValue,
+            windows: EntryWindows
+        ) {
+            self.key = key
+            self.profile = profile
+            self.operation = operation
+            self.arguments = arguments
+            self.value = value
+            self.windows = windows
+        }
+    }
+
+    /// An entry's storage key with its typed arguments, for invalidation.
+    public struct EntryArguments: Sendable, Equatable {
+        /// The storage key (`CacheKey.storageKey`).
+        public var key: String
+        /// Nil for a row written before arguments were stored: invalidation drops such a row
+        /// whatever its predicate (see migration `v5-entry-arguments`).
+        public var arguments: [String: ArgumentValue]?
     }
 
     public struct Stats: Sendable, Codable, Equatable {
@@ -119,6 +157,18 @@ public final class CacheDatabase: Sendable {
                 table.add(column: "state", .text).notNull().defaults(to: IdempotencyRecord.State.answered.rawValue)
             }
         }
+        migrator.registerMigration("v5-entry-arguments") { db in
+            // Each entry's typed arguments (`StoredArguments`), so invalidation filters on them
+            // instead of parsing storage keys. Rows already there keep `arguments` NULL: their
+            // keys hold only the arguments' text, not their kinds, so they are not decoded;
+            // an invalidation of their profile and operation drops them whatever its predicate
+            // (a refetch at worst), and the next store of their key fills the column in.
+            try db.alter(table: "cache_entry") { table in
+                table.add(column: "arguments", .text)
+            }
+            try db.create(
+                index: "cache_entry_profile_operation", on: "cache_entry", columns: ["profile", "operation"])
+        }
         return migrator
     }
 
@@ -133,6 +183,7 @@ public final class CacheDatabase: Sendable {
             else { return nil }
             return StoredEntry(
                 key: row["key"], profile: row["profile"], operation: row["operation"],
+                arguments: (row["arguments"] as String?).flatMap(StoredArguments.decode),
                 value: CacheValue(body: row["body"], meta: row["meta"]),
                 windows: EntryWindows(
                     fetchedAt: Date(timeIntervalSince1970: row["fetched_at"]),
@@ -151,13 +202,15 @@ public final class CacheDatabase: Sendable {
         try await write { db in
             try db.execute(
                 sql: """
-                    INSERT INTO cache_entry (key, profile, operation, body, meta, size, fetched_at, fresh_until, revalidate_until, expires_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    ON CONFLICT(key) DO UPDATE SET body = excluded.body, meta = excluded.meta, size = excluded.size, fetched_at = excluded.fetched_at,
-                      fresh_until = excluded.fresh_until, revalidate_until = excluded.revalidate_until, expires_at = excluded.expires_at
+                    INSERT INTO cache_entry (key, profile, operation, arguments, body, meta, size, fetched_at, fresh_until, revalidate_until, expires_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT(key) DO UPDATE SET arguments = excluded.arguments, body = excluded.body, meta = excluded.meta, size = excluded.size,
+                      fetched_at = excluded.fetched_at, fresh_until = excluded.fresh_until, revalidate_until = excluded.revalidate_until,
+                      expires_at = excluded.expires_at
                     """,
                 arguments: [
-                    entry.key, entry.profile, entry.operation, entry.value.body, entry.value.meta, Self.size(of: entry),
+                    entry.key, entry.profile, entry.operation, entry.arguments.map(StoredArguments.encode),
+                    entry.value.body, entry.value.meta, Self.size(of: entry),
                     entry.windows.fetchedAt.timeIntervalSince1970, entry.windows.freshUntil.timeIntervalSince1970,
                     entry.windows.revalidateUntil.timeIntervalSince1970, entry.windows.expiresAt.timeIntervalSince1970,
                 ]
@@ -207,30 +260,39 @@ public final class CacheDatabase: Sendable {
         }
     }
 
-    /// Deletes the entries whose key starts with `prefix`.
-    public func delete(storageKeyPrefix prefix: String) async throws {
-        try await write { db in
-            try db.execute(
-                sql: "DELETE FROM cache_entry WHERE substr(key, 1, ?) = ?",
-                arguments: [prefix.unicodeScalars.count, prefix])
-        }
-    }
-
-    /// The storage keys that start with `prefix`.
-    public func keys(storageKeyPrefix prefix: String) throws -> [String] {
+    /// The storage keys and typed arguments of `operation`'s entries for `profile`.
+    public func entryArguments(profile: String, operation: String) throws -> [EntryArguments] {
         try pool.read { db in
-            try String.fetchAll(
-                db, sql: "SELECT key FROM cache_entry WHERE substr(key, 1, ?) = ?",
-                arguments: [prefix.unicodeScalars.count, prefix])
+            try Row.fetchAll(
+                db, sql: "SELECT key, arguments FROM cache_entry WHERE profile = ? AND operation = ?",
+                arguments: [profile, operation]
+            ).map { row in
+                EntryArguments(
+                    key: row["key"], arguments: (row["arguments"] as String?).flatMap(StoredArguments.decode))
+            }
         }
     }
 
-    public func delete(keys: [String]) async throws {
+    /// Deletes the entries stored under `keys`. The deletion is queued before this first
+    /// suspends, in the caller's isolation: a row stored under one of the keys by a write asked
+    /// for after this call (a newer fetch) is written after the deletion, and kept.
+    public func delete(keys: [String], isolation: isolated (any Actor)? = #isolation) async throws {
         guard !keys.isEmpty else { return }
-        try await write { db in
-            for key in keys {
-                try db.execute(sql: "DELETE FROM cache_entry WHERE key = ?", arguments: [key])
-            }
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            pool.asyncWrite(
+                { db in
+                    for key in keys {
+                        try db.execute(sql: "DELETE FROM cache_entry WHERE key = ?", arguments: [key])
+                    }
+                },
+                completion: { _, result in
+                    switch result {
+                    case .success: self.health.withLock { $0.succeeded(at: Date()) }
+                    case .failure(let error):
+                        self.health.withLock { $0.failed(StorageHealth.describe(error), at: Date()) }
+                    }
+                    continuation.resume(with: result)
+                })
         }
     }
 

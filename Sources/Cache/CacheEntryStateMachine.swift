@@ -12,21 +12,64 @@ import Model
 /// - a failed fetch never removes the entry: waiters get it as stale with the error if it is
 ///   still inside its stale-if-error window, else the error;
 /// - after a failure the key backs off (1 s doubling to 30 s, or the upstream's Retry-After):
-///   no fetch starts until then, requests get the stale entry or the last error at once.
+///   no fetch starts until then, requests get the stale entry or the last error at once;
+/// - an invalidation (a write changed the data) drops the entry; an expiry (a backend's hint)
+///   ends its freshness but keeps it;
+/// - a fetch in flight when either happens is overtaken: what it brings may predate the
+///   change, so it goes only to the waiters that asked before the change and is not kept as
+///   fresh (after an invalidation not kept at all, after an expiry kept as stale); waiters
+///   that asked after the change wait for a new fetch.
+///
+/// The caller numbers its waiters in the order they ask (1, 2, …); events that change the
+/// data take the number the next waiter will get (`firstWaiterAfter`), so that a completed
+/// fetch can say who asked before the change.
 public struct CacheEntryStateMachine: Sendable, Equatable {
+    /// The entry's windows; nil when there is no entry (never fetched, or invalidated).
     public private(set) var windows: EntryWindows?
+    /// Whether a fetch is on its way.
     public private(set) var fetchInFlight = false
+    /// Failures since the last success.
     public private(set) var consecutiveFailures = 0
+    /// No fetch starts before this (backoff after a failure).
     public private(set) var retryNotBefore: Date?
+    /// The last failure, answered while backing off.
     public private(set) var lastError: ErrorDetail?
+    /// The change that overtook the fetch in flight, if one did.
+    public private(set) var overtaking: Overtaking?
 
+    /// A change to the data behind the key that happened while a fetch was on its way.
+    public struct Overtaking: Sendable, Equatable {
+        /// What the change was.
+        public enum Reason: String, Sendable, Equatable {
+            /// A write changed the data: the entry was dropped.
+            case invalidated
+            /// A backend hinted that the data changed: the entry's freshness ended.
+            case expired
+        }
+
+        /// What the change was (an invalidation outranks an expiry).
+        public var reason: Reason
+        /// Waiters numbered this or later asked after the change.
+        public var firstWaiterAfter: UInt64
+
+        /// A change for `reason`, after which the caller's waiters are numbered from `firstWaiterAfter`.
+        public init(reason: Reason, firstWaiterAfter: UInt64) {
+            self.reason = reason
+            self.firstWaiterAfter = firstWaiterAfter
+        }
+    }
+
+    /// The wait after a first failure (it doubles with each further one).
     public static let initialBackoff: TimeInterval = 1
+    /// The longest wait after failures (unless the upstream's Retry-After asks for more).
     public static let maximumBackoff: TimeInterval = 30
 
+    /// A key with no fetch, no failures, and the entry of `windows` (none when nil).
     public init(windows: EntryWindows? = nil) {
         self.windows = windows
     }
 
+    /// What the caller does with a request.
     public enum RequestAction: Sendable, Equatable {
         /// Serve the entry as fresh.
         case serveFresh
@@ -40,6 +83,7 @@ public struct CacheEntryStateMachine: Sendable, Equatable {
         case fail(ErrorDetail)
     }
 
+    /// A request for the key; `forceRefresh` skips a fresh entry (Cache-Control: no-cache).
     public mutating func request(now: Date, forceRefresh: Bool) -> RequestAction {
         let phase = windows?.phase(at: now) ?? .expired
         if phase == .fresh, !forceRefresh {
@@ -57,20 +101,42 @@ public struct CacheEntryStateMachine: Sendable, Equatable {
         return .waitForFetch(startFetch: startFetch)
     }
 
+    /// What the caller does with the data a fetch brought.
     public enum FetchSuccessAction: Sendable, Equatable {
         /// Store the new entry and give it to every waiter.
         case storeAndResumeWaiters(EntryWindows)
+        /// A change overtook the fetch: what it brought goes to the waiters numbered below
+        /// `firstWaiterAfter`; later waiters need a new fetch. `actions` say what becomes of
+        /// the entry: after an invalidation `dropFromMemory` and `deleteRow` (it is not kept),
+        /// after an expiry `republish` with stale windows.
+        case resumeEarlierWaiters(firstWaiterAfter: UInt64, actions: [ChangeAction])
     }
 
-    public mutating func fetchSucceeded(windows newWindows: EntryWindows) -> FetchSuccessAction {
+    /// A fetch brought data fetched under `newWindows`.
+    /// - Parameter now: when it arrived (for an overtaken fetch's stale windows); the fetch
+    ///   time by default.
+    public mutating func fetchSucceeded(windows newWindows: EntryWindows, now: Date? = nil) -> FetchSuccessAction {
+        let overtaking = self.overtaking
         windows = newWindows
         fetchInFlight = false
         consecutiveFailures = 0
         retryNotBefore = nil
         lastError = nil
-        return .storeAndResumeWaiters(newWindows)
+        self.overtaking = nil
+        guard let overtaking else { return .storeAndResumeWaiters(newWindows) }
+        switch overtaking.reason {
+        case .invalidated:
+            self = CacheEntryStateMachine()
+            return .resumeEarlierWaiters(
+                firstWaiterAfter: overtaking.firstWaiterAfter, actions: [.dropFromMemory, .deleteRow])
+        case .expired:
+            markStale(now: now ?? newWindows.fetchedAt)
+            return .resumeEarlierWaiters(
+                firstWaiterAfter: overtaking.firstWaiterAfter, actions: windows.map { [.republish($0)] } ?? [])
+        }
     }
 
+    /// What the caller does after a failed fetch.
     public enum FetchFailureAction: Sendable, Equatable {
         /// Waiters get the (unchanged) entry as stale, with the error.
         case resumeWaitersWithStale(ErrorDetail)
@@ -78,10 +144,13 @@ public struct CacheEntryStateMachine: Sendable, Equatable {
         case resumeWaitersWithError(ErrorDetail)
     }
 
+    /// The fetch failed with `error`: the key backs off (longer when the upstream said
+    /// `retryAfter`); the entry, if any, is kept.
     public mutating func fetchFailed(now: Date, error: ErrorDetail, retryAfter: TimeInterval? = nil)
         -> FetchFailureAction
     {
         fetchInFlight = false
+        overtaking = nil
         consecutiveFailures += 1
         lastError = error
         let backoff = min(Self.maximumBackoff, Self.initialBackoff * pow(2, Double(consecutiveFailures - 1)))
@@ -92,6 +161,7 @@ public struct CacheEntryStateMachine: Sendable, Equatable {
         return .resumeWaitersWithError(error)
     }
 
+    /// What the caller does for a waiter whose deadline passed.
     public enum DeadlineAction: Sendable, Equatable {
         /// The waiter gets the entry as stale; the fetch goes on and fills the cache.
         case serveStale
@@ -117,10 +187,62 @@ public struct CacheEntryStateMachine: Sendable, Equatable {
         self.windows = windows
     }
 
+    /// What the caller does after a change to the data behind the key.
+    public enum ChangeAction: Sendable, Equatable {
+        /// Remove the entry's body from the memory tier.
+        case dropFromMemory
+        /// Delete the entry's SQLite row, and read it no more until it is gone.
+        case deleteRow
+        /// The fetch in flight was overtaken by the change (for the reason given, which may be
+        /// an earlier invalidation): what it brings is not kept as fresh.
+        case markOvertaken(Overtaking.Reason)
+        /// Keep the entry's body in memory under these windows (when it is there), and tell
+        /// live clients.
+        case republish(EntryWindows)
+        /// Nothing is left to remember about the key: the caller may drop this machine.
+        case forgetMachine
+    }
+
     /// The entry was invalidated (a write changed the data behind it): nothing is served from
-    /// it any more, so the next request waits for a fetch; a fetch in flight stays in flight.
-    public mutating func forgetEntry() {
+    /// it any more, so the next request waits for a fetch. A fetch in flight stays in flight
+    /// (its waiters are still owed an answer) but is overtaken.
+    /// - Parameter firstWaiterAfter: the number the caller's next waiter will get.
+    public mutating func invalidate(firstWaiterAfter: UInt64) -> [ChangeAction] {
+        guard fetchInFlight else {
+            self = CacheEntryStateMachine()
+            return [.dropFromMemory, .deleteRow, .forgetMachine]
+        }
         windows = nil
+        let reason = overtake(.invalidated, firstWaiterAfter: firstWaiterAfter)
+        return [.dropFromMemory, .deleteRow, .markOvertaken(reason)]
+    }
+
+    /// The backend hinted that the data changed: freshness ends now (`markStale`), the entry is
+    /// kept. A fetch in flight is overtaken: what it brings is kept only as stale.
+    /// - Parameter firstWaiterAfter: the number the caller's next waiter will get.
+    public mutating func expire(now: Date, firstWaiterAfter: UInt64, grace: TimeInterval = 60) -> [ChangeAction] {
+        var actions: [ChangeAction] = []
+        if fetchInFlight {
+            actions.append(.markOvertaken(overtake(.expired, firstWaiterAfter: firstWaiterAfter)))
+        }
+        markStale(now: now, grace: grace)
+        if let windows { actions.append(.republish(windows)) }
+        return actions
+    }
+
+    /// The entry's body was in neither tier although this machine had windows for it (evicted
+    /// for size): start over as for a cold key. (A fresh entry is never overtaken — a change
+    /// ends its freshness — so nothing about a fetch in flight is lost here.)
+    public mutating func entryLost() {
+        self = CacheEntryStateMachine()
+    }
+
+    /// Records that `reason` overtook the fetch in flight (an invalidation is never downgraded
+    /// to an expiry); returns the reason that stands.
+    private mutating func overtake(_ reason: Overtaking.Reason, firstWaiterAfter: UInt64) -> Overtaking.Reason {
+        if let overtaking, overtaking.reason == .invalidated { return .invalidated }
+        overtaking = Overtaking(reason: reason, firstWaiterAfter: firstWaiterAfter)
+        return reason
     }
 
     /// True when nothing refers to this state any more: no fetch, no backoff to remember.

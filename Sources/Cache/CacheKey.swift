@@ -1,47 +1,53 @@
 import Foundation
+import Model
 
-/// What a cache entry is for: profile + operation + normalised arguments + a fingerprint of
-/// the credential used (never the secret). One profile never sees another's entries.
+/// What a cache entry is for: profile + operation + normalised typed arguments + a fingerprint
+/// of the credential used (never the secret). One profile never sees another's entries.
+///
+/// The key stays typed wherever the cache uses it (invalidation predicates see
+/// `ArgumentValue`s); `storageKey` is only the name its row and memory slot go by.
 public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
-    public var profile: String
-    public var operation: String
-    /// Normalised arguments: sorted by name, empty values left out.
-    public var arguments: [(String, String)] { argumentPairs }
-    public var credentialFingerprint: String
-    /// The single string the entry is stored under.
+    /// The profile whose entry this is.
+    public let profile: String
+    /// The backend operation (`eightalls.events`).
+    public let operation: String
+    /// The normalised arguments; empty strings are left out (as if not given).
+    public let arguments: [String: ArgumentValue]
+    /// A fingerprint of the credential the entry was fetched with (never the secret).
+    public let credentialFingerprint: String
+    /// The single string the entry is stored under:
+    /// `profile|operation|name=value&…|fingerprint`, the arguments sorted by name and written
+    /// in their canonical text (`ArgumentValue.description`), every part percent-escaped.
+    /// Two keys are equal when their storage keys are.
     public let storageKey: String
-    private let argumentPairs: [(String, String)]
 
-    public init(profile: String, operation: String, arguments: [String: String], credentialFingerprint: String) {
+    /// - Parameter arguments: the operation's normalised arguments; those whose text is empty
+    ///   are left out.
+    public init(
+        profile: String, operation: String, arguments: [String: ArgumentValue], credentialFingerprint: String
+    ) {
         self.profile = profile
         self.operation = operation
         self.credentialFingerprint = credentialFingerprint
-        self.argumentPairs = arguments.filter { !$0.value.isEmpty }.sorted { $0.key < $1.key }
-        let query = argumentPairs.map { "\($0.0)=\(Self.escape($0.1))" }.joined(separator: "&")
+        let kept = arguments.filter { !$0.value.description.isEmpty }
+        self.arguments = kept
+        let query = kept.sorted { $0.key < $1.key }
+            .map { "\($0.key)=\(Self.escape($0.value.description))" }
+            .joined(separator: "&")
         self.storageKey = [profile, operation, query, credentialFingerprint].map(Self.escape).joined(separator: "|")
     }
 
+    /// The storage key.
     public var description: String { storageKey }
 
-    /// The start of every storage key of `operation` for `profile` (for `expire`/`invalidate`).
-    public static func prefix(profile: String, operation: String) -> String {
-        escape(profile) + "|" + escape(operation) + "|"
+    /// Whether this key is one of `operation`'s entries for `profile`.
+    public func belongs(toProfile profile: String, operation: String) -> Bool {
+        self.profile == profile && self.operation == operation
     }
 
-    /// The arguments a storage key was made from (nil when it is not one of ours).
-    public static func arguments(ofStorageKey key: String) -> [String: String]? {
-        let parts = key.split(separator: "|", omittingEmptySubsequences: false)
-        guard parts.count == 4, let query = parts[2].removingPercentEncoding else { return nil }
-        var arguments: [String: String] = [:]
-        for pair in query.split(separator: "&") {
-            let halves = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard halves.count == 2, let value = halves[1].removingPercentEncoding else { return nil }
-            arguments[String(halves[0])] = value
-        }
-        return arguments
-    }
-
+    /// Whether both are stored under the same key.
     public static func == (lhs: CacheKey, rhs: CacheKey) -> Bool { lhs.storageKey == rhs.storageKey }
+    /// Hashes the storage key.
     public func hash(into hasher: inout Hasher) { hasher.combine(storageKey) }
 
     private static func escape(_ value: String) -> String {

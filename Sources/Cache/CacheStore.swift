@@ -15,31 +15,24 @@ public actor CacheStore {
     private let now: @Sendable () -> Date
     private let logger: Logger
     private var memory: MemoryTier
-    private var machines: [String: CacheEntryStateMachine] = [:]
-    /// Storage keys (and key prefixes) invalidated while SQLite could not delete them: their rows
-    /// hold data from before a write and are not read again, until they are deleted or stored anew.
+    /// One state machine per key: it decides what each request, fetch result, invalidation
+    /// and expiry means; this actor carries out its actions.
+    private var machines: [CacheKey: CacheEntryStateMachine] = [:]
+    /// Storage keys invalidated while SQLite could not delete them: their rows hold data from
+    /// before a write and are not read again, until they are deleted or stored anew.
     private var undeleted: Set<String> = []
-    private var undeletedPrefixes: Set<String> = []
-    private var waiters: [String: [UInt64: Waiter]] = [:]
+    /// Waiters by key, numbered in the order they asked (see `CacheEntryStateMachine`).
+    private var waiters: [CacheKey: [UInt64: Waiter]] = [:]
     private var nextWaiterID: UInt64 = 0
-    /// The policy and fetch of each fetch in flight, by storage key (to start it again when
-    /// it was overtaken).
-    private var inFlight: [String: InFlightFetch] = [:]
-    /// Fetches that were on their way when the data behind them changed (a write's
-    /// invalidation, a backend's hint): what they bring may predate the change.
-    private var overtaken: [String: Overtaken] = [:]
+    /// The policy and fetch of each fetch in flight (to start it again for those who asked
+    /// after a change overtook it).
+    private var inFlight: [CacheKey: InFlightFetch] = [:]
 
     private struct InFlightFetch {
         var policy: CachePolicy
         var fetch: @Sendable () async throws -> CacheValue
     }
 
-    private struct Overtaken {
-        enum Change { case invalidated, expired }
-        var change: Change
-        /// Waiters with this id or a later one asked after the change.
-        var firstWaiterAfter: UInt64
-    }
     private nonisolated let book: CacheCounterBook
     /// Advances on every change to what is cached (see `CacheGeneration`).
     public nonisolated let generation = CacheGeneration()
@@ -78,15 +71,14 @@ public actor CacheStore {
             code: "upstream_timeout", message: "the backend did not answer in time"),
         fetch: @escaping @Sendable () async throws -> CacheValue
     ) async -> CacheLookupResult {
-        let storageKey = key.storageKey
         let now = self.now()
-        var machine = loadMachine(key: storageKey, now: now)
+        var machine = loadMachine(key, now: now)
         let action = machine.request(now: now, forceRefresh: forceRefresh)
-        machines[storageKey] = machine
+        machines[key] = machine
 
         switch action {
         case .serveFresh:
-            guard let item = item(for: storageKey, now: now) else {
+            guard let item = item(for: key, now: now) else {
                 return await lookupAfterLosingEntry(
                     key, policy: policy, forceRefresh: forceRefresh, deadline: deadline, timeoutError: timeoutError,
                     fetch: fetch)
@@ -96,7 +88,7 @@ public actor CacheStore {
 
         case .serveStaleAndRevalidate(let startFetch):
             if startFetch { start(key, policy: policy, fetch: fetch) }
-            guard let item = item(for: storageKey, now: now) else {
+            guard let item = item(for: key, now: now) else {
                 return await wait(
                     for: key, forced: false, collapsed: !startFetch, deadline: deadline, timeoutError: timeoutError)
             }
@@ -113,7 +105,7 @@ public actor CacheStore {
                 for: key, forced: forceRefresh, collapsed: !startFetch, deadline: deadline, timeoutError: timeoutError)
 
         case .serveStale(let error):
-            guard let item = item(for: storageKey, now: now) else {
+            guard let item = item(for: key, now: now) else {
                 return CacheLookupResult(outcome: .failed, error: error)
             }
             count(key, .staleServes)
@@ -131,98 +123,102 @@ public actor CacheStore {
         _ key: CacheKey, policy: CachePolicy, forceRefresh: Bool, deadline: Duration?, timeoutError: ErrorDetail,
         fetch: @escaping @Sendable () async throws -> CacheValue
     ) async -> CacheLookupResult {
-        machines[key.storageKey] = CacheEntryStateMachine()
+        machines[key]?.entryLost()
         return await lookup(
             key, policy: policy, forceRefresh: forceRefresh, deadline: deadline, timeoutError: timeoutError,
             fetch: fetch)
     }
 
-    /// Ends the freshness of every entry whose key starts with `prefix` (a backend's hint that
-    /// its data changed): entries stay, the next request serves them and revalidates.
-    public func expire(storageKeyPrefix prefix: String) {
+    /// Ends the freshness of `operation`'s entries for `profile` (a backend's hint that its
+    /// data changed): entries stay, the next request serves them and revalidates; a fetch on
+    /// its way is kept only as stale. Tells live clients (`invalidated`) when an entry in
+    /// memory was touched.
+    public func expire(profile: String, operation: String) {
         let now = self.now()
         var touched = false
         generation.advance()
-        for key in Set(memory.items.keys).union(machines.keys) where key.hasPrefix(prefix) {
-            var machine = loadMachine(key: key, now: now)
-            if machine.fetchInFlight { markOvertaken(key, .expired) }
-            machine.markStale(now: now)
+        for key in Set(memory.items.keys).union(machines.keys)
+        where key.belongs(toProfile: profile, operation: operation) {
+            var machine = loadMachine(key, now: now)
+            let actions = machine.expire(now: now, firstWaiterAfter: nextWaiterID + 1)
             machines[key] = machine
-            if let windows = machine.windows, let item = memory.items[key] {
-                memory.put(key, value: item.value, windows: windows)
-                touched = true
-            }
+            touched = perform(actions, for: key) || touched
         }
-        if touched { publishInvalidated(prefix: prefix) }
+        if touched { changes.publish(CacheChange(kind: .invalidated, profile: profile, operation: operation)) }
     }
 
-    /// Drops entries whose key starts with `prefix` from both tiers.
-    public func invalidate(storageKeyPrefix prefix: String) async {
-        let dropped = Set(memory.items.keys.filter { $0.hasPrefix(prefix) })
-        generation.advance()
-        for key in memory.items.keys where key.hasPrefix(prefix) {
-            memory.remove(key)
-        }
-        for key in machines.keys where key.hasPrefix(prefix) {
-            forget(key)
-        }
-        // Not read from SQLite from here on (the delete below suspends), until it is gone.
-        undeletedPrefixes.insert(prefix)
-        do {
-            try await database.delete(storageKeyPrefix: prefix)
-            undeletedPrefixes.remove(prefix)
-        } catch {
-            logger.error(
-                "cache invalidation could not delete from SQLite; those entries are not read from it again",
-                metadata: ["error": "\(error)"])
-        }
-        if !dropped.isEmpty { publishInvalidated(prefix: prefix) }
-    }
-
-    /// After a write: drops the entries of `operation` for `profile` whose arguments `matches`
-    /// (all by default) from both tiers, and always tells live clients (`invalidated`), since
-    /// the data behind them changed. Returns how many entries were dropped.
+    /// After a write: drops the entries of `operation` for `profile` whose typed arguments
+    /// `matches` (all by default) from both tiers, and always tells live clients
+    /// (`invalidated`), since the data behind them changed. A fetch on its way for a dropped
+    /// entry still answers those who asked before, but what it brings is not kept. Rows
+    /// stored before their arguments were (see `CacheDatabase`, `v5-entry-arguments`) are
+    /// dropped whatever `matches` says. Returns how many entries were dropped.
     @discardableResult
     public func invalidate(
-        profile: String, operation: String, where matches: @Sendable ([String: String]) -> Bool = { _ in true }
+        profile: String, operation: String,
+        where matches: @Sendable ([String: ArgumentValue]) -> Bool = { _ in true }
     ) async -> Int {
-        let prefix = CacheKey.prefix(profile: profile, operation: operation)
-        var candidates = Set(memory.items.keys.filter { $0.hasPrefix(prefix) }).union(
-            machines.keys.filter { $0.hasPrefix(prefix) })
+        var doomedRows: Set<String> = []
         do {
-            candidates.formUnion(try database.keys(storageKeyPrefix: prefix))
+            for row in try database.entryArguments(profile: profile, operation: operation)
+            where row.arguments.map(matches) ?? true {
+                doomedRows.insert(row.key)
+            }
         } catch {
             logger.error("cache invalidation could not list entries", metadata: ["error": "\(error)"])
         }
-        let doomed = candidates.filter { key in CacheKey.arguments(ofStorageKey: key).map(matches) ?? true }
+        let doomedKeys = Set(memory.items.keys).union(machines.keys).filter { key in
+            key.belongs(toProfile: profile, operation: operation)
+                && (doomedRows.contains(key.storageKey) || matches(key.arguments))
+        }
         generation.advance()
-        for key in doomed {
-            memory.remove(key)
-            forget(key)
+        for key in doomedKeys {
+            var machine = machines[key] ?? CacheEntryStateMachine()
+            let actions = machine.invalidate(firstWaiterAfter: nextWaiterID + 1)
+            machines[key] = machine
+            perform(actions, for: key)
+            if actions.contains(.deleteRow) { doomedRows.insert(key.storageKey) }
         }
         // Not read from SQLite from here on (the delete below suspends), until they are gone.
-        undeleted.formUnion(doomed)
+        undeleted.formUnion(doomedRows)
         do {
-            try await database.delete(keys: Array(doomed))
-            undeleted.subtract(doomed)
+            try await database.delete(keys: Array(doomedRows))
+            undeleted.subtract(doomedRows)
         } catch {
             logger.error(
                 "cache invalidation could not delete from SQLite; those entries are not read from it again",
                 metadata: ["error": "\(error)"])
         }
         changes.publish(CacheChange(kind: .invalidated, profile: profile, operation: operation))
-        return doomed.count
+        return doomedRows.count
     }
 
-    /// Tells live clients that the entries under `prefix` (`profile|operation|…`) changed.
-    private func publishInvalidated(prefix: String) {
-        let parts = prefix.split(separator: "|", omittingEmptySubsequences: false)
-        guard parts.count >= 2 else { return }
-        changes.publish(
-            CacheChange(
-                kind: .invalidated, profile: parts[0].removingPercentEncoding ?? String(parts[0]),
-                operation: parts[1].removingPercentEncoding ?? String(parts[1])
-            ))
+    /// Carries out what `key`'s machine decided after a change, except deleting its row, which
+    /// the caller does (in one batch for an invalidation). Returns whether an entry in memory
+    /// was republished.
+    @discardableResult
+    private func perform(_ actions: [CacheEntryStateMachine.ChangeAction], for key: CacheKey) -> Bool {
+        var republished = false
+        for action in actions {
+            switch action {
+            case .dropFromMemory:
+                memory.remove(key)
+            case .deleteRow:
+                break
+            case .markOvertaken(let reason):
+                logger.debug(
+                    "a fetch in flight was overtaken; what it brings is not kept as fresh",
+                    metadata: ["operation": "\(key.operation)", "change": "\(reason.rawValue)"])
+            case .republish(let windows):
+                if let item = memory.items[key] {
+                    memory.put(key, value: item.value, windows: windows)
+                    republished = true
+                }
+            case .forgetMachine:
+                machines.removeValue(forKey: key)
+            }
+        }
+        return republished
     }
 
     /// What the cache did, summed over the entries of `profile` (all when nil) whose operation
@@ -251,17 +247,17 @@ public actor CacheStore {
 
     // MARK: - internals
 
-    private func loadMachine(key: String, now: Date) -> CacheEntryStateMachine {
+    private func loadMachine(_ key: CacheKey, now: Date) -> CacheEntryStateMachine {
         if let machine = machines[key] { return machine }
         if machines.count > 10_000 { sweepIdleMachines(now: now) }
         return CacheEntryStateMachine(windows: item(for: key, now: now)?.windows)
     }
 
-    private func item(for key: String, now: Date) -> MemoryTier.Item? {
+    private func item(for key: CacheKey, now: Date) -> MemoryTier.Item? {
         if let item = memory.get(key) { return item }
-        guard !undeleted.contains(key), !undeletedPrefixes.contains(where: { key.hasPrefix($0) }) else { return nil }
+        guard !undeleted.contains(key.storageKey) else { return nil }
         do {
-            guard let stored = try database.entry(forKey: key, now: now) else { return nil }
+            guard let stored = try database.entry(forKey: key.storageKey, now: now) else { return nil }
             memory.put(key, value: stored.value, windows: stored.windows)
             return memory.get(key)
         } catch {
@@ -279,7 +275,7 @@ public actor CacheStore {
 
     private func start(_ key: CacheKey, policy: CachePolicy, fetch: @escaping @Sendable () async throws -> CacheValue) {
         count(key, .fetches)
-        inFlight[key.storageKey] = InFlightFetch(policy: policy, fetch: fetch)
+        inFlight[key] = InFlightFetch(policy: policy, fetch: fetch)
         let database = self.database
         let maxBytes = self.maxBytes
         let clock = self.now
@@ -291,11 +287,7 @@ public actor CacheStore {
                 let stored: Bool
                 do {
                     try await database.store(
-                        .init(
-                            key: key.storageKey, profile: key.profile, operation: key.operation, value: value,
-                            windows: windows),
-                        maxBytes: maxBytes, now: clock()
-                    )
+                        .init(key: key, value: value, windows: windows), maxBytes: maxBytes, now: clock())
                     stored = true
                 } catch {
                     stored = false
@@ -309,26 +301,63 @@ public actor CacheStore {
         }
     }
 
-    /// Returns whether what the fetch brought is kept (not when a write's invalidation overtook it).
+    /// Carries out what the machine decides about a fetch that brought `value`. Returns whether
+    /// its row may be read again (not when an invalidation overtook the fetch).
     @discardableResult
     private func fetchSucceeded(_ key: CacheKey, value: CacheValue, windows: EntryWindows) -> Bool {
-        let storageKey = key.storageKey
-        let again = inFlight.removeValue(forKey: storageKey)
-        if let overtaken = overtaken.removeValue(forKey: storageKey) {
-            overtakenFetchSucceeded(key, value: value, windows: windows, overtaken: overtaken, again: again)
-            return overtaken.change != .invalidated
-        }
-        var machine = machines[storageKey] ?? CacheEntryStateMachine()
-        let action = machine.fetchSucceeded(windows: windows)
-        machines[storageKey] = machine
+        let now = self.now()
+        let again = inFlight.removeValue(forKey: key)
+        var machine = machines[key] ?? CacheEntryStateMachine()
+        let action = machine.fetchSucceeded(windows: windows, now: now)
+        machines[key] = machine
         generation.advance()
-        guard case .storeAndResumeWaiters(let stored) = action else { return true }
-        if memory.items[storageKey]?.value != value {
-            changes.publish(CacheChange(kind: .updated, profile: key.profile, operation: key.operation))
+        switch action {
+        case .storeAndResumeWaiters(let stored):
+            if memory.items[key]?.value != value {
+                changes.publish(CacheChange(kind: .updated, profile: key.profile, operation: key.operation))
+            }
+            memory.put(key, value: value, windows: stored)
+            resumeWaiters(key, value: value, windows: stored, of: waiters.removeValue(forKey: key) ?? [:])
+            return true
+        case .resumeEarlierWaiters(let firstWaiterAfter, let actions):
+            overtakenFetchSucceeded(
+                key, value: value, windows: windows, firstWaiterAfter: firstWaiterAfter, actions: actions, again: again)
+            return !actions.contains(.deleteRow)
         }
-        memory.put(storageKey, value: value, windows: stored)
-        resumeWaiters(key, value: value, windows: stored, of: waiters.removeValue(forKey: storageKey) ?? [:])
-        return true
+    }
+
+    /// A fetch that a change overtook: those who asked before the change get what it brought;
+    /// `actions` keep it as stale or drop it; those who asked after the change wait for a new
+    /// fetch.
+    private func overtakenFetchSucceeded(
+        _ key: CacheKey, value: CacheValue, windows: EntryWindows, firstWaiterAfter: UInt64,
+        actions: [CacheEntryStateMachine.ChangeAction], again: InFlightFetch?
+    ) {
+        for action in actions {
+            switch action {
+            case .republish(let stale):
+                memory.put(key, value: value, windows: stale)
+            case .deleteRow:
+                // Not read from SQLite again until deleted (after this, without suspending here).
+                undeleted.insert(key.storageKey)
+                Task { await self.deleteUndeleted() }
+            case .dropFromMemory, .markOvertaken, .forgetMachine:
+                perform([action], for: key)
+            }
+        }
+        var before = waiters.removeValue(forKey: key) ?? [:]
+        let after = before.filter { id, _ in id >= firstWaiterAfter }
+        for id in after.keys { before.removeValue(forKey: id) }
+        if !after.isEmpty, let again {
+            waiters[key] = after
+            var machine = machines[key] ?? CacheEntryStateMachine()
+            _ = machine.request(now: now(), forceRefresh: true)
+            machines[key] = machine
+            start(key, policy: again.policy, fetch: again.fetch)
+        } else {
+            before.merge(after) { first, _ in first }
+        }
+        resumeWaiters(key, value: value, windows: windows, of: before)
     }
 
     /// `storageKey`'s row was written: when what it holds is kept it may be read again; and the
@@ -338,76 +367,20 @@ public actor CacheStore {
         await deleteUndeleted()
     }
 
-    /// Deletes what invalidations could not.
+    /// Deletes what invalidations could not — but not the rows of keys with a fetch in flight:
+    /// that fetch overwrites the row, and a delete queued after its write would lose it (while
+    /// it is in flight the old row is still not read).
     private func deleteUndeleted() async {
-        guard !undeleted.isEmpty || !undeletedPrefixes.isEmpty else { return }
-        let keys = undeleted
-        let prefixes = undeletedPrefixes
+        guard !undeleted.isEmpty else { return }
+        let keys = undeleted.subtracting(inFlight.keys.map(\.storageKey))
+        guard !keys.isEmpty else { return }
         do {
             try await database.delete(keys: Array(keys))
             undeleted.subtract(keys)
-            for prefix in prefixes {
-                try await database.delete(storageKeyPrefix: prefix)
-                undeletedPrefixes.remove(prefix)
-            }
         } catch {
             logger.debug(
                 "entries invalidated earlier still cannot be deleted from SQLite", metadata: ["error": "\(error)"])
         }
-    }
-
-    /// Forgets an invalidated entry's state; a fetch already on its way stays in flight, but
-    /// what it brings is not kept (`overtakenFetchSucceeded`).
-    private func forget(_ key: String) {
-        guard var machine = machines[key], machine.fetchInFlight else {
-            machines.removeValue(forKey: key)
-            return
-        }
-        machine.forgetEntry()
-        machines[key] = machine
-        markOvertaken(key, .invalidated)
-    }
-
-    private func markOvertaken(_ key: String, _ change: Overtaken.Change) {
-        if overtaken[key]?.change == .invalidated { return }
-        overtaken[key] = Overtaken(change: change, firstWaiterAfter: nextWaiterID + 1)
-    }
-
-    /// A fetch that started before the data behind it changed: those who asked before the
-    /// change get what it brought; it is not kept as fresh (after an invalidation not kept at
-    /// all, after a hint kept as stale); those who asked after the change wait for a new fetch.
-    private func overtakenFetchSucceeded(
-        _ key: CacheKey, value: CacheValue, windows: EntryWindows, overtaken: Overtaken, again: InFlightFetch?
-    ) {
-        let storageKey = key.storageKey
-        let now = self.now()
-        var machine = machines[storageKey] ?? CacheEntryStateMachine()
-        _ = machine.fetchSucceeded(windows: windows)
-        switch overtaken.change {
-        case .invalidated:
-            machine = CacheEntryStateMachine()
-            memory.remove(storageKey)
-            // Not read from SQLite again until deleted (after this, without suspending here).
-            undeleted.insert(storageKey)
-            Task { await self.deleteUndeleted() }
-        case .expired:
-            machine.markStale(now: now)
-            if let stale = machine.windows { memory.put(storageKey, value: value, windows: stale) }
-        }
-        generation.advance()
-        var before = waiters.removeValue(forKey: storageKey) ?? [:]
-        let after = before.filter { id, _ in id >= overtaken.firstWaiterAfter }
-        for id in after.keys { before.removeValue(forKey: id) }
-        if !after.isEmpty, let again {
-            waiters[storageKey] = after
-            _ = machine.request(now: now, forceRefresh: true)
-            machines[storageKey] = machine
-            start(key, policy: again.policy, fetch: again.fetch)
-        } else {
-            machines[storageKey] = machine
-            before.merge(after) { first, _ in first }
-        }
-        resumeWaiters(key, value: value, windows: windows, of: before)
     }
 
     private func resumeWaiters(_ key: CacheKey, value: CacheValue, windows: EntryWindows, of waiting: [UInt64: Waiter])
@@ -438,11 +411,10 @@ public actor CacheStore {
                 metadata: ["operation": "\(key.operation)", "error.type": "\(type(of: error))"])
         }
         let now = self.now()
-        inFlight.removeValue(forKey: key.storageKey)
-        overtaken.removeValue(forKey: key.storageKey)
-        var machine = machines[key.storageKey] ?? CacheEntryStateMachine()
+        inFlight.removeValue(forKey: key)
+        var machine = machines[key] ?? CacheEntryStateMachine()
         let action = machine.fetchFailed(now: now, error: detail, retryAfter: retryAfter)
-        machines[key.storageKey] = machine
+        machines[key] = machine
         generation.advance()
         count(key, .fetchFailures)
         if machine.consecutiveFailures == 1 {
@@ -450,11 +422,11 @@ public actor CacheStore {
         }
         let item: MemoryTier.Item?
         if case .resumeWaitersWithStale = action {
-            item = self.item(for: key.storageKey, now: now)
+            item = self.item(for: key, now: now)
         } else {
             item = nil
         }
-        for (_, waiter) in waiters.removeValue(forKey: key.storageKey) ?? [:] {
+        for (_, waiter) in waiters.removeValue(forKey: key) ?? [:] {
             waiter.timer?.cancel()
             if let item {
                 count(key, .staleServes)
@@ -476,7 +448,6 @@ public actor CacheStore {
     ) async -> CacheLookupResult {
         nextWaiterID += 1
         let id = nextWaiterID
-        let storageKey = key.storageKey
         return await withCheckedContinuation { continuation in
             var waiter = Waiter(
                 continuation: continuation, forced: forced, collapsed: collapsed, timeoutError: timeoutError)
@@ -487,20 +458,19 @@ public actor CacheStore {
                     self.deadlineReached(key, waiterID: id)
                 }
             }
-            waiters[storageKey, default: [:]][id] = waiter
+            waiters[key, default: [:]][id] = waiter
         }
     }
 
     private func deadlineReached(_ key: CacheKey, waiterID: UInt64) {
-        let storageKey = key.storageKey
-        guard let waiter = waiters[storageKey]?.removeValue(forKey: waiterID) else { return }
-        if waiters[storageKey]?.isEmpty == true { waiters.removeValue(forKey: storageKey) }
+        guard let waiter = waiters[key]?.removeValue(forKey: waiterID) else { return }
+        if waiters[key]?.isEmpty == true { waiters.removeValue(forKey: key) }
         let now = self.now()
-        let machine = machines[storageKey] ?? CacheEntryStateMachine()
+        let machine = machines[key] ?? CacheEntryStateMachine()
         count(key, .timeouts)
         switch machine.deadlineReached(now: now) {
         case .serveStale:
-            if let item = item(for: storageKey, now: now) {
+            if let item = item(for: key, now: now) {
                 count(key, .staleServes)
                 waiter.continuation.resume(
                     returning: CacheLookupResult(

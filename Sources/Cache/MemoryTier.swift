@@ -1,6 +1,6 @@
 import Foundation
 
-/// The hot tier in front of SQLite: entry bodies by storage key, bounded by bytes, least
+/// The hot tier in front of SQLite: entry bodies by key, bounded by bytes, least
 /// recently used evicted first. Not thread-safe: owned by `CacheStore`.
 struct MemoryTier {
     struct Item {
@@ -9,7 +9,7 @@ struct MemoryTier {
         var lastUse: UInt64
     }
 
-    private(set) var items: [String: Item] = [:]
+    private(set) var items: [CacheKey: Item] = [:]
     private(set) var bytes = 0
     private var clock: UInt64 = 0
     let maxBytes: Int
@@ -18,7 +18,7 @@ struct MemoryTier {
         self.maxBytes = maxBytes
     }
 
-    mutating func get(_ key: String) -> Item? {
+    mutating func get(_ key: CacheKey) -> Item? {
         guard var item = items[key] else { return nil }
         clock += 1
         item.lastUse = clock
@@ -26,16 +26,16 @@ struct MemoryTier {
         return item
     }
 
-    mutating func put(_ key: String, value: CacheValue, windows: EntryWindows) {
+    mutating func put(_ key: CacheKey, value: CacheValue, windows: EntryWindows) {
         clock += 1
-        if let old = items[key] { bytes -= old.value.size + key.utf8.count }
+        if let old = items[key] { bytes -= old.value.size + key.storageKey.utf8.count }
         items[key] = Item(value: value, windows: windows, lastUse: clock)
-        bytes += value.size + key.utf8.count
+        bytes += value.size + key.storageKey.utf8.count
         if bytes > maxBytes { evict() }
     }
 
-    mutating func remove(_ key: String) {
-        if let old = items.removeValue(forKey: key) { bytes -= old.value.size + key.utf8.count }
+    mutating func remove(_ key: CacheKey) {
+        if let old = items.removeValue(forKey: key) { bytes -= old.value.size + key.storageKey.utf8.count }
     }
 
     mutating func removeAll() {

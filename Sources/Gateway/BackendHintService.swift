@@ -35,8 +35,7 @@ public struct BackendHintService: Service {
                                 "backend hint",
                                 metadata: ["profile": "\(profile)", "backend": "\(backend)", "type": "\(type)"])
                             for operation in hints.operations {
-                                await cache.expire(
-                                    storageKeyPrefix: CacheKey.prefix(profile: profile, operation: operation))
+                                await cache.expire(profile: profile, operation: operation)
                             }
                         }
                     }

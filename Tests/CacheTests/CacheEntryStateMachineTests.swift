@@ -201,7 +201,7 @@ struct CacheHintTests {
         let cache = try CacheFixture()
         _ = await cache.lookup()
         let feed = cache.store.changes.subscribe()
-        await cache.store.expire(storageKeyPrefix: CacheKey.prefix(profile: "default", operation: "eightalls.events"))
+        await cache.store.expire(profile: "default", operation: "eightalls.events")
         var iterator = feed.makeAsyncIterator()
         #expect(
             await iterator.next() == CacheChange(kind: .invalidated, profile: "default", operation: "eightalls.events"))

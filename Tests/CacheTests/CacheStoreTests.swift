@@ -40,7 +40,11 @@ final class ScratchFolder: Sendable {
 /// A store on a scratch folder, a hand-moved clock and a counting upstream.
 struct CacheFixture {
     static let key = CacheKey(
-        profile: "default", operation: "eightalls.events", arguments: ["from": "2026-11-22", "to": "2026-11-22"],
+        profile: "default", operation: "eightalls.events",
+        arguments: [
+            "from": .date(LocalDate(year: 2026, month: 11, day: 22)),
+            "to": .date(LocalDate(year: 2026, month: 11, day: 22)),
+        ],
         credentialFingerprint: "none")
     static let policy = CachePolicy(ttl: 60, staleWhileRevalidate: 60, staleIfError: 600)
 
@@ -204,7 +208,8 @@ struct CacheStoreTests {
         let big = Data(repeating: UInt8(ascii: "x"), count: 600)
         func key(_ day: Int) -> CacheKey {
             CacheKey(
-                profile: "default", operation: "eightalls.events", arguments: ["date": "2026-11-0\(day)"],
+                profile: "default", operation: "eightalls.events",
+                arguments: ["date": .date(LocalDate(year: 2026, month: 11, day: day))],
                 credentialFingerprint: "none")
         }
         for day in 1...5 {
@@ -220,24 +225,27 @@ struct CacheStoreTests {
 
     @Test func keysSeparateProfilesArgumentsAndCredentials() {
         let base = CacheKey(
-            profile: "anna", operation: "op", arguments: ["b": "2", "a": "1"], credentialFingerprint: "f1")
+            profile: "anna", operation: "op", arguments: ["b": .int(2), "a": .string("1")], credentialFingerprint: "f1")
         #expect(
             base
                 == CacheKey(
-                    profile: "anna", operation: "op", arguments: ["a": "1", "b": "2", "c": ""],
+                    profile: "anna", operation: "op", arguments: ["a": .string("1"), "b": .int(2), "c": .string("")],
                     credentialFingerprint: "f1"))
         #expect(
             base
                 != CacheKey(
-                    profile: "ben", operation: "op", arguments: ["a": "1", "b": "2"], credentialFingerprint: "f1"))
+                    profile: "ben", operation: "op", arguments: ["a": .string("1"), "b": .int(2)],
+                    credentialFingerprint: "f1"))
         #expect(
             base
                 != CacheKey(
-                    profile: "anna", operation: "op", arguments: ["a": "1", "b": "2"], credentialFingerprint: "f2"))
+                    profile: "anna", operation: "op", arguments: ["a": .string("1"), "b": .int(2)],
+                    credentialFingerprint: "f2"))
         #expect(
             base
                 != CacheKey(
-                    profile: "anna", operation: "op", arguments: ["a": "1|x", "b": "2"], credentialFingerprint: "f1"))
+                    profile: "anna", operation: "op", arguments: ["a": .string("1|x"), "b": .int(2)],
+                    credentialFingerprint: "f1"))
         #expect(
             CacheKey(profile: "a|b", operation: "c", arguments: [:], credentialFingerprint: "d")
                 != CacheKey(profile: "a", operation: "b|c", arguments: [:], credentialFingerprint: "d"))
@@ -246,7 +254,7 @@ struct CacheStoreTests {
     @Test func invalidateDropsBothTiers() async throws {
         let cache = try CacheFixture()
         _ = await cache.lookup()
-        await cache.store.invalidate(storageKeyPrefix: "default|eightalls.events|")
+        await cache.store.invalidate(profile: "default", operation: "eightalls.events")
         #expect(await cache.lookup().outcome == .miss)
         #expect(cache.upstream.calls == 2)
     }
@@ -276,7 +284,7 @@ struct CacheStoreTests {
         cache.upstream.delay(.milliseconds(200))
         async let before = cache.lookup()
         try await waitUntil { cache.upstream.calls == 1 }
-        await cache.store.invalidate(storageKeyPrefix: "default|eightalls.events|")
+        await cache.store.invalidate(profile: "default", operation: "eightalls.events")
         #expect(await before.body == Data("[1]".utf8))
         cache.upstream.delay(.zero)
         let next = await cache.lookup()
@@ -295,7 +303,7 @@ struct CacheStoreTests {
         cache.upstream.delay(.milliseconds(200))
         async let refreshed = cache.lookup(force: true)
         try await waitUntil { cache.upstream.calls == 2 }
-        await cache.store.expire(storageKeyPrefix: "default|eightalls.events|")
+        await cache.store.expire(profile: "default", operation: "eightalls.events")
         #expect(await refreshed.body == Data("[2]".utf8))
         cache.upstream.delay(.zero)
         let next = await cache.lookup()

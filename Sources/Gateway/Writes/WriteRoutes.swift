@@ -41,7 +41,7 @@ struct WriteRoutes: Sendable {
         return try await idempotency.run(request: request, profile: context.profile, body: bytes) {
             let id = try await perform(context) { try await TickedifyInbox.add(title: title, context: $0) }
             await runtime.cache.invalidate(profile: context.profile, operation: "tickedify.list") {
-                $0["list"] == "inbox"
+                $0["list"]?.string == "inbox"
             }
             await runtime.cache.invalidate(profile: context.profile, operation: "tickedify.counts")
             return (
@@ -100,9 +100,7 @@ struct WriteRoutes: Sendable {
             )
         }
         await runtime.cache.invalidate(profile: profile, operation: "eightalls.events") { arguments in
-            guard let from = arguments["from"].flatMap({ LocalDate($0) }),
-                let to = arguments["to"].flatMap({ LocalDate($0) })
-            else { return true }
+            guard let from = arguments["from"]?.date, let to = arguments["to"]?.date else { return true }
             return days.contains { first, last in from <= last && first <= to }
         }
     }
@@ -141,7 +139,7 @@ struct WriteRoutes: Sendable {
             }
             for operation in ["fitiq.nutrition", "fitiq.food_logs"] {
                 await runtime.cache.invalidate(profile: context.profile, operation: operation) {
-                    $0["date"] == nil || $0["date"] == date.description
+                    $0["date"] == nil || $0["date"]?.date == date
                 }
             }
             struct Answer: Encodable {
