@@ -34,7 +34,9 @@ lint:
 
 # The fault suite hammers every simulator at once; it runs on its own so its load does not
 # push the other tests past their deadlines on a small machine.
+# The ICS reader is compared with Python's icalendar + recurring-ical-events (PyPI).
 test-swift: deps
+	@python3 -c "import icalendar, recurring_ical_events" 2>/dev/null || python3 -m pip install --quiet --disable-pip-version-check icalendar recurring-ical-events
 	$(SWIFT) test --skip FaultSuiteTests
 	$(SWIFT) test --filter FaultSuiteTests
 

@@ -10,6 +10,9 @@ public protocol Backend: Sendable {
     /// The read operations routes can name (`tickedify.list`).
     var operations: [any BackendOperation] { get }
 
+    /// The write endpoints it serves (`POST /v1/tasks`).
+    var writes: [any BackendWrite] { get }
+
     /// The backend's change hints for one profile, if it pushes any.
     func changeHints(for profile: ProfileConfig) -> ChangeHints?
 
@@ -26,6 +29,8 @@ extension Backend {
     public var settingsType: any BackendSettings.Type { Settings.self }
 
     public func changeHints(for profile: ProfileConfig) -> ChangeHints? { nil }
+
+    public var writes: [any BackendWrite] { [] }
 
     public var summaryPart: (any SummaryPart)? { nil }
 

@@ -1,3 +1,4 @@
+import Backends
 import Cache
 import Foundation
 import Model
@@ -32,8 +33,9 @@ struct WriteInvalidationTests {
 
             // An event from Wednesday 23:30 to Thursday 00:30 touches both days.
             let start = days[2].interval(in: zone).start.addingTimeInterval(23.5 * 3600)
-            await WriteRoutes(runtime: harness.runtime).invalidateEvents(
-                touching: [DateInterval(start: start, duration: 3600)], profile: "default")
+            await WriteRoutes(runtime: harness.runtime).invalidate(
+                [EightAllsEventWrite.invalidation(touching: [DateInterval(start: start, duration: 3600)], zone: zone)],
+                profile: "default")
 
             let dropped: Set<CacheKey> = [keys[2], keys[3], keys[7]]
             for key in keys {

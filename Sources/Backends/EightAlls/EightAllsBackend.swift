@@ -22,4 +22,8 @@ public struct EightAllsBackend: Backend {
     }
 
     public var summaryPart: (any SummaryPart)? { EightAllsSummaryPart() }
+
+    public var writes: [any BackendWrite] {
+        [EightAllsEventWrite(.create), EightAllsEventWrite(.update), EightAllsEventWrite(.delete)]
+    }
 }

@@ -11,4 +11,8 @@ public struct FitIQBackend: Backend {
     }
 
     public var summaryPart: (any SummaryPart)? { FitIQSummaryPart() }
+
+    public var writes: [any BackendWrite] {
+        [FitIQLogFoodWrite()]
+    }
 }

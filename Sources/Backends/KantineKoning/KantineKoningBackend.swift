@@ -13,4 +13,8 @@ public struct KantineKoningBackend: Backend {
     public var summaryPart: (any SummaryPart)? { KantineKoningSummaryPart() }
 
     public var sourcesPart: (any SourcesPart)? { KantineKoningSourcesPart() }
+
+    public var writes: [any BackendWrite] {
+        [KantineKoningVolunteerWrite(.add), KantineKoningVolunteerWrite(.remove)]
+    }
 }

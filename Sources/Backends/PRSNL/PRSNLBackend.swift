@@ -9,4 +9,8 @@ public struct PRSNLBackend: Backend {
     public var operations: [any BackendOperation] {
         [PRSNLTimelineOperation(), PRSNLSearchOperation(), PRSNLTagsOperation(), PRSNLItemOperation()]
     }
+
+    public var writes: [any BackendWrite] {
+        [PRSNLCaptureWrite()]
+    }
 }

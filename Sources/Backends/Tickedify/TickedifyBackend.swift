@@ -14,4 +14,8 @@ public struct TickedifyBackend: Backend {
     }
 
     public var summaryPart: (any SummaryPart)? { TickedifySummaryPart() }
+
+    public var writes: [any BackendWrite] {
+        [TickedifyAddTaskWrite()]
+    }
 }

@@ -1,0 +1,35 @@
+import Foundation
+import Model
+
+/// `POST /v1/food-logs` → 201 `{"food_log", "date"}` (`FitIQFoodLogs`); the cached nutrition
+/// and food logs of that day are now wrong.
+public struct FitIQLogFoodWrite: BackendWrite {
+    public init() {}
+
+    public var method: WriteMethod { .post }
+    public var path: String { "/v1/food-logs" }
+    public var fields: Set<String>? { ["food_id", "food_source", "meal_type", "servings", "logged_at", "notes"] }
+
+    struct Answer: Encodable {
+        var foodLog: JSONValue
+        var date: String
+        enum CodingKeys: String, CodingKey {
+            case foodLog = "food_log"
+            case date
+        }
+    }
+
+    public func check(_ request: WriteRequest) throws {
+        _ = try request.decode(FoodLogInput.self)
+    }
+
+    public func perform(_ request: WriteRequest, context: OperationContext) async throws -> WriteResult {
+        let input = try request.decode(FoodLogInput.self)
+        let (log, date) = try await FitIQFoodLogs.log(input, context: context)
+        return try WriteResult(
+            status: 201, encoding: Answer(foodLog: log, date: date.description),
+            invalidations: [FitIQNutritionOperation().name, FitIQFoodLogsOperation().name].map { operation in
+                CacheInvalidation(operation) { $0["date"] == nil || $0["date"]?.date == date }
+            })
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import Model
+
+/// One write endpoint of a backend (`POST /v1/tasks`). The backend's home declares it: its
+/// route, the body it takes, how it calls the backend, and which cache entries the result
+/// makes wrong (`WriteResult.invalidations`, typed). The gateway serves every registered write
+/// the same way: body limits, `Idempotency-Key` for POSTs, one upstream call never retried
+/// blindly, the invalidations, and errors as JSON.
+public protocol BackendWrite: Sendable {
+    var method: WriteMethod { get }
+    /// The route, with `{name}` path parameters (`/v1/events/{id}`).
+    var path: String { get }
+    /// The body fields the write accepts (any other is a 400); nil when it takes no body.
+    var fields: Set<String>? { get }
+
+    /// Checks the request before anything is reserved or sent: a bad body is a 400 here
+    /// (`WriteRefusal`), and no `Idempotency-Key` is spent on it.
+    func check(_ request: WriteRequest) throws
+
+    /// Calls the backend once and says what to answer and what to invalidate.
+    func perform(_ request: WriteRequest, context: OperationContext) async throws -> WriteResult
+}
+
+extension BackendWrite {
+    /// POSTs create: they honour `Idempotency-Key`, so a retried create is not a second one.
+    public var honoursIdempotencyKey: Bool { method == .post }
+
+    public func check(_ request: WriteRequest) throws {}
+}
+
+/// The HTTP method of a write.
+public enum WriteMethod: String, Sendable {
+    case post = "POST"
+    case put = "PUT"
+    case delete = "DELETE"
+}
