@@ -196,8 +196,9 @@ public struct CacheEntryStateMachine: Sendable, Equatable {
         /// The fetch in flight was overtaken by the change (for the reason given, which may be
         /// an earlier invalidation): what it brings is not kept as fresh.
         case markOvertaken(Overtaking.Reason)
-        /// Keep the entry's body in memory under these windows (when it is there), and tell
-        /// live clients.
+        /// Keep the entry's body in memory under these (stale) windows. After an expiry the
+        /// body is the one already in memory, if any, and live clients are told it changed;
+        /// after an overtaken fetch it is what the fetch brought.
         case republish(EntryWindows)
         /// Nothing is left to remember about the key: the caller may drop this machine.
         case forgetMachine
