@@ -439,6 +439,17 @@ struct ICSSimulatorTests {
             #expect(text.hasPrefix("HTTP/1.1 304 Not Modified\r\n"))
             #expect(text.hasSuffix("\r\n\r\n"))
             #expect(!text.lowercased().contains("content-type"))
+            // HEAD never has a body, whatever the status.
+            for path in ["/calendars/nope.ics", "/calendars/club.ics", "/calendars/school.ics"] {
+                let head = await rawExchange(
+                    port: sim.port, request: "HEAD \(path) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                guard case .answered(let text) = head else {
+                    Issue.record("no answer to HEAD \(path): \(head)")
+                    continue
+                }
+                #expect(text.hasSuffix("\r\n\r\n"), "\(path)")
+                #expect(text.lowercased().contains("content-length: "), "\(path)")
+            }
         }
     }
 
@@ -487,6 +498,10 @@ struct ICSSimulatorTests {
             #expect(try await client.send(sim, "/calendars/extra.ics").body == replacement)
             let list = try await client.send(sim, "/_sim/calendars")
             #expect(list.array.compactMap { $0["name"] as? String } == ["club", "extra", "holidays", "school", "work"])
+
+            let one = try await client.send(sim, "/_sim/calendars/club")
+            #expect(one.object["auth"] as? String == "basic")
+            #expect(one.object["bytes"] as? Int == replacement.utf8.count)
 
             // Bad requests to the control route.
             #expect(try await client.send(.POST, sim, "/_sim/calendars/school").status == 400)

@@ -13,7 +13,8 @@ struct ICSBackend: SimulatorBackend {
     func handle(_ request: SimRequest) async -> Response {
         let response = answer(request)
         store.record("\(request.method.rawValue) \(request.path)", status: Int(response.status.code))
-        return response
+        // HEAD: the headers of the GET answer (its Content-Length included), never a body.
+        return request.method == .head ? response.createHeadResponse() : response
     }
 
     /// Plain text, like the web server in front of a feed.
@@ -42,12 +43,7 @@ struct ICSBackend: SimulatorBackend {
                 status: .init(code: 304, reasonPhrase: reasonPhrase(304)), headers: headers, body: .init())
         }
         headers[.contentType] = Self.contentType
-        let bytes = ByteBuffer(string: feed.body)
-        if request.method == .head {
-            headers[.contentLength] = String(bytes.readableBytes)
-            return Response(status: .ok, headers: headers, body: .init())
-        }
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: bytes))
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: feed.body)))
     }
 
     // MARK: - Auth
@@ -111,7 +107,8 @@ struct ICSBackend: SimulatorBackend {
 
     var controlRoutes: [String] {
         [
-            "GET /_sim/calendars", "POST /_sim/calendars/<name>", "DELETE /_sim/calendars/<name>", "GET /_sim/calls",
+            "GET /_sim/calendars", "GET /_sim/calendars/<name>", "POST /_sim/calendars/<name>",
+            "DELETE /_sim/calendars/<name>", "GET /_sim/calls",
             "GET /_sim/options", "POST /_sim/options", "POST /_sim/reset",
         ]
     }
@@ -124,6 +121,9 @@ struct ICSBackend: SimulatorBackend {
                 return .simError("calendar names are 1-64 of a-z, 0-9, - and _", status: 404)
             }
             switch request.method {
+            case .get:
+                guard let feed = store.feed(named: name) else { return .simError("no calendar '\(name)'", status: 404) }
+                return .json(feed.json)
             case .post, .put:
                 guard request.body.readableBytes > 0 else {
                     return .simError("expected the raw ICS body; DELETE removes a calendar")

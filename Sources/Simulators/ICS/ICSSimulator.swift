@@ -27,6 +27,7 @@ import Logging
 /// Simulator controls on the same port: the shared `/_sim/faults` and `/_sim/stats` (an injected
 /// `error_status` answers plain text `simulated failure`), plus
 /// - `GET /_sim/calendars`: every feed (name, path, auth, etag, last_modified, bytes);
+///   `GET /_sim/calendars/<name>`: one of them;
 /// - `POST|PUT /_sim/calendars/<name>` with a raw body: serve that body (verbatim, not validated, so
 ///   a broken feed is easy) from now on, with a new `ETag` and `Last-Modified`; a deleted demo
 ///   calendar comes back at its own path and auth; a new name is served public at
@@ -34,7 +35,7 @@ import Logging
 /// - `DELETE /_sim/calendars/<name>`: the feed answers 404 until posted again;
 /// - `GET /_sim/calls`: `{"calls":{"GET /calendars/school.ics":3},"not_modified":{...},
 ///   "statuses":{"GET /calendars/school.ics":{"200":2,"304":1}},"total":3}`;
-/// - `GET|POST /_sim/options` (`{"ics_malformed":true}`): every feed is served cut off mid-event
+/// - `GET|POST /_sim/options` (`{"ics_malformed":true}`): every feed is served cut off halfway
 ///   (no `END:VCALENDAR`, a line without a colon), with the ETag of that broken body;
 /// - `POST /_sim/reset`: reload the seeded feeds, forget the counts, `ics_malformed` off.
 ///
@@ -50,8 +51,9 @@ public struct ICSSimulator: Sendable {
     public static let demoSecretToken = "private-9f3c1e7a5b2d48c6a0e4f7b19d3c8a52"
     /// The `work` calendar's path (Google's "secret address in iCal format" shape).
     public static let demoSecretPath = "/calendars/\(demoSecretToken)/basic.ics"
-    /// The body ``Options`` `ics_malformed` serves instead of a feed is the feed cut off; this is a
-    /// ready broken feed for `POST /_sim/calendars/<name>` as well.
+    /// A ready broken feed for `POST /_sim/calendars/<name>`: no `END:VEVENT` or `END:VCALENDAR`, a
+    /// truncated `DTSTART`, a line without a colon. (`{"ics_malformed":true}` on `/_sim/options`
+    /// breaks every feed in the same ways.)
     public static let malformedFeed =
         "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Broken//EN\r\nBEGIN:VEVENT\r\nUID:broken-1\r\n"
         + "DTSTART;TZID=Europe/Amsterdam:2026113\r\nSUMMARY Geen dubbele punt\r\n"

@@ -15,7 +15,7 @@ struct ICSFeed: Sendable, Equatable {
         "\"" + PRSNLSHA256.hex(body).prefix(32) + "\""
     }
 
-    /// The body as ``ICSSimulator/Options`` `ics_malformed` serves it: cut off at the first line
+    /// The body as `/_sim/options` `{"ics_malformed":true}` serves it: cut off at the first line
     /// past the middle, then a truncated `DTSTART` and a line without a colon; no `END:VCALENDAR`.
     static func malformed(_ body: String) -> String {
         let lines = body.components(separatedBy: "\r\n")
@@ -74,6 +74,11 @@ final class ICSStore: Sendable {
             if s.malformed { feed.body = ICSFeed.malformed(feed.body) }
             return feed
         }
+    }
+
+    /// The feed called `name` (its stored body, even with `ics_malformed` on).
+    func feed(named name: String) -> ICSFeed? {
+        state.withLock { $0.feeds[name] }
     }
 
     var feeds: [ICSFeed] {
