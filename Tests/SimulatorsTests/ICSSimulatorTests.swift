@@ -18,7 +18,7 @@ func withICSSimulator(
 /// The `Authorization` header each demo calendar wants.
 func icsCredentials(_ auth: ICSSimulator.Auth) -> [(String, String)] {
     switch auth {
-    case .none: []
+    case .anonymous: []
     case .basic(let user, let password):
         [("Authorization", "Basic " + Data("\(user):\(password)".utf8).base64EncodedString())]
     case .bearer(let token): [("Authorization", "Bearer \(token)")]

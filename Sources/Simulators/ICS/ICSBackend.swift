@@ -52,7 +52,7 @@ struct ICSBackend: SimulatorBackend {
     static func authRefusal(_ auth: ICSSimulator.Auth, _ authorization: String?) -> Response? {
         let (scheme, credentials) = splitAuthorization(authorization)
         switch auth {
-        case .none:
+        case .anonymous:
             return nil
         case .basic(let user, let password):
             if scheme == "basic", let decoded = Data(base64Encoded: credentials),

@@ -60,8 +60,9 @@ public struct ICSSimulator: Sendable {
 
     /// How a feed is protected.
     public enum Auth: Sendable, Equatable {
-        /// Public (a secret address keeps its secret in the path).
-        case none
+        /// Public, no credentials (a secret address keeps its secret in the path). Not called
+        /// `none`, which would read as `Optional.none` next to an optional.
+        case anonymous
         /// HTTP Basic with this user and password.
         case basic(user: String, password: String)
         /// `Authorization: Bearer <token>`.
@@ -70,7 +71,7 @@ public struct ICSSimulator: Sendable {
         /// "none", "basic" or "bearer".
         public var scheme: String {
             switch self {
-            case .none: "none"
+            case .anonymous: "none"
             case .basic: "basic"
             case .bearer: "bearer"
             }
@@ -94,10 +95,10 @@ public struct ICSSimulator: Sendable {
     public static let demoCalendars: [DemoCalendar] = [
         DemoCalendar(
             name: "school", title: "Basisschool De Regenboog", path: "/calendars/school.ics", colour: "#f59e0b",
-            auth: .none),
+            auth: .anonymous),
         DemoCalendar(
             name: "holidays", title: "Nederlandse feestdagen", path: "/calendars/holidays.ics", colour: "#dc2626",
-            auth: .none),
+            auth: .anonymous),
         DemoCalendar(
             name: "club", title: "VV Amstelland JO11-2", path: "/calendars/club.ics", colour: "#16a34a",
             auth: .basic(user: demoUser, password: demoPassword)),

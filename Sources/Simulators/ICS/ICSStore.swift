@@ -115,7 +115,7 @@ final class ICSStore: Sendable {
             var feed =
                 s.feeds[name]
                 ?? ICSFeed(
-                    name: name, path: demo?.path ?? "/calendars/\(name).ics", auth: demo?.auth ?? .none, body: "",
+                    name: name, path: demo?.path ?? "/calendars/\(name).ics", auth: demo?.auth ?? .anonymous, body: "",
                     lastModified: changed)
             feed.body = body
             feed.lastModified = changed
