@@ -121,6 +121,20 @@ struct ICSSimulatorTests {
         #expect(ICSSimulator.demoCalendar("nope") == nil)
     }
 
+    @Test func options() async throws {
+        let zone = try #require(TimeZone(identifier: "Pacific/Auckland"))
+        #expect(ICSSimulator.Options(timeZone: zone).seedDay == Civil.today(in: zone))
+        await #expect(throws: SimulatorError.self) {
+            _ = try await ICSSimulator(options: .init(seedDay: "2026-02-30", timeZone: zone)).start()
+        }
+        try await withICSSimulator(.init(seedDay: "2027-03-28", timeZone: zone)) { sim, client in
+            let options = try await client.send(sim, "/_sim/options").object
+            #expect(options["seed_day"] as? String == "2027-03-28")
+            #expect(options["time_zone"] as? String == "Pacific/Auckland")
+            #expect(options["ics_malformed"] as? Bool == false)
+        }
+    }
+
     @Test func routing() async throws {
         try await withICSSimulator { sim, client in
             #expect(sim.kind == .ics)
