@@ -1,4 +1,5 @@
-/// The five backends daygate talks to, each with a contract-faithful simulator.
+/// The backends daygate talks to, each with a contract-faithful simulator (``ics`` plays any
+/// calendar-feed server a household subscribes to).
 ///
 /// `daygate simulate --port-base N` starts simulator `kind` on port `N + kind.portOffset`.
 /// Each is a faithful fake of its real server, quirks included, with fault injection.
@@ -8,8 +9,9 @@ public enum SimulatorKind: String, CaseIterable, Sendable {
     case kantinekoning
     case fitiq
     case prsnl
+    case ics
 
-    /// Offset from a port base: tickedify 0, eightalls 1, kantinekoning 2, fitiq 3, prsnl 4.
+    /// Offset from a port base: tickedify 0, eightalls 1, kantinekoning 2, fitiq 3, prsnl 4, ics 5.
     public var portOffset: Int {
         switch self {
         case .tickedify: 0
@@ -17,6 +19,7 @@ public enum SimulatorKind: String, CaseIterable, Sendable {
         case .kantinekoning: 2
         case .fitiq: 3
         case .prsnl: 4
+        case .ics: 5
         }
     }
 
@@ -24,7 +27,7 @@ public enum SimulatorKind: String, CaseIterable, Sendable {
     var apiPath: String {
         switch self {
         case .eightalls: "/api"
-        case .tickedify, .kantinekoning, .fitiq, .prsnl: ""
+        case .tickedify, .kantinekoning, .fitiq, .prsnl, .ics: ""
         }
     }
 }

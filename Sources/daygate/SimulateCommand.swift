@@ -13,7 +13,9 @@ struct SimulateCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("port-base"),
-        help: "First port; simulators use N (tickedify), N+1 (8alls), N+2 (kantinekoning), N+3 (fitiq), N+4 (prsnl).")
+        help:
+            "First port; simulators use N (tickedify), N+1 (8alls), N+2 (kantinekoning), N+3 (fitiq), N+4 (prsnl), N+5 (ics)."
+    )
     var portBase: Int = 9100
 
     @Option(name: .customLong("write-config"), help: "Write a ready config for `daygate serve` here.")

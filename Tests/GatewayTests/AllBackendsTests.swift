@@ -338,13 +338,13 @@ struct AllBackendsTests {
                 }
                 _ = try await demo.call(.fitiq, .POST, "/_sim/tokens/expire")
                 _ = try await demo.call(.tickedify, .POST, "/_sim/sessions/expire")
-                for kind in SimulatorKind.allCases {
+                for kind in SimulatorKind.demoKinds {
                     _ = try await demo.call(kind, .POST, "/_sim/faults", json: #"{"error_status":500}"#)
                 }
                 var refresh = keyed
                 refresh[.cacheControl] = "no-cache"
                 for path in paths { record(try await client.execute(uri: path, method: .get, headers: refresh)) }
-                for kind in SimulatorKind.allCases {
+                for kind in SimulatorKind.demoKinds {
                     _ = try await demo.call(kind, .POST, "/_sim/faults", json: "{}")
                 }
                 for path in paths { record(try await client.execute(uri: path, method: .get, headers: refresh)) }

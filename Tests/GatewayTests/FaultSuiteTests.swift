@@ -83,6 +83,7 @@ struct FaultSuiteTests {
             case .kantinekoning: (path, section) = ("/v1/diensten", "diensten")
             case .fitiq: (path, section) = ("/v1/nutrition", "nutrition")
             case .prsnl: (path, section) = ("/v1/knowledge/recent", "items")
+            case .ics: preconditionFailure("the gateway has no calendar-feed route yet (see SimulatorKind.demoKinds)")
             }
         }
 
@@ -95,6 +96,7 @@ struct FaultSuiteTests {
                 "\(path)?date=\(n < 0 ? FaultSuiteTests.today : FaultSuiteTests.today.adding(days: -10 - n))"
             case .kantinekoning: "\(path)?past_days=\(n < 0 ? 7 : 20 + n)&future_days=60"
             case .prsnl: "\(path)?limit=\(n < 0 ? 10 : 20 + n)"
+            case .ics: path
             }
         }
 
@@ -110,27 +112,27 @@ struct FaultSuiteTests {
 
     // MARK: - One test per fault, for every backend
 
-    @Test("latency past the route deadline", arguments: SimulatorKind.allCases)
+    @Test("latency past the route deadline", arguments: SimulatorKind.demoKinds)
     func latencyPastTheDeadline(kind: SimulatorKind) async throws {
         try await Self.exercise(.latency, on: kind)
     }
 
-    @Test("500s", arguments: SimulatorKind.allCases)
+    @Test("500s", arguments: SimulatorKind.demoKinds)
     func serverErrors(kind: SimulatorKind) async throws {
         try await Self.exercise(.serverError, on: kind)
     }
 
-    @Test("connection reset", arguments: SimulatorKind.allCases)
+    @Test("connection reset", arguments: SimulatorKind.demoKinds)
     func connectionReset(kind: SimulatorKind) async throws {
         try await Self.exercise(.reset, on: kind)
     }
 
-    @Test("garbage JSON", arguments: SimulatorKind.allCases)
+    @Test("garbage JSON", arguments: SimulatorKind.demoKinds)
     func garbageJSON(kind: SimulatorKind) async throws {
         try await Self.exercise(.garbage, on: kind)
     }
 
-    @Test("429 with Retry-After", arguments: SimulatorKind.allCases)
+    @Test("429 with Retry-After", arguments: SimulatorKind.demoKinds)
     func rateLimited(kind: SimulatorKind) async throws {
         try await Self.exercise(.rateLimited, on: kind)
     }

@@ -47,7 +47,7 @@ enum FuzzPhase: String, Sendable {
 
     func apply(to demo: DemoHarness, seed: UInt64) {
         var rng = FuzzSplitMix64(seed: seed ^ 0xFA17)
-        for kind in SimulatorKind.allCases {
+        for kind in SimulatorKind.demoKinds {
             let faults: SimulatorFaults
             switch self {
             case .healthy: faults = .off

@@ -119,7 +119,7 @@ struct HTTPFuzzTests {
                         if etags.count > 16 { etags.removeFirst() }
                     }
                 }
-                for kind in SimulatorKind.allCases { demo.simulator(kind).control.setFaults(.off) }
+                for kind in SimulatorKind.demoKinds { demo.simulator(kind).control.setFaults(.off) }
                 report.secretCount = secrets.count
                 return report
             }
@@ -141,7 +141,7 @@ struct HTTPFuzzTests {
     static func probeDeadline(
         demo: DemoHarness, client: any TestClientProtocol, seed: UInt64, report: inout FuzzReport, secrets: [String]
     ) async throws {
-        for kind in SimulatorKind.allCases { demo.simulator(kind).control.setFaults(SimulatorFaults(latencyMs: 2600)) }
+        for kind in SimulatorKind.demoKinds { demo.simulator(kind).control.setFaults(SimulatorFaults(latencyMs: 2600)) }
         for (offset, path) in ["/v1/events", "/v1/today"].enumerated() {
             let year = 2031 + Int(seed % 50) + offset
             let request = FuzzRequest(
@@ -149,7 +149,7 @@ struct HTTPFuzzTests {
             )
             await run(request, client: client, report: &report, secrets: secrets, phase: .latency)
         }
-        for kind in SimulatorKind.allCases { demo.simulator(kind).control.setFaults(.off) }
+        for kind in SimulatorKind.demoKinds { demo.simulator(kind).control.setFaults(.off) }
     }
 
     static func run(

@@ -228,7 +228,7 @@ import Testing
         let clock = SteppingClock()
         try await withBoth(clock: clock) { hot, _, harness in
             _ = try await hot.execute(uri: "/v1/today", method: .get)  // fetched
-            for kind in SimulatorKind.allCases {
+            for kind in SimulatorKind.demoKinds {
                 _ = try await harness.call(kind, .POST, "/_sim/faults", json: #"{"latency_ms":400}"#)
             }
             clock.set(clock.read().addingTimeInterval(61))  // past the shortest freshness (60 s)

@@ -213,9 +213,11 @@ struct SimulatorControlTests {
     }
 
     @Test func portOffsets() {
-        #expect(SimulatorKind.allCases.map(\.portOffset) == [0, 1, 2, 3, 4])
+        #expect(SimulatorKind.allCases.map(\.portOffset) == [0, 1, 2, 3, 4, 5])
         #expect(
-            SimulatorKind.allCases.map(\.rawValue) == ["tickedify", "eightalls", "kantinekoning", "fitiq", "prsnl"])
+            SimulatorKind.allCases.map(\.rawValue) == [
+                "tickedify", "eightalls", "kantinekoning", "fitiq", "prsnl", "ics",
+            ])
     }
 }
 

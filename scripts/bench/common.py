@@ -174,7 +174,7 @@ def port_is_free(port: int) -> bool:
     return True
 
 
-def free_port_base(count: int = 5, start: int = 20000, end: int = 60000) -> int:
+def free_port_base(count: int = 6, start: int = 20000, end: int = 60000) -> int:
     """A port N with N..N+count-1 all free (for `daygate simulate --port-base`)."""
     import random
 
