@@ -91,7 +91,7 @@ async function load({ refresh = false } = {}) {
 
       const sections = { ...day.sections, counts: counts?.sections?.counts, diensten: upcoming?.sections?.diensten ?? day.sections.diensten };
       setBadges(sections);
-      fill("timeline", [...render.problems([day.sections.plan, day.sections.events]), ...render.timeline(day.date, day.plan, day.events)]);
+      fill("timeline", [...render.problems([day.sections.plan, day.sections.events, day.sections.subscribed]), ...render.timeline(day.date, day.plan, day.events)]);
       fill("counts", [...render.problems([sections.counts]), ...render.counts(counts?.counts)]);
       fill("nutrition", [...render.problems([day.sections.nutrition]), ...render.nutrition(day.nutrition)]);
       if (state.writes === writes) {

@@ -57,7 +57,13 @@ function minutes(iso) {
   return text ? Number(text.slice(0, 2)) * 60 + Number(text.slice(3, 5)) : 0;
 }
 
-/** Events and planned slots of one day, merged by time; all-day events first. */
+/** A colour the dashboard may paint with: `#rgb` or `#rrggbb` only (it comes from upstream). */
+export function safeColor(value) {
+  return typeof value === "string" && /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.test(value) ? value : null;
+}
+
+/** Events and planned slots of one day, merged by time; all-day events first. Events keep
+ * their colour (an 8alls colour, or their subscribed calendar's) and name their calendar. */
 export function timeline(date, plan, events) {
   const rows = [];
   for (const event of events || []) {
@@ -65,8 +71,8 @@ export function timeline(date, plan, events) {
     rows.push({
       key: event.all_day ? -1 : (startsToday ? minutes(event.start) : 0), order: 0, kind: "event",
       time: event.all_day ? "all day" : `${startsToday ? clock(event.start) : "…"}–${(event.end || "").startsWith(date) ? clock(event.end) : "…"}`,
-      title: event.title, status: event.status,
-      sub: [event.location, event.status !== "confirmed" ? event.status : null].filter(Boolean).join(" · "),
+      title: event.title, status: event.status, color: safeColor(event.color), calendar: event.calendar || null,
+      sub: [event.calendar, event.location, event.status !== "confirmed" ? event.status : null].filter(Boolean).join(" · "),
     });
   }
   for (const item of plan || []) {
@@ -79,12 +85,19 @@ export function timeline(date, plan, events) {
   rows.sort((a, b) => a.key - b.key || a.order - b.order);
   if (!rows.length) return [h("li", {}, h("span"), h("p", { class: "empty", text: "Nothing planned." }))];
   const labels = { event: "event", task: "task", break: "break", blocked: "blocked" };
-  return rows.map((row) => h("li", { "data-kind": row.kind, "data-status": row.status || null },
+  return rows.map((row) => h("li", { "data-kind": row.kind, "data-status": row.status || null, "data-calendar": row.calendar || null },
     h("time", { text: row.time }),
-    h("div", { class: "what" },
+    painted(row.color, h("div", { class: "what" },
       h("span", { class: "kind", text: labels[row.kind] || row.kind }),
       h("span", { class: "title", text: row.title }),
-      row.sub ? h("span", { class: "sub", text: row.sub }) : null)));
+      row.sub ? h("span", { class: "sub", text: row.sub }) : null))));
+}
+
+/** The element with its left border in `color` (through the CSSOM, which the page's
+ * Content-Security-Policy allows where a style attribute would be refused). */
+function painted(color, element) {
+  if (color) element.style.borderLeftColor = color;
+  return element;
 }
 
 export function counts(values) {

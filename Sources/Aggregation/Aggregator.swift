@@ -187,7 +187,8 @@ public final class Aggregator: Sendable {
                     let elapsed = ContinuousClock.now - started
                     let milliseconds = elapsed.milliseconds
                     return SectionResult(
-                        name: item.section.name, operation: operation.name, result: result,
+                        name: item.section.name, mergeInto: item.section.mergeInto, operation: operation.name,
+                        result: result,
                         report: Self.report(
                             result, backend: operation.backend, now: self.now(), durationMs: milliseconds)
                     )
@@ -260,6 +261,8 @@ public final class Aggregator: Sendable {
     /// One section's lookup and its report.
     struct SectionResult: Sendable {
         var name: String
+        /// The section whose list this one's joins (`merge_into`).
+        var mergeInto: String? = nil
         var operation: String
         var result: CacheLookupResult
         var report: SectionReport
@@ -300,7 +303,7 @@ public final class Aggregator: Sendable {
             let report = item.report
             reports[item.name] = report
             bodies[item.name] = item.result.body
-            fields[item.name] = item.result.body ?? Data("null".utf8)
+            if item.mergeInto == nil { fields[item.name] = item.result.body ?? Data("null".utf8) }
             if report.status != .ok { complete = false }
             if report.cache == .stale { stale = true }
             age = max(age, report.ageSeconds ?? 0)
@@ -313,6 +316,12 @@ public final class Aggregator: Sendable {
                 ttl: item.result.body == nil ? nil : ttl,
                 durationMs: report.durationMs, backend: report.backend
             )
+        }
+        // Lists joined into another section's key, in the order of the sections' names.
+        let joining = results.filter { $0.mergeInto != nil }.sorted { $0.name < $1.name }
+        for target in Set(joining.compactMap(\.mergeInto)) {
+            let parts = [bodies[target]] + joining.filter { $0.mergeInto == target }.map { bodies[$0.name] }
+            fields[target] = Self.mergedList(parts)
         }
         fields["complete"] = Data((complete ? "true" : "false").utf8)
         fields["stale"] = Data((stale ? "true" : "false").utf8)
@@ -351,4 +360,25 @@ public final class Aggregator: Sendable {
         return min(ageTick, ttlTick, phaseEnd)
     }
 
+}
+
+extension Aggregator {
+    /// The lists of several sections as one (`merge_into`): null when none has a body, else the
+    /// items of every list, ordered by their `start` time when each item has one (ties keep the
+    /// sections' order).
+    static func mergedList(_ bodies: [Data?]) -> Data {
+        let lists = bodies.compactMap { body in
+            body.flatMap { try? JSONCoding.decoder.decode([JSONValue].self, from: $0) }
+        }
+        guard !lists.isEmpty else { return Data("null".utf8) }
+        var items = lists.flatMap { $0 }
+        let starts = items.map { $0["start"]?.stringValue.flatMap { LenientDate.parse($0) } }
+        if starts.allSatisfy({ $0 != nil }) {
+            items = zip(items.indices, items).sorted { lhs, rhs in
+                let (left, right) = (starts[lhs.0]!, starts[rhs.0]!)
+                return left == right ? lhs.0 < rhs.0 : left < right
+            }.map(\.1)
+        }
+        return (try? JSONCoding.encode(items)) ?? Data("null".utf8)
+    }
 }

@@ -27,4 +27,17 @@ public struct RouteSection: Sendable {
     public var operation: any BackendOperation
     public var arguments: [String: Binding]
     public var ttl: TimeInterval?
+    /// The section whose list this one's joins in the answer (`merge_into`), if any.
+    public var mergeInto: String?
+
+    public init(
+        name: String, operation: any BackendOperation, arguments: [String: Binding], ttl: TimeInterval?,
+        mergeInto: String? = nil
+    ) {
+        self.name = name
+        self.operation = operation
+        self.arguments = arguments
+        self.ttl = ttl
+        self.mergeInto = mergeInto
+    }
 }

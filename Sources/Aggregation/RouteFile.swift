@@ -16,6 +16,10 @@ import Model
 ///     operation: eightalls.events
 ///     arguments: { date: $date, from: $from, event_type: $type }
 ///     ttl: 60s
+///   subscribed:
+///     operation: ics.events
+///     arguments: { date: $date, from: $from, to: $to }
+///     merge_into: events
 /// ```
 public struct RouteFile: Sendable, Codable, Hashable {
     public var path: String
@@ -50,5 +54,14 @@ public struct RouteFile: Sendable, Codable, Hashable {
         /// Argument name → `$parameter` or a literal.
         public var arguments: [String: JSONValue]?
         public var ttl: ConfigDuration?
+        /// Another section of the route whose list this section's list joins (`events` from
+        /// several calendars): the answer has one key, ordered by `start`; each section keeps
+        /// its own report under `sections`.
+        public var mergeInto: String?
+
+        enum CodingKeys: String, CodingKey {
+            case operation, arguments, ttl
+            case mergeInto = "merge_into"
+        }
     }
 }

@@ -136,6 +136,15 @@ public struct RouteLoader: Sendable {
             if let section = validateSection(name, spec, parameters: parametersByName, problem: problem) {
                 sections.append(section)
             }
+            if let target = spec.mergeInto {
+                let targetSpec = routeFile.sections[target]
+                if target == name || targetSpec == nil || targetSpec?.mergeInto != nil {
+                    problem(
+                        ["sections", name, "merge_into"],
+                        "names no other section of this route that keeps its own key (sections: \(routeFile.sections.keys.sorted().joined(separator: ", ")))"
+                    )
+                }
+            }
         }
 
         guard problems.isEmpty else { throw RouteLoadError(problems: problems) }
@@ -276,7 +285,10 @@ public struct RouteLoader: Sendable {
             problem(path + ["ttl"], "must be more than 0")
             valid = false
         }
-        return valid ? RouteSection(name: name, operation: operation, arguments: bindings, ttl: spec.ttl?.seconds) : nil
+        return valid
+            ? RouteSection(
+                name: name, operation: operation, arguments: bindings, ttl: spec.ttl?.seconds,
+                mergeInto: spec.mergeInto) : nil
     }
 
     static func isIdentifier(_ name: String) -> Bool {

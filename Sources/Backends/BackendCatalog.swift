@@ -9,6 +9,7 @@ public enum BackendCatalog {
         KantineKoningBackend(),
         FitIQBackend(),
         PRSNLBackend(),
+        ICSBackend(),
     ]
 
     /// The settings sections a profile may hold (for config decoding).

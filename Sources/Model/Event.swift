@@ -12,11 +12,14 @@ public struct Event: Sendable, Hashable, Codable {
     public var type: String?
     public var color: String?
     public var tags: [String]
+    /// The subscribed calendar the event comes from (`school`); nil for the household's own
+    /// calendar (8alls).
+    public var calendar: String?
 
     public init(
         id: String, title: String, description: String? = nil, start: String, end: String,
         allDay: Bool = false, location: String? = nil, status: String = "confirmed",
-        type: String? = nil, color: String? = nil, tags: [String] = []
+        type: String? = nil, color: String? = nil, tags: [String] = [], calendar: String? = nil
     ) {
         self.id = id
         self.title = title
@@ -29,12 +32,13 @@ public struct Event: Sendable, Hashable, Codable {
         self.type = type
         self.color = color
         self.tags = tags
+        self.calendar = calendar
     }
 
     enum CodingKeys: String, CodingKey {
         case id, title, description, start, end
         case allDay = "all_day"
-        case location, status, type, color, tags
+        case location, status, type, color, tags, calendar
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -51,5 +55,6 @@ public struct Event: Sendable, Hashable, Codable {
         try container.encode(type, forKey: .type)
         try container.encode(color, forKey: .color)
         try container.encode(tags, forKey: .tags)
+        try container.encode(calendar, forKey: .calendar)
     }
 }

@@ -29,6 +29,8 @@ struct DemoSimulators: Service {
                 try await FitIQSimulator(options: .init(seedDay: today, timeZone: timeZone)).start(port: port(.fitiq)))
             running.append(
                 try await PRSNLSimulator(options: .init(seedDay: today, timeZone: timeZone)).start(port: port(.prsnl)))
+            running.append(
+                try await ICSSimulator(options: .init(seedDay: today, timeZone: timeZone)).start(port: port(.ics)))
         } catch {
             for simulator in running { await simulator.stop() }
             throw FailureMessage(text: "cannot start the simulators: \(error)")
@@ -71,6 +73,22 @@ struct DemoSimulators: Service {
                 PRSNLSettings(
                     endpoint: BackendEndpoint(baseURL: simulator.apiBaseURL), email: PRSNLSimulator.demoEmail,
                     password: Secret(PRSNLSimulator.demoPassword)))
+        }
+        if let simulator = simulator(.ics) {
+            settings.append(
+                ICSSettings(
+                    calendars: ICSSimulator.demoCalendars.map { demo in
+                        var calendar = ICSSettings.Calendar(
+                            name: demo.name, url: simulator.baseURL + demo.path, color: demo.colour)
+                        switch demo.auth {
+                        case .anonymous: break
+                        case .basic(let user, let password):
+                            calendar.username = user
+                            calendar.password = Secret(password)
+                        case .bearer(let token): calendar.token = Secret(token)
+                        }
+                        return calendar
+                    }))
         }
         return ProfileConfig(settings)
     }

@@ -34,14 +34,19 @@ struct RouteLoaderTests {
         let paths = routes.map(\.path).sorted()
         #expect(
             paths == [
-                "/v1/diensten", "/v1/events", "/v1/fitness", "/v1/knowledge/recent", "/v1/knowledge/search",
+                "/v1/calendars", "/v1/diensten", "/v1/events", "/v1/fitness", "/v1/knowledge/recent",
+                "/v1/knowledge/search",
                 "/v1/leaderboard",
                 "/v1/nutrition", "/v1/plan", "/v1/tasks", "/v1/tasks/counts", "/v1/today",
             ])
         let today = try #require(routes.first { $0.path == "/v1/today" })
-        #expect(today.sections.map(\.name).sorted() == ["diensten", "events", "knowledge", "nutrition", "plan"])
+        #expect(
+            today.sections.map(\.name).sorted() == [
+                "diensten", "events", "knowledge", "nutrition", "plan", "subscribed",
+            ])
         let events = try #require(routes.first { $0.path == "/v1/events" })
-        #expect(events.sections.map(\.name) == ["events"])
+        #expect(events.sections.map(\.name) == ["events", "subscribed"])
+        #expect(events.sections.map(\.mergeInto) == [nil, "events"])
         #expect(events.deadline == 2)
         let date = try #require(events.parameters.first { $0.name == "date" })
         #expect(date.defaultValue == .today(offset: 0))

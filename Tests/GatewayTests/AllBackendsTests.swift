@@ -18,7 +18,7 @@ struct AllBackendsTests {
                 return try response.json
             }
             let sections = try #require(body["sections"]?.objectValue)
-            #expect(Set(sections.keys) == ["plan", "events", "diensten", "nutrition", "knowledge"])
+            #expect(Set(sections.keys) == ["plan", "events", "subscribed", "diensten", "nutrition", "knowledge"])
             for (name, report) in sections {
                 #expect(report["status"] == .string("ok"), "\(name): \(report)")
             }
@@ -33,7 +33,14 @@ struct AllBackendsTests {
             }
             #expect(hours == hours.sorted())
 
-            #expect((body["events"]?.arrayValue?.count ?? 0) >= 3)
+            // 8alls' events and the subscribed calendars' in one list, by start.
+            let events = try #require(body["events"]?.arrayValue)
+            #expect(events.filter { $0["calendar"] == .null }.count >= 3)
+            let calendars = Set(events.compactMap { event in event["calendar"]?.stringValue })
+            #expect(calendars.isSuperset(of: ["school", "work"]))
+            let starts = events.compactMap { $0["start"]?.stringValue.flatMap { LenientDate.parse($0) } }
+            #expect(starts == starts.sorted())
+            #expect(events.first { $0["calendar"] == .string("school") }?["color"] == .string("#f59e0b"))
             let nutrition = try #require(body["nutrition"]?.objectValue)
             #expect(nutrition["calories"] != nil && nutrition["calories"] != .number(0))
             #expect(nutrition["goal_calories"] != .null)
@@ -59,7 +66,12 @@ struct AllBackendsTests {
                 let expected = name == section ? "error" : "ok"
                 #expect(report["status"] == .string(expected), "\(name) with \(kind) faulted: \(report)")
             }
-            #expect(body[section] == .null)
+            if kind == .eightalls {
+                // The subscribed calendars' events stay: the list holds only theirs.
+                #expect(body["events"]?.arrayValue?.allSatisfy { $0["calendar"] != .null } == true)
+            } else {
+                #expect(body[section] == .null)
+            }
             #expect(body["complete"] == .bool(false))
         }
     }

@@ -14,12 +14,11 @@ import Testing
 @testable import daygate
 
 extension SimulatorKind {
-    /// The kinds `DemoSimulators` starts: every kind but ``ics``, which is not wired into the demo yet
-    /// (once it is, this is `allCases`).
-    static let demoKinds: [SimulatorKind] = allCases.filter { $0 != .ics }
+    /// The kinds `DemoSimulators` starts: all of them.
+    static let demoKinds: [SimulatorKind] = allCases
 }
 
-/// All five simulators on free ports, seeded like the demo, and a gateway runtime against them
+/// All six simulators on free ports, seeded like the demo, and a gateway runtime against them
 /// (the demo's own wiring, `DemoSimulators`). Logs are captured so tests can look for secrets.
 final class DemoHarness: Sendable {
     static let zone = GatewayHarness.zone

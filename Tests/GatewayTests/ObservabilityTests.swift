@@ -165,7 +165,15 @@ struct ObservabilityTests {
                 let body = try response.json
                 #expect(body["profile"] == .string("default"))
                 let sources = try #require(body["sources"]?.objectValue)
-                #expect(Set(sources.keys) == ["tickedify", "eightalls", "kantinekoning", "fitiq", "prsnl"])
+                #expect(Set(sources.keys) == ["tickedify", "eightalls", "kantinekoning", "fitiq", "prsnl", "ics"])
+                // Each calendar with its own health, its address shown by host only.
+                let calendars = try #require(sources["ics"]?["calendars"]?.arrayValue)
+                #expect(calendars.compactMap { $0["name"]?.stringValue } == ["school", "holidays", "club", "work"])
+                for calendar in calendars {
+                    #expect(calendar["source"]?.stringValue?.hasSuffix("/…") == true)
+                    #expect((calendar["calls"]?.numberValue ?? 0) >= 1)
+                }
+                #expect(!String(buffer: response.body).contains(ICSSimulator.demoSecretToken))
                 for (name, source) in sources {
                     #expect(source["configured"] == .bool(true), "\(name)")
                     #expect(source["circuit"] == .string("closed"), "\(name)")
@@ -218,7 +226,7 @@ struct ObservabilityTests {
                     #"daygate_upstream_request_duration_seconds_count{backend="eightalls"} 1"#,
                     #"daygate_cache_hits_total{operation="eightalls.events"} 1"#,
                     #"daygate_cache_misses_total{operation="eightalls.events"} 1"#,
-                    #"daygate_cache_entries{tier="memory"} 5.0"#,
+                    #"daygate_cache_entries{tier="memory"} 6.0"#,
                     #"daygate_upstream_circuit_state{profile="default",backend="eightalls",scope=""} 0.0"#,
                 ] {
                     #expect(text.contains(line), "missing: \(line)")

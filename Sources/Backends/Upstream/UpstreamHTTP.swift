@@ -57,6 +57,9 @@ public final class UpstreamHTTP: Sendable {
         public var body: Data
 
         public var isSuccess: Bool { (200..<300).contains(status) }
+        /// `304 Not Modified`: the answer to a conditional request whose copy is still current
+        /// (not an error).
+        public var isNotModified: Bool { status == 304 }
     }
 
     /// Sends a request for `source` and returns whatever status came back — a GET that found
@@ -118,8 +121,9 @@ public final class UpstreamHTTP: Sendable {
         do {
             var response = try await exchange(
                 method, url: url, headers: headers, body: body, timeout: timeout, backend: source.backend)
-            if !response.isSuccess { response.body = redactor.redact(response.body) }
-            let error = response.isSuccess ? nil : Self.error(for: response, backend: source.backend)
+            let answered = response.isSuccess || response.isNotModified
+            if !answered { response.body = redactor.redact(response.body) }
+            let error = answered ? nil : Self.error(for: response, backend: source.backend)
             monitor.record(
                 source, .answered(status: response.status, retryAfter: error?.retryAfter, error: error?.detail),
                 duration: ContinuousClock.now - started, gate: gate
@@ -140,7 +144,9 @@ public final class UpstreamHTTP: Sendable {
     ) async throws -> Response {
         var request = HTTPClientRequest(url: url)
         request.method = method
-        request.headers.add(name: "Accept", value: "application/json")
+        if !headers.contains(where: { $0.0.lowercased() == "accept" }) {
+            request.headers.add(name: "Accept", value: "application/json")
+        }
         request.headers.add(name: "User-Agent", value: "daygate/1")
         for (name, value) in headers {
             request.headers.add(name: name, value: value)

@@ -238,11 +238,17 @@ public enum OpenAPIDocument {
         var reports: [String: JSONValue] = [:]
         for section in route.sections {
             reports[section.name] = JSONSchema.ref("SectionReport")
+            // A merged section's list joins its target's key; it has no key of its own.
+            guard section.mergeInto == nil else { continue }
+            let joining = route.sections.filter { $0.mergeInto == section.name }.map(\.operation.name)
             properties[section.name] = .object([
                 "anyOf": .array([OperationSchemas.body(for: section.operation.name), JSONSchema.null]),
                 "description": .string(
                     "Section \(section.name): the body of \(section.operation.name); null when the section has no data; "
                         + "absent when the profile has not configured \(section.operation.backend)."
+                        + (joining.isEmpty
+                            ? ""
+                            : " The lists of \(joining.joined(separator: ", ")) join it, ordered by start.")
                 ),
             ])
         }
@@ -584,6 +590,19 @@ public enum OpenAPIDocument {
                     "calls": calls,
                     "errors": errors,
                 ], description: "One Kantine Koning enrollment (each has its own token and health)."),
+            "CalendarSource": S.object(
+                [
+                    "name": string,
+                    "source": string,
+                    "color": S.nullable("string"),
+                    "last_success": nullableDateTime,
+                    "last_error": S.nullableRef("SourceError"),
+                    "circuit": circuit,
+                    "circuit_open_until": nullableDateTime,
+                    "retry_after_until": nullableDateTime,
+                    "calls": calls,
+                    "errors": errors,
+                ], description: "One subscribed ICS calendar (each feed is fetched on its own)."),
             "SourceStatus": S.object(
                 [
                     "configured": S.type("boolean"),
@@ -596,6 +615,7 @@ public enum OpenAPIDocument {
                     "errors": errors,
                     "cache": S.ref("CacheCounters"),
                     "enrollments": S.array(S.ref("EnrollmentStatus"), description: "Kantine Koning only."),
+                    "calendars": S.array(S.ref("CalendarSource"), description: "ics only: each subscribed calendar."),
                 ],
                 required: [
                     "configured", "last_success", "last_error", "circuit", "circuit_open_until", "retry_after_until",

@@ -90,6 +90,8 @@ public enum OperationSchemas {
     /// Operation name → the component holding its body's schema.
     public static let bodyComponents: [String: String] = [
         "eightalls.events": "EventList",
+        "ics.events": "EventList",
+        "ics.calendars": "CalendarList",
         "tickedify.daily_plan": "DailyPlan",
         "tickedify.list": "TaskList",
         "tickedify.counts": "TaskCounts",
@@ -179,7 +181,28 @@ public enum OperationSchemas {
                     "type": S.nullable("string", description: "8alls' event_type (meeting, personal, …)."),
                     "color": nullableString,
                     "tags": strings,
-                ], description: "A calendar event from 8alls; times carry the configured timezone's offset."),
+                    "calendar": S.nullable(
+                        "string",
+                        description: "The subscribed (ICS) calendar the event comes from; null for 8alls' own."),
+                ],
+                description:
+                    "A calendar event from 8alls or a subscribed ICS calendar; times carry the configured timezone's offset."
+            ),
+            "CalendarState": S.object(
+                [
+                    "name": string,
+                    "color": nullableString,
+                    "source": S.type(
+                        "string", description: "Where the feed comes from: the scheme and host only, or file."),
+                    "auth": S.enumeration(["none", "basic", "bearer"]),
+                    "refresh_seconds": S.type("integer"),
+                    "state": S.enumeration(["ok", "stale", "bad_feed", "error"]),
+                    "checked_at": S.nullable("string", format: "date-time"),
+                    "changed_at": S.nullable("string", format: "date-time"),
+                    "bytes": S.nullable("integer"),
+                    "events": S.nullable("integer", description: "VEVENTs in the feed (before recurrence)."),
+                    "error": S.nullableRef("ErrorDetail"),
+                ], description: "One subscribed ICS calendar and its state."),
             "PlanItem": S.object(
                 [
                     "id": string,
@@ -342,6 +365,8 @@ public enum OperationSchemas {
         return [
             "EventList": S.array(
                 S.ref("Event"), description: "Body of eightalls.events: the events overlapping the days, by start."),
+            "CalendarList": S.array(
+                S.ref("CalendarState"), description: "Body of ics.calendars: the subscribed calendars."),
             "DailyPlan": S.array(
                 S.ref("PlanItem"), description: "Body of tickedify.daily_plan: the day's slots by hour and position."),
             "TaskList": S.array(S.ref("TaskItem"), description: "Body of tickedify.list: one list's open tasks."),

@@ -35,11 +35,16 @@ struct BackendSettingsTests {
             prsnl:
               base_url: http://127.0.0.1:9104
               token: prsnl-static-token-1
+            ics:
+              calendars:
+                - name: work
+                  url: https://calendar.example/private-ics-key-1/basic.ics
+                  token: ics-bearer-token-1
         """
 
     let secretValues = [
         "tickedify-password-1", "kantine-token-123", "fitiq-api-key-1", "fitiq-password-1", "fitiq-refresh-1",
-        "prsnl-static-token-1",
+        "prsnl-static-token-1", "https://calendar.example/private-ics-key-1/basic.ics", "ics-bearer-token-1",
     ]
 
     func load(_ text: String) throws -> DaygateConfig {

@@ -1,0 +1,187 @@
+import Foundation
+import Model
+
+/// `ics.events`: the events of the profile's subscribed calendars (or of one, `calendar`)
+/// over a local day (`date`) or the local days `from`…`to` (at most 366), as unified events
+/// that say their calendar and carry its colour. Recurring events are expanded only over the
+/// asked days. A calendar that cannot be fetched serves its last copy with an issue; one
+/// never fetched is an issue of its own; a malformed event is skipped with an issue that names
+/// the calendar and the line. Each feed is fetched at most once per its `refresh` interval
+/// (`ICSFeedStore`); the answer itself is kept a minute, so the days roll over on time.
+public struct ICSEventsOperation: BackendOperation {
+    public static let maximumDays = 366
+    /// Issues one calendar may add to an answer (a broken feed can have thousands).
+    static let maximumIssuesPerCalendar = 5
+
+    let feeds: ICSFeedStore
+
+    public init() {
+        self.feeds = .shared
+    }
+
+    init(feeds: ICSFeedStore) {
+        self.feeds = feeds
+    }
+
+    public var name: String { "ics.events" }
+    public var backend: String { ICSSettings.backend }
+    public var defaultTTL: TimeInterval { 60 }
+    public var arguments: [OperationArgument] {
+        [
+            OperationArgument("date", .date), OperationArgument("from", .date), OperationArgument("to", .date),
+            OperationArgument("calendar", .string), OperationArgument("event_type", .string),
+            OperationArgument("status", .string),
+        ]
+    }
+
+    public func isConfigured(for profile: ProfileConfig) -> Bool { profile.ics != nil }
+
+    /// The calendars' sources and credentials: another address or account is another entry.
+    public func credentialFingerprint(for profile: ProfileConfig) -> String {
+        guard let settings = profile.ics else { return CredentialFingerprint.none }
+        return CredentialFingerprint.of(
+            settings.calendars.flatMap {
+                [$0.name, $0.url.reveal(), $0.username ?? "", $0.password?.reveal() ?? "", $0.token?.reveal() ?? ""]
+            })
+    }
+
+    public func normalise(_ arguments: [String: ArgumentValue], clock: RequestClock) throws -> [String: ArgumentValue] {
+        let (first, last) = try Self.days(arguments, today: clock.today)
+        var normalised: [String: ArgumentValue] = ["from": .date(first), "to": .date(last)]
+        normalised["calendar"] = arguments["calendar"]
+        normalised["event_type"] = arguments["event_type"]
+        normalised["status"] = arguments["status"]
+        return normalised
+    }
+
+    public func validate(_ arguments: [String: ArgumentValue], for profile: ProfileConfig) throws {
+        if let name = arguments["calendar"]?.string, profile.ics?.calendar(named: name) == nil {
+            let known = profile.ics?.calendars.map(\.name).joined(separator: ", ") ?? ""
+            throw ErrorDetail.badParameter("no calendar \(name) (calendars: \(known))")
+        }
+    }
+
+    /// `date`, or `from`…`to` (both), or today.
+    static func days(_ arguments: [String: ArgumentValue], today: LocalDate) throws -> (LocalDate, LocalDate) {
+        switch (arguments["from"]?.date, arguments["to"]?.date) {
+        case (let from?, let to?):
+            if arguments["date"] != nil { throw ErrorDetail.badParameter("give either date or from and to, not both") }
+            guard from <= to else { throw ErrorDetail.badParameter("to (\(to)) is before from (\(from))") }
+            let days = from.days(to: to) + 1
+            guard days <= maximumDays else {
+                throw ErrorDetail.badParameter("from…to spans \(days) days; at most \(maximumDays)")
+            }
+            return (from, to)
+        case (nil, nil):
+            let day = arguments["date"]?.date ?? today
+            return (day, day)
+        case (nil, _?): throw ErrorDetail.badParameter("to needs from as well")
+        case (_?, nil): throw ErrorDetail.badParameter("from needs to as well")
+        }
+    }
+
+    public func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
+        guard let settings = context.profile.ics else {
+            throw BackendError(
+                .notConfigured, backend: backend,
+                message: "no calendars are configured for profile \(context.profileName)")
+        }
+        guard let from = arguments["from"]?.date, let to = arguments["to"]?.date else {
+            throw ErrorDetail.badParameter("from and to are required")
+        }
+        let chosen =
+            arguments["calendar"]?.string.map { name in settings.calendars.filter { $0.name == name } }
+            ?? settings.calendars
+        let answers = await withTaskGroup(of: (Int, Result<ICSFeedStore.Answer, any Error>).self) { group in
+            for (index, calendar) in chosen.enumerated() {
+                group.addTask {
+                    do {
+                        return (
+                            index,
+                            .success(
+                                try await feeds.feed(
+                                    calendar, key: Self.feedKey(calendar, context: context), context: context,
+                                    timeout: settings.timeout.seconds, maximumBytes: ICSCalendar.defaultMaximumBytes))
+                        )
+                    } catch {
+                        return (index, .failure(error))
+                    }
+                }
+            }
+            var all: [(Int, Result<ICSFeedStore.Answer, any Error>)] = []
+            for await answer in group { all.append(answer) }
+            return all.sorted { $0.0 < $1.0 }.map(\.1)
+        }
+
+        var events: [(Date, Event)] = []
+        var issues: [SectionIssue] = []
+        var failures: [BackendError] = []
+        for (calendar, answer) in zip(chosen, answers) {
+            switch answer {
+            case .failure(let error):
+                let failure =
+                    error as? BackendError
+                    ?? BackendError(.unreachable, backend: backend, message: "\(calendar.name) could not be fetched")
+                failures.append(failure)
+                issues.append(SectionIssue(scope: calendar.name, code: failure.kind.rawValue, message: failure.message))
+            case .success(let answer):
+                if let failure = answer.failure {
+                    let since = LenientDate.format(answer.copy.checkedAt, in: context.timeZone)
+                    issues.append(
+                        SectionIssue(
+                            scope: calendar.name, code: failure.kind.rawValue,
+                            message: "\(failure.message); showing the copy checked at \(since)"))
+                }
+                switch answer.copy.calendar {
+                case .failure(let error):
+                    issues.append(
+                        SectionIssue(scope: calendar.name, code: "bad_feed", message: "\(calendar.name): \(error)"))
+                case .success(let feed):
+                    let expansion = feed.expand(from: from, to: to.adding(days: 1))
+                    let found = (feed.issues + expansion.issues).prefix(Self.maximumIssuesPerCalendar)
+                    issues += found.map {
+                        SectionIssue(scope: calendar.name, code: "event_skipped", message: "\(calendar.name): \($0)")
+                    }
+                    events += expansion.occurrences.map {
+                        ($0.start, Self.event($0, calendar: calendar, zone: context.timeZone))
+                    }
+                }
+            }
+        }
+        if failures.count == chosen.count, let first = failures.first {
+            throw first
+        }
+        let status = arguments["status"]?.string
+        let type = arguments["event_type"]?.string
+        let unified =
+            events
+            .filter { status == nil || $0.1.status == status }
+            .filter { type == nil || $0.1.type == type }
+            .sorted { ($0.0, $0.1.end, $0.1.title, $0.1.id) < ($1.0, $1.1.end, $1.1.title, $1.1.id) }
+            .map(\.1)
+        return try OperationOutput(encoding: unified, issues: issues)
+    }
+
+    /// One feed per profile, calendar, address and credential.
+    static func feedKey(_ calendar: ICSSettings.Calendar, context: OperationContext) -> String {
+        [
+            context.profileName, calendar.name,
+            CredentialFingerprint.of([
+                calendar.url.reveal(), calendar.username ?? "", calendar.password?.reveal() ?? "",
+                calendar.token?.reveal() ?? "",
+            ]),
+        ].joined(separator: "\u{0}")
+    }
+
+    /// The unified event of one occurrence. Its id is stable across fetches: calendar, UID and
+    /// the instance's place in its series (`RECURRENCE-ID`, else its start).
+    static func event(_ occurrence: ICSOccurrence, calendar: ICSSettings.Calendar, zone: TimeZone) -> Event {
+        let instant = Int((occurrence.recurrenceID ?? occurrence.start).timeIntervalSince1970)
+        return Event(
+            id: "\(calendar.name):\(occurrence.uid):\(instant)", title: occurrence.summary ?? "(no title)",
+            description: occurrence.description, start: LenientDate.format(occurrence.start, in: zone),
+            end: LenientDate.format(occurrence.end, in: zone), allDay: occurrence.isAllDay,
+            location: occurrence.location, status: "confirmed", type: nil, color: calendar.color, tags: [],
+            calendar: calendar.name)
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import Model
+
+/// The copies of the calendar feeds, one per profile, calendar, source and credential, kept
+/// in memory: a feed is fetched at most once per its `refresh` interval (conditional GET
+/// after the first), however many answers and date ranges need it, and concurrent needs
+/// share one fetch. A feed that cannot be fetched serves its last copy with the failure
+/// beside it. After a restart the first need fetches again.
+actor ICSFeedStore {
+    static let shared = ICSFeedStore()
+
+    /// What a need gets: the copy, and the failure of the check that could not refresh it.
+    struct Answer: Sendable {
+        var copy: ICSFeedCopy
+        var failure: BackendError?
+    }
+
+    private var copies: [String: ICSFeedCopy] = [:]
+    /// The last check that failed, until one succeeds: a copy served meanwhile carries it.
+    private var failures: [String: (at: Date, error: BackendError)] = [:]
+    private var flights: [String: Task<Answer, any Error>] = [:]
+
+    func copy(_ key: String) -> ICSFeedCopy? { copies[key] }
+
+    /// The calendar's copy, refreshed first when `ICSRefreshDecision` says so.
+    func feed(
+        _ calendar: ICSSettings.Calendar, key: String, context: OperationContext, timeout: TimeInterval,
+        maximumBytes: Int
+    ) async throws -> Answer {
+        if let flight = flights[key] { return try await flight.value }
+        let now = context.now
+        let decision = ICSRefreshDecision.decide(
+            copy: copies[key], lastFailure: failures[key]?.at, refresh: calendar.refresh.seconds, now: now)
+        guard case .fetch(let ifNoneMatch, let ifModifiedSince) = decision, let source = calendar.source else {
+            guard let copy = copies[key] else {
+                throw BackendError(.badResponse, backend: ICSSettings.backend, message: "\(calendar.name): no feed")
+            }
+            return Answer(copy: copy, failure: failures[key]?.error)
+        }
+        let previous = copies[key]
+        let fetcher = ICSFeedFetcher(
+            calendar: calendar, context: context, timeout: timeout, maximumBytes: maximumBytes)
+        let flight = Task<Answer, any Error> {
+            do {
+                let copy = try await fetcher.fetch(
+                    source, previous: previous, ifNoneMatch: ifNoneMatch, ifModifiedSince: ifModifiedSince, now: now)
+                return Answer(copy: copy, failure: nil)
+            } catch let error as BackendError {
+                guard let previous else { throw error }
+                return Answer(copy: previous, failure: error)
+            }
+        }
+        flights[key] = flight
+        defer { flights[key] = nil }
+        do {
+            let answer = try await flight.value
+            copies[key] = answer.copy
+            failures[key] = answer.failure.map { (now, $0) }
+            return answer
+        } catch {
+            failures[key] = (
+                now,
+                error as? BackendError
+                    ?? BackendError(
+                        .unreachable, backend: ICSSettings.backend, message: "\(calendar.name) could not be fetched")
+            )
+            throw error
+        }
+    }
+}
