@@ -90,6 +90,19 @@ def main():
                 assert {"event", "task", "break", "blocked"} <= kinds, kinds
             check("a seeded event and the planned day are on the timeline", seeded_event)
 
+            def subscribed_calendars():
+                # The demo's ICS calendars join the timeline, each event painted in its calendar's colour.
+                rows = page.eval_on_selector_all(
+                    "#timeline li[data-calendar]",
+                    "items => items.map(i => [i.dataset.calendar, getComputedStyle(i.querySelector('.what')).borderLeftColor])")
+                assert rows, "no subscribed calendar's event on the timeline"
+                colours = {"school": "rgb(245, 158, 11)", "holidays": "rgb(220, 38, 38)", "club": "rgb(22, 163, 74)",
+                           "work": "rgb(37, 99, 235)"}
+                for calendar, colour in rows:
+                    assert colours.get(calendar) == colour, (calendar, colour)
+                return ", ".join(sorted({calendar for calendar, _ in rows}))
+            check("the subscribed calendars' events are on the timeline in their colours", subscribed_calendars)
+
             page.screenshot(path=os.path.join(shots, "dashboard.png"), full_page=True)
 
             def live_update():
@@ -281,7 +294,7 @@ def main():
                 # ask again by itself, without a reload.
                 nonlocal cold
                 cold = Demo(cold_state)
-                faulted = ["eightalls", "tickedify"]
+                faulted = [name for name in ["eightalls", "tickedify", "ics"] if name in cold.simulators]
                 for name in faulted:
                     call(cold.simulators[name] + "/_sim/faults", "POST", {"error_status": 500})
                 fresh = browser.new_page(viewport={"width": 1280, "height": 900})

@@ -28,7 +28,7 @@ class Demo:
             match = re.search(r"dashboard\s+(http://\S+)/", line)
             if match:
                 self.url = match.group(1)
-            match = re.match(r"\s+(tickedify|eightalls|kantinekoning|fitiq|prsnl)\s+(http://\S+)", line)
+            match = re.match(r"\s+(tickedify|eightalls|kantinekoning|fitiq|prsnl|ics)\s+(http://\S+)", line)
             if match:
                 self.simulators[match.group(1)] = match.group(2)
             if line.startswith("Ctrl-C") or time.time() > deadline:

@@ -16,7 +16,7 @@ import time
 
 from demo_process import BINARY, ROOT, ZONE, interrupt
 
-SIMULATORS = ["tickedify", "eightalls", "kantinekoning", "fitiq", "prsnl"]
+SIMULATORS = ["tickedify", "eightalls", "kantinekoning", "fitiq", "prsnl", "ics"]
 
 
 def die_with_parent():
@@ -66,7 +66,7 @@ NO_CACHE = {"Cache-Control": "no-cache"}
 
 
 class Simulators:
-    """`daygate simulate` on five free consecutive ports (it takes no port 0)."""
+    """`daygate simulate` on six free consecutive ports (it takes no port 0)."""
 
     def __init__(self, work, state_dir):
         self.config = os.path.join(work, "daygate.yaml")
@@ -74,7 +74,7 @@ class Simulators:
         self.ports = {}
         for _ in range(8):
             base = random.randrange(20000, 32000)  # below Linux's ephemeral range
-            if not ports_free(base, 5):
+            if not ports_free(base, len(SIMULATORS)):
                 continue
             log = open(os.path.join(work, "simulate.log"), "w")
             process = subprocess.Popen(
@@ -89,7 +89,7 @@ class Simulators:
                     ports[parts[0]] = int(parts[3].rsplit(":", 1)[1])
                 if line.startswith("Ctrl-C"):
                     break
-            if process.poll() is None and len(ports) == 5 and os.path.exists(self.config):
+            if process.poll() is None and len(ports) == len(SIMULATORS) and os.path.exists(self.config):
                 self.process, self.ports = process, ports
                 threading.Thread(target=lambda: [None for _ in process.stdout], daemon=True).start()
                 return

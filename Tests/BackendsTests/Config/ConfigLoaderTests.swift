@@ -302,9 +302,11 @@ struct ConfigLoaderTests {
     @Test func theExampleConfigLoads() throws {
         let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("daygate.example.yaml")
-        let text = try String(contentsOf: example, encoding: .utf8).replacing(
-            #/\$\{file:[^}]*\}/#, with: "a-secret-from-a-file-0123456789"
-        )
+        let text = try String(contentsOf: example, encoding: .utf8)
+            .replacing(
+                "${file:/etc/daygate/work-calendar.url}", with: "https://calendar.example/private-0123/basic.ics"
+            )
+            .replacing(#/\$\{file:[^}]*\}/#, with: "a-secret-from-a-file-0123456789")
         let environment = [
             "DAYGATE_HA_KEY": "home-assistant-key-0123456789", "TICKEDIFY_PASSWORD": "p", "FITIQ_API_KEY": "k",
             "FITIQ_PASSWORD": "p", "PRSNL_PASSWORD": "p",
