@@ -167,7 +167,9 @@ def events_load(port, days, cursor, acked, stop):
             continue
         if status == 200 and refreshed(body, "events") and "collapsed" not in headers.get("cache-status", ""):
             with acked.lock:
-                acked.events[day] = (sent, body["events"])
+                # 8alls' own events (the subscribed calendars' join the list from their own section).
+                own = [event for event in body["events"] if event.get("calendar") is None]
+                acked.events[day] = (sent, own)
                 acked.count += 1
 
 
