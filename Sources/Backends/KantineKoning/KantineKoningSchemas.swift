@@ -38,7 +38,8 @@ public enum KantineKoningSchemas {
                 "name": .text(
                     min: 1, max: KantineKoningVolunteers.maximumNameLength, pattern: "\\S",
                     description:
-                        "Trimmed; as the club's app allows: 1 to 15 characters, no control characters, once per dienst.")
+                        "Trimmed; as the club's app allows: 1 to 15 characters, no control characters, once per dienst."
+                )
             ], description: "Body of POST /v1/diensten/{id}/volunteers."))
 
     /// Answer of both volunteer writes.

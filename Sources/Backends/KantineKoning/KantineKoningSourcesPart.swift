@@ -28,7 +28,10 @@ public struct KantineKoningSourcesPart: SourcesPart {
     }
 
     public var detailSchemas: [String: JSONSchema] {
-        ["enrollments": .array(description: "Kantine Koning only.", items: KantineKoningSchemas.enrollmentStatus.reference)]
+        [
+            "enrollments": .array(
+                description: "Kantine Koning only.", items: KantineKoningSchemas.enrollmentStatus.reference)
+        ]
     }
 
     public var detailComponents: [SchemaComponent] { [KantineKoningSchemas.enrollmentStatus] }

@@ -32,7 +32,8 @@ public enum PRSNLSchemas {
     /// closed objects with the same fields, one requiring `url`, one `content`.
     public static let newCapture: SchemaComponent = {
         let properties: [String: JSONSchema] = [
-            "url": .text(max: CaptureInput.maximumURLLength, format: .uri, description: "An http:// or https:// URL to save."),
+            "url": .text(
+                max: CaptureInput.maximumURLLength, format: .uri, description: "An http:// or https:// URL to save."),
             "content": .text(max: CaptureInput.maximumContentLength, description: "The text of a note."),
             "title": .text(max: CaptureInput.maximumTitleLength),
             "tags": .array(
@@ -50,7 +51,8 @@ public enum PRSNLSchemas {
                 ],
                 core: .init(
                     description:
-                        "Body of POST /v1/captures: a link (url) or a note (content), or both; one of them not blank.")))
+                        "Body of POST /v1/captures: a link (url) or a note (content), or both; one of them not blank."))
+        )
     }()
 
     /// PRSNL's acknowledgement of a capture.
@@ -63,7 +65,8 @@ public enum PRSNLSchemas {
                 [
                     "id": .string(description: "PRSNL's id of the new item."),
                     "status": .string(description: "PRSNL's processing status, `pending` at first."),
-                    "message": .string(nullable: true, description: "PRSNL's message, e.g. \"Item capture initiated\"."),
+                    "message": .string(
+                        nullable: true, description: "PRSNL's message, e.g. \"Item capture initiated\"."),
                     "duplicate_info": .fragment(description: "PRSNL's duplicate information (null for a new item)."),
                     "url": .string(nullable: true, description: "The URL sent (null for a note)."),
                     "title": .string(nullable: true, description: "The title sent (null when none)."),

@@ -22,13 +22,15 @@ extension OpenAPIDocument {
     static func textResponse(_ description: String, contentType: OpenAPI.ContentType) -> OpenAPI.Response {
         OpenAPI.Response(
             description: description, headers: requestIDHeader,
-            content: [contentType: OpenAPI.Content(schema: .string)])
+            content: [contentType: .b(OpenAPI.Content(schema: .string))])
     }
 
     static func jsonResponse(_ description: String, _ schema: JSONSchema, headers: OpenAPI.Header.Map? = nil)
         -> Either<OpenAPI.Reference<OpenAPI.Response>, OpenAPI.Response>
     {
-        .b(OpenAPI.Response(description: description, headers: headers ?? requestIDHeader, content: jsonContent(schema)))
+        .b(
+            OpenAPI.Response(
+                description: description, headers: headers ?? requestIDHeader, content: jsonContent(schema)))
     }
 
     static var gatewayOperations: [String: OpenAPI.Operation] {
@@ -72,7 +74,9 @@ extension OpenAPIDocument {
                 "getSummary", summary: "Flat scalars of the day for home automation (Home Assistant).",
                 description: "Always JSON with 200, even when every backend is down: the scalars are then null and "
                     + "`complete` false. Lists are under named objects, for `json_attributes_path`.",
-                parameters: [.reference(.component(named: "IfNoneMatch")), .reference(.component(named: "CacheControl"))],
+                parameters: [
+                    .reference(.component(named: "IfNoneMatch")), .reference(.component(named: "CacheControl")),
+                ],
                 responses: [
                     .status(code: 200): jsonResponse("The summary.", summary.reference, headers: cachingHeaders),
                     .status(code: 304): .b(notModified),

@@ -158,7 +158,8 @@ extension OpenAPIDocument {
             reports[section.name] = SectionReport.schemaComponent.reference
             properties[section.name] = .orNull(
                 section.operation.bodySchema?.reference ?? .fragment(.init()),
-                description: "Section \(section.name): the body of \(section.operation.name); null when the section has no data; "
+                description:
+                    "Section \(section.name): the body of \(section.operation.name); null when the section has no data; "
                     + "absent when the profile has not configured \(section.operation.backend)."
             )
         }

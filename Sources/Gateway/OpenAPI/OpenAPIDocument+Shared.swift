@@ -42,7 +42,7 @@ extension OpenAPIDocument {
     }
 
     static func jsonContent(_ schema: JSONSchema) -> OpenAPI.Content.Map {
-        [.json: OpenAPI.Content(schema: schema)]
+        [.json: .b(OpenAPI.Content(schema: schema))]
     }
 
     static var requestIDHeader: OpenAPI.Header.Map {

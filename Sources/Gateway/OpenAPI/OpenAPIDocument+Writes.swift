@@ -8,22 +8,30 @@ import OpenAPIKit
 /// the `Idempotency-Key` of POSTs.
 extension OpenAPIDocument {
     static var writeHeaders: [String: OpenAPI.Header] {
-        [
-            "Retry-After": OpenAPI.Header(
+        Dictionary(uniqueKeysWithValues: ["Retry-After", "Idempotent-Replayed", "WWW-Authenticate"].map { ($0, writeHeader($0)) })
+    }
+
+    /// A header of write and security answers (`required`: the answer always carries it).
+    static func writeHeader(_ name: String, required: Bool = false) -> OpenAPI.Header {
+        switch name {
+        case "Retry-After":
+            OpenAPI.Header(
                 schema: .integer(minimum: (0, exclusive: false)),
                 description:
                     "Seconds to wait before trying again: the backend's own Retry-After, or how long the gateway holds calls to it back "
-                    + "(its rate limit, an open circuit, a blocked login)."
-            ),
-            "Idempotent-Replayed": OpenAPI.Header(
+                    + "(its rate limit, an open circuit, a blocked login).",
+                required: required)
+        case "Idempotent-Replayed":
+            OpenAPI.Header(
                 schema: .enumeration(["true"]),
                 description:
-                    "`true` when this is the kept answer of an earlier request with the same Idempotency-Key and body; nothing was written again."
-            ),
-            "WWW-Authenticate": OpenAPI.Header(
+                    "`true` when this is the kept answer of an earlier request with the same Idempotency-Key and body; nothing was written again.",
+                required: required)
+        default:
+            OpenAPI.Header(
                 schema: .string(examples: [AnyCodable("Bearer realm=\"daygate\"")]),
-                description: "The scheme to authenticate with: `Bearer realm=\"daygate\"`."),
-        ]
+                description: "The scheme to authenticate with: `Bearer realm=\"daygate\"`.", required: required)
+        }
     }
 
     static func errorResponse(_ description: String, headers extra: OpenAPI.Header.Map = [:])
@@ -38,9 +46,7 @@ extension OpenAPIDocument {
 
     /// A header a response always carries.
     static func requiredHeader(_ name: String) -> Either<OpenAPI.Reference<OpenAPI.Header>, OpenAPI.Header> {
-        var header = writeHeaders[name] ?? OpenAPI.Header(schema: .string)
-        header.required = true
-        return .b(header)
+        .b(writeHeader(name, required: true))
     }
 
     static var securityAndWriteResponses: [String: OpenAPI.Response] {
@@ -111,7 +117,8 @@ extension OpenAPIDocument {
             ),
             .status(code: 409): errorResponse(
                 (doc.conflict.map { $0 + " " } ?? "")
-                    + (isPost ? "`idempotency_key_in_flight`: a request with this Idempotency-Key is still running. " : "")
+                    + (isPost
+                        ? "`idempotency_key_in_flight`: a request with this Idempotency-Key is still running. " : "")
                     + "`upstream_rejected`: \(backend) answered 409."
             ),
             .status(code: 410): errorResponse("`upstream_rejected`: \(backend) answered 410 Gone."),
