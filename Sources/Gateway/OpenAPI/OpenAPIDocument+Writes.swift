@@ -8,7 +8,10 @@ import OpenAPIKit
 /// the `Idempotency-Key` of POSTs.
 extension OpenAPIDocument {
     static var writeHeaders: [String: OpenAPI.Header] {
-        Dictionary(uniqueKeysWithValues: ["Retry-After", "Idempotent-Replayed", "WWW-Authenticate"].map { ($0, writeHeader($0)) })
+        Dictionary(
+            uniqueKeysWithValues: ["Retry-After", "Idempotent-Replayed", "WWW-Authenticate"].map {
+                ($0, writeHeader($0))
+            })
     }
 
     /// A header of write and security answers (`required`: the answer always carries it).
