@@ -26,6 +26,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/mattpolzin/OpenAPIKit.git", from: "6.4.0"),
     ],
     targets: [
         .target(
@@ -33,6 +34,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "OpenAPIKit", package: "OpenAPIKit"),
             ]
         ),
         .target(
@@ -55,6 +57,7 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "OpenAPIKit", package: "OpenAPIKit"),
             ]
         ),
         .target(
@@ -80,6 +83,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
+                .product(name: "OpenAPIKit", package: "OpenAPIKit"),
             ]
         ),
         .target(
@@ -126,6 +130,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Yams", package: "Yams"),
+                .product(name: "OpenAPIKit", package: "OpenAPIKit"),
             ]
         ),
         .testTarget(

@@ -20,6 +20,9 @@ public enum BackendCatalog {
     /// The backends' parts of `/v1/summary`, in registration order.
     public static var summaryParts: [any SummaryPart] { all.compactMap(\.summaryPart) }
 
+    /// The backends' parts of `/v1/sources`, in registration order.
+    public static var sourcesParts: [any SourcesPart] { all.compactMap(\.sourcesPart) }
+
     /// Every backend's write endpoints.
     public static var writes: [any BackendWrite] { all.flatMap(\.writes) }
 

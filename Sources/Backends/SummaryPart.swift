@@ -1,5 +1,6 @@
 import Foundation
 import Model
+import OpenAPIKit
 
 /// What one backend adds to `/v1/summary`: the sections the summary fetches for it and the
 /// keys it derives from them. Every key a part writes is present in every answer (null, empty
@@ -10,8 +11,18 @@ public protocol SummaryPart: Sendable {
     /// parts; they are the keys of the answer's `sections`).
     var sections: [SummarySection] { get }
 
+    /// The schema of every key `summarize` writes, for /v1/summary's schema in /openapi.json.
+    var keySchemas: [String: JSONSchema] { get }
+
+    /// The components `keySchemas` refer to.
+    var keyComponents: [SchemaComponent] { get }
+
     /// The part's keys, derived from the sections' bodies (absent when a section failed).
     func summarize(_ input: SummaryInput) -> SummaryValues
+}
+
+extension SummaryPart {
+    public var keyComponents: [SchemaComponent] { [] }
 }
 
 /// One section of the summary route: an operation and its arguments.

@@ -16,6 +16,7 @@ extension FitIQOperation {
 public struct FitIQNutritionOperation: FitIQOperation {
     public init() {}
     public var name: String { "fitiq.nutrition" }
+    public var bodySchema: SchemaComponent? { NutritionSummary.schemaComponent }
     public var defaultTTL: TimeInterval { 300 }
     public var arguments: [OperationArgument] { [OperationArgument("date", .date)] }
 
@@ -79,6 +80,7 @@ public struct FitIQNutritionOperation: FitIQOperation {
 public struct FitIQFoodLogsOperation: FitIQOperation {
     public init() {}
     public var name: String { "fitiq.food_logs" }
+    public var bodySchema: SchemaComponent? { FitIQSchemas.foodLogList }
     public var defaultTTL: TimeInterval { 300 }
     public var arguments: [OperationArgument] { [OperationArgument("date", .date)] }
 
@@ -101,6 +103,7 @@ public struct FitIQFoodLogsOperation: FitIQOperation {
 public struct FitIQWorkoutsOperation: FitIQOperation {
     public init() {}
     public var name: String { "fitiq.workouts" }
+    public var bodySchema: SchemaComponent? { FitIQSchemas.workoutList }
     public var defaultTTL: TimeInterval { 300 }
     public var arguments: [OperationArgument] { [OperationArgument("from", .date), OperationArgument("to", .date)] }
 
@@ -127,6 +130,7 @@ public struct FitIQWorkoutsOperation: FitIQOperation {
 public struct FitIQSleepOperation: FitIQOperation {
     public init() {}
     public var name: String { "fitiq.sleep" }
+    public var bodySchema: SchemaComponent? { FitIQSchemas.sleepSessionList }
     public var defaultTTL: TimeInterval { 600 }
     public var arguments: [OperationArgument] { [OperationArgument("from", .date), OperationArgument("to", .date)] }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Model
+import OpenAPIKit
 
 /// FitIQ's part of `/v1/summary`: the day's nutrition. `kcal_remaining` is FitIQ's figure, or
 /// the goal minus what was eaten when it gives none.
@@ -23,6 +24,21 @@ public struct FitIQSummaryPart: SummaryPart {
 
     public var sections: [SummarySection] {
         [SummarySection(name: "nutrition", operation: FitIQNutritionOperation().name, arguments: ["date": .date])]
+    }
+
+    public var keySchemas: [String: JSONSchema] {
+        [
+            "kcal_today": .integer(nullable: true),
+            "kcal_remaining": .integer(nullable: true),
+            "nutrition": .closedObject([
+                "calories": .integer(nullable: true),
+                "goal_calories": .integer(nullable: true),
+                "remaining_calories": .integer(nullable: true),
+                "protein_g": .number(nullable: true),
+                "carbs_g": .number(nullable: true),
+                "fat_g": .number(nullable: true),
+            ]),
+        ]
     }
 
     public func summarize(_ input: SummaryInput) -> SummaryValues {

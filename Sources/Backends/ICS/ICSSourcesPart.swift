@@ -1,5 +1,6 @@
 import Foundation
 import Model
+import OpenAPIKit
 
 /// The calendars' part of `/v1/sources`: each calendar (name, where from, colour) with its own
 /// health (each feed is fetched on its own).
@@ -20,6 +21,15 @@ public struct ICSSourcesPart: SourcesPart {
             try health.encode(to: encoder)
         }
     }
+
+    public var detailSchemas: [String: JSONSchema] {
+        [
+            "calendars": .array(
+                description: "ics only: each subscribed calendar.", items: ICSSchemas.calendarSource.reference)
+        ]
+    }
+
+    public var detailComponents: [SchemaComponent] { [ICSSchemas.calendarSource] }
 
     public func details(_ input: SourcesInput) async -> [String: JSONValue] {
         let calendars = (input.profile.ics?.calendars ?? []).map {

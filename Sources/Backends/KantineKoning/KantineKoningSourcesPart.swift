@@ -1,5 +1,6 @@
 import Foundation
 import Model
+import OpenAPIKit
 
 /// Kantine Koning's part of `/v1/sources`: each enrollment (label, club, role), whether its
 /// club's season ended, and its own health (its calls are made with its own token).
@@ -25,6 +26,15 @@ public struct KantineKoningSourcesPart: SourcesPart {
             try health.encode(to: encoder)
         }
     }
+
+    public var detailSchemas: [String: JSONSchema] {
+        [
+            "enrollments": .array(
+                description: "Kantine Koning only.", items: KantineKoningSchemas.enrollmentStatus.reference)
+        ]
+    }
+
+    public var detailComponents: [SchemaComponent] { [KantineKoningSchemas.enrollmentStatus] }
 
     public func details(_ input: SourcesInput) async -> [String: JSONValue] {
         let seasons = KantineKoningSeasons(vault: input.vault, profile: input.profileName)

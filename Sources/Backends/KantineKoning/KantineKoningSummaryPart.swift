@@ -1,5 +1,6 @@
 import Foundation
 import Model
+import OpenAPIKit
 
 /// Kantine Koning's part of `/v1/summary`: the diensten ahead (`diensten`, up to ten, with
 /// how many there are) and the next one (`next_dienst_start`, `next_dienst_club`), which
@@ -34,6 +35,18 @@ public struct KantineKoningSummaryPart: SummaryPart {
                 arguments: ["past_days": .literal(.int(0)), "future_days": .literal(.int(Self.dienstDays))])
         ]
     }
+
+    public var keySchemas: [String: JSONSchema] {
+        [
+            "next_dienst_start": .string(format: .dateTime, nullable: true),
+            "next_dienst_club": .string(nullable: true),
+            "diensten": .closedObject([
+                "count": .integer, "items": .array(items: KantineKoningSchemas.summaryDienst.reference),
+            ]),
+        ]
+    }
+
+    public var keyComponents: [SchemaComponent] { [KantineKoningSchemas.summaryDienst] }
 
     public func summarize(_ input: SummaryInput) -> SummaryValues {
         let ahead = (input.decode([Dienst].self, "diensten") ?? [])

@@ -5,6 +5,7 @@ import Model
 public struct TickedifyDailyPlanOperation: TickedifyOperation {
     public init() {}
     public var name: String { "tickedify.daily_plan" }
+    public var bodySchema: SchemaComponent? { TickedifySchemas.dailyPlan }
     public var defaultTTL: TimeInterval { 60 }
     public var arguments: [OperationArgument] { [OperationArgument("date", .date)] }
 
@@ -27,6 +28,7 @@ public struct TickedifyListOperation: TickedifyOperation {
     public static let lists = ["inbox", "acties", "opvolgen"]
     public init() {}
     public var name: String { "tickedify.list" }
+    public var bodySchema: SchemaComponent? { TickedifySchemas.taskList }
     public var defaultTTL: TimeInterval { 120 }
     public var arguments: [OperationArgument] { [OperationArgument("list", .string, required: true)] }
 
@@ -52,6 +54,7 @@ public struct TickedifyListOperation: TickedifyOperation {
 public struct TickedifyCompletedOperation: TickedifyOperation {
     public init() {}
     public var name: String { "tickedify.completed" }
+    public var bodySchema: SchemaComponent? { TickedifySchemas.completedTaskList }
     public var defaultTTL: TimeInterval { 120 }
     public var arguments: [OperationArgument] { [OperationArgument("date", .date)] }
 
@@ -75,6 +78,7 @@ public struct TickedifyCompletedOperation: TickedifyOperation {
 public struct TickedifyCountsOperation: TickedifyOperation {
     public init() {}
     public var name: String { "tickedify.counts" }
+    public var bodySchema: SchemaComponent? { TaskCounts.schemaComponent }
     public var defaultTTL: TimeInterval { 120 }
     public var arguments: [OperationArgument] { [] }
     public func normalise(_ arguments: [String: ArgumentValue], clock: RequestClock) throws -> [String: ArgumentValue] {

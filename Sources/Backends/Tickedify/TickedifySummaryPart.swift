@@ -1,5 +1,6 @@
 import Foundation
 import Model
+import OpenAPIKit
 
 /// Tickedify's part of `/v1/summary`: today's plan and tasks.
 /// - `tasks_planned`: task slots in today's plan (Tickedify drops completed ones from it);
@@ -40,6 +41,24 @@ public struct TickedifySummaryPart: SummaryPart {
                 name: "completed", operation: TickedifyCompletedOperation().name, arguments: ["date": .date]),
         ]
     }
+
+    public var keySchemas: [String: JSONSchema] {
+        [
+            "tasks_planned": .integer(nullable: true),
+            "tasks_done": .integer(nullable: true),
+            "plan": .closedObject([
+                "count": .integer, "items": .array(items: TickedifySchemas.summaryPlanItem.reference),
+            ]),
+            "tasks": .closedObject([
+                "planned": .integer(nullable: true),
+                "done": .integer(nullable: true),
+                "open_titles": .array(items: .string),
+                "done_titles": .array(items: .string),
+            ]),
+        ]
+    }
+
+    public var keyComponents: [SchemaComponent] { [TickedifySchemas.summaryPlanItem] }
 
     public func summarize(_ input: SummaryInput) -> SummaryValues {
         let planItems = input.decode([PlanItem].self, "plan")

@@ -12,6 +12,9 @@ public protocol BackendWrite: Sendable {
     var path: String { get }
     /// The body fields the write accepts (any other is a 400); nil when it takes no body.
     var fields: Set<String>? { get }
+    /// How /openapi.json documents it: summary, path parameters, request body, answer, and what
+    /// its errors mean (`WriteDocumentation`).
+    var documentation: WriteDocumentation { get }
 
     /// Checks the request before anything is reserved or sent: a bad body is a 400 here
     /// (`WriteRefusal`), and no `Idempotency-Key` is spent on it.

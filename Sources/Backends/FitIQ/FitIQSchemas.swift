@@ -1,0 +1,92 @@
+import Model
+import OpenAPIKit
+
+/// FitIQ's schemas in /openapi.json: its records, its operations' bodies, its write and its
+/// summary keys.
+public enum FitIQSchemas {
+    static let passedThrough = "Passed through from FitIQ as sent (normally a number)."
+
+    /// A food log entry (`FitIQRecord.foodLog`).
+    public static let foodLog = SchemaComponent(
+        "FoodLog",
+        schema: .closedObject(
+            [
+                "id": .string,
+                "meal_type": .string(nullable: true),
+                "food_id": .string(nullable: true),
+                "servings": .number(nullable: true, description: passedThrough),
+                "logged_at": .string(format: .dateTime, nullable: true),
+                "notes": .string(nullable: true),
+            ], description: "One food log entry from FitIQ."))
+
+    /// A workout (`FitIQRecord.workout`).
+    public static let workout = SchemaComponent(
+        "Workout",
+        schema: .closedObject(
+            [
+                "id": .string,
+                "activity_type": .string(nullable: true),
+                "title": .string(nullable: true),
+                "started_at": .string(format: .dateTime, nullable: true),
+                "ended_at": .string(format: .dateTime, nullable: true),
+                "duration_minutes": .number(nullable: true, description: passedThrough),
+                "calories_burned": .number(nullable: true, description: passedThrough),
+                "distance_meters": .number(nullable: true, description: passedThrough),
+            ], description: "A workout from FitIQ."))
+
+    /// A sleep session (`FitIQRecord.sleep`).
+    public static let sleepSession = SchemaComponent(
+        "SleepSession",
+        schema: .closedObject(
+            [
+                "id": .string,
+                "start": .string(format: .dateTime, nullable: true),
+                "end": .string(format: .dateTime, nullable: true),
+                "total_sleep_minutes": .number(nullable: true, description: passedThrough),
+                "time_in_bed_minutes": .number(nullable: true, description: passedThrough),
+                "efficiency_percent": .number(nullable: true, description: passedThrough),
+            ], description: "A sleep session from FitIQ."))
+
+    /// Body of `fitiq.food_logs`.
+    public static let foodLogList = SchemaComponent(
+        "FoodLogList", uses: [foodLog],
+        schema: .array(description: "Body of fitiq.food_logs: the food logged on the day.", items: foodLog.reference))
+
+    /// Body of `fitiq.workouts`.
+    public static let workoutList = SchemaComponent(
+        "WorkoutList", uses: [workout],
+        schema: .array(description: "Body of fitiq.workouts.", items: workout.reference))
+
+    /// Body of `fitiq.sleep`.
+    public static let sleepSessionList = SchemaComponent(
+        "SleepSessionList", uses: [sleepSession],
+        schema: .array(description: "Body of fitiq.sleep.", items: sleepSession.reference))
+
+    /// Body of `POST /v1/food-logs` (`FoodLogInput`).
+    public static let newFoodLog = SchemaComponent(
+        "NewFoodLog",
+        schema: .closedObject(
+            [
+                "food_id": .text(
+                    min: 1, max: FoodLogInput.maximumFoodIDLength,
+                    description: "The id (a UUID) of a food of FitIQ's catalog or the user's own; FitIQ refuses others."
+                ),
+                "food_source": .enumeration(FoodLogInput.foodSources),
+                "meal_type": .enumeration(FoodLogInput.mealTypes),
+                "servings": .number(
+                    maximum: (FoodLogInput.maximumServings, exclusive: false), minimum: (0, exclusive: true)),
+                "logged_at": .text(
+                    max: 40, format: .dateTime, description: "ISO-8601 with an offset or Z; default: now."),
+                "notes": .text(max: FoodLogInput.maximumNotesLength),
+            ], required: ["food_id", "food_source", "meal_type", "servings"],
+            description: "Body of POST /v1/food-logs."))
+
+    /// Answer of `POST /v1/food-logs`.
+    public static let foodLogCreated = SchemaComponent(
+        "FoodLogCreated", uses: [foodLog],
+        schema: .closedObject(
+            [
+                "food_log": foodLog.reference,
+                "date": .string(format: .date, description: "The local day the entry counts for."),
+            ], description: "Answer of POST /v1/food-logs."))
+}

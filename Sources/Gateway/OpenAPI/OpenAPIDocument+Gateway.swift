@@ -1,0 +1,196 @@
+import Backends
+import Foundation
+import Model
+import OpenAPIKit
+
+/// The gateway's own endpoints and their answers' schemas. `/v1/summary` and `/v1/sources` are
+/// the core's keys plus what every backend's part declares (`SummaryPart.keySchemas`,
+/// `SourcesPart.detailSchemas`).
+extension OpenAPIDocument {
+    static func gatewayOperation(
+        _ operationID: String, summary: String, description: String? = nil,
+        parameters: OpenAPI.Parameter.Array = [], responses: OpenAPI.Response.Map
+    ) -> OpenAPI.Operation {
+        var responses = responses
+        responses[.default] = responseRef("Error")
+        return OpenAPI.Operation(
+            tags: ["gateway"], summary: summary, description: description, operationId: operationID,
+            parameters: parameters, responses: responses)
+    }
+
+    /// A 200 whose body is text of `contentType` (metrics, the event stream).
+    static func textResponse(_ description: String, contentType: OpenAPI.ContentType) -> OpenAPI.Response {
+        OpenAPI.Response(
+            description: description, headers: requestIDHeader,
+            content: [contentType: .b(OpenAPI.Content(schema: .string))])
+    }
+
+    static func jsonResponse(_ description: String, _ schema: JSONSchema, headers: OpenAPI.Header.Map? = nil)
+        -> Either<OpenAPI.Reference<OpenAPI.Response>, OpenAPI.Response>
+    {
+        .b(
+            OpenAPI.Response(
+                description: description, headers: headers ?? requestIDHeader, content: jsonContent(schema)))
+    }
+
+    static var gatewayOperations: [String: OpenAPI.Operation] {
+        [
+            "/healthz": gatewayOperation(
+                "getHealthz", summary: "Liveness: the process answers.",
+                responses: [.status(code: 200): jsonResponse("Alive.", health.reference)]),
+            "/readyz": gatewayOperation(
+                "getReadyz", summary: "Readiness: config, routes and cache checked; whether storage takes writes.",
+                responses: [
+                    .status(code: 200): jsonResponse(
+                        "Ready (or degraded: serving while the state folder takes no writes).", readiness.reference),
+                    .status(code: 503): jsonResponse(
+                        "Not ready; checks says which check failed.", readiness.reference),
+                ]),
+            "/metrics": gatewayOperation(
+                "getMetrics", summary: "Prometheus metrics.",
+                description: "The Prometheus text exposition format (version 0.0.4).",
+                responses: [.status(code: 200): .b(textResponse("The metrics.", contentType: .txt))]),
+            "/openapi.json": gatewayOperation(
+                "getOpenAPI", summary: "This document.",
+                description: "OpenAPI 3.1, generated at startup from the loaded route files.",
+                responses: [
+                    .status(code: 200): jsonResponse(
+                        "The OpenAPI document.",
+                        .object(
+                            properties: ["openapi": .fragment, "info": .fragment, "paths": .fragment]))
+                ]),
+            "/v1/stream": gatewayOperation(
+                "getStream", summary: "Server-Sent Events: a message whenever a cached section changes.",
+                description:
+                    "Events: `hello` on connect (`{\"profile\"}`), `change` whenever a cached section of the profile "
+                    + "changes (`{\"kind\":\"updated\"|\"failed\"|\"invalidated\",\"operation\"}`), `heartbeat` every 15 s "
+                    + "(`{\"time\"}`). `retry: 2000` asks browsers to reconnect after two seconds.",
+                responses: [
+                    .status(code: 200): .b(
+                        textResponse(
+                            "The event stream; it ends when the gateway shuts down.", contentType: .eventStream))
+                ]),
+            "/v1/summary": gatewayOperation(
+                "getSummary", summary: "Flat scalars of the day for home automation (Home Assistant).",
+                description: "Always JSON with 200, even when every backend is down: the scalars are then null and "
+                    + "`complete` false. Lists are under named objects, for `json_attributes_path`.",
+                parameters: [
+                    .reference(.component(named: "IfNoneMatch")), .reference(.component(named: "CacheControl")),
+                ],
+                responses: [
+                    .status(code: 200): jsonResponse("The summary.", summary.reference, headers: cachingHeaders),
+                    .status(code: 304): .b(notModified),
+                ]),
+            "/v1/sources": gatewayOperation(
+                "getSources",
+                summary: "Each backend: configured, last success and error, circuit, call and cache counters.",
+                responses: [
+                    .status(code: 200): jsonResponse(
+                        "The state of every backend for the profile.", sources.reference)
+                ]),
+        ]
+    }
+
+    /// The gateway's own schemas (with what they use).
+    static var gatewayComponents: [SchemaComponent] { [health, readiness, summary, sources] }
+
+    static let health = SchemaComponent("Health", schema: .closedObject(["status": .enumeration(["ok"])]))
+
+    static let storage = SchemaComponent(
+        "Storage",
+        schema: .closedObject(
+            [
+                "writable": .boolean(description: "Whether the last write to the state folder succeeded."),
+                "last_failure": .one(
+                    of: [
+                        .closedObject(["reason": .string, "at": .string(format: .dateTime)]), .null(),
+                    ], core: .init()),
+                "last_success": .string(format: .dateTime, nullable: true),
+                "temporary": .string(
+                    nullable: true,
+                    description: "Why a temporary folder stands in for the state folder (lost at the next start)."),
+            ], description: "Whether the state folder (cache, vault, idempotency keys) takes writes."))
+
+    static let readiness = SchemaComponent(
+        "Readiness", uses: [storage],
+        schema: .closedObject([
+            "status": .enumeration(
+                ["ready", "degraded", "not_ready"],
+                description: "degraded: serving, but the state folder takes no writes (see storage)."),
+            "checks": .map(.boolean, description: "Each check (config, routes, cache) and whether it passed."),
+            "storage": storage.reference,
+        ]))
+
+    static let summaryEvent = SchemaComponent(
+        "SummaryEvent",
+        schema: .closedObject([
+            "title": .string,
+            "start": .string(format: .dateTime),
+            "end": .string(format: .dateTime),
+            "all_day": .boolean,
+            "location": .string(nullable: true),
+            "status": .string,
+        ]))
+
+    /// `/v1/summary`: the core's keys (the day, the calendar keys every calendar backend feeds,
+    /// the flags, the sections) and every part's keys, all always present.
+    static var summary: SchemaComponent {
+        var properties: [String: JSONSchema] = [
+            "date": .string(format: .date),
+            "timezone": .string(description: "The configured IANA timezone."),
+            "next_event_title": .string(nullable: true),
+            "next_event_start": .string(format: .dateTime, nullable: true),
+            "stale": .boolean,
+            "complete": .boolean,
+            "age_seconds": .integer(minimum: (0, exclusive: false)),
+            "events": .closedObject(["count": .integer, "items": .array(items: summaryEvent.reference)]),
+            "sections": .map(SectionReport.schemaComponent.reference, description: "Per section it was built from."),
+        ]
+        var uses = [summaryEvent, SectionReport.schemaComponent]
+        for part in BackendCatalog.summaryParts {
+            properties.merge(part.keySchemas) { core, _ in core }
+            uses += part.keyComponents
+        }
+        return SchemaComponent(
+            "Summary", uses: uses,
+            schema: .closedObject(
+                properties, description: "The day as flat scalars (null when unknown) and lists under named objects."))
+    }
+
+    static let cacheCounters = SchemaComponent(
+        "CacheCounters",
+        schema: .closedObject(
+            [
+                "hits": .integer, "misses": .integer, "stale_serves": .integer, "collapsed": .integer,
+                "fetches": .integer, "fetch_failures": .integer, "timeouts": .integer,
+            ], description: "Cache counters of the backend's operations since the gateway started."))
+
+    /// One backend's line of `/v1/sources`: the core's keys, its health, and the keys its part
+    /// may add (not required: other backends' lines lack them).
+    static var sourceStatus: SchemaComponent {
+        var properties = SourceHealth.schemaProperties
+        properties["configured"] = .boolean
+        properties["cache"] = cacheCounters.reference
+        let required = Array(properties.keys)
+        var uses = [SourceHealth.lastErrorSchemaComponent, cacheCounters]
+        for part in BackendCatalog.sourcesParts {
+            properties.merge(part.detailSchemas) { core, _ in core }
+            uses += part.detailComponents
+        }
+        return SchemaComponent("SourceStatus", uses: uses, schema: .closedObject(properties, required: required))
+    }
+
+    static var sources: SchemaComponent {
+        let status = sourceStatus
+        return SchemaComponent(
+            "Sources", uses: [storage, status],
+            schema: .closedObject([
+                "profile": .string,
+                "generated_at": .string(format: .dateTime),
+                "storage": storage.reference,
+                "sources": .closedObject(
+                    Dictionary(uniqueKeysWithValues: backends.map { ($0, status.reference) }),
+                    description: "Every backend, configured or not."),
+            ]))
+    }
+}

@@ -1,0 +1,18 @@
+import OpenAPIKit
+
+extension KnowledgeItem {
+    /// `KnowledgeItem` in /openapi.json: every field is always written (explicit `null`s).
+    public static let schemaComponent = SchemaComponent(
+        "KnowledgeItem",
+        schema: .closedObject(
+            [
+                "id": .string,
+                "title": .string(nullable: true),
+                "url": .string(nullable: true),
+                "summary": .string(nullable: true),
+                "type": .string(nullable: true),
+                "tags": .array(items: .string),
+                "created_at": .string(format: .dateTime, nullable: true),
+                "permalink": .string(nullable: true),
+            ], description: "A saved link or note from PRSNL. Body of prsnl.item."))
+}
