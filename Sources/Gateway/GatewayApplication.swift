@@ -48,9 +48,9 @@ public enum GatewayApplication {
                 body: JSONCoding.encode(Readiness(status: status, checks: checks, storage: storage))
             )
         }
-        let spec = OpenAPIDocument.make(routes: runtime.routes)
+        let spec = OpenAPIDocumentOnDemand(routes: runtime.routes)
         router.get("/openapi.json") { _, _ in
-            JSONResponse.make(status: .ok, body: spec)
+            JSONResponse.make(status: .ok, body: spec.json)
         }
         router.get("/metrics") { _, _ in
             let text = await runtime.metrics.exposition(

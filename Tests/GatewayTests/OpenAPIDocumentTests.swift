@@ -1,10 +1,11 @@
 import Aggregation
 import Backends
 import Foundation
-import Gateway
 import Model
 import OpenAPIKit
 import Testing
+
+@testable import Gateway
 
 /// /openapi.json: generated from the loaded routes, every route and parameter documented,
 /// every operation's body described, every reference resolvable.
@@ -15,6 +16,17 @@ import Testing
 
     static func document(_ routes: [Route]) throws -> JSONValue {
         try JSONDecoder().decode(JSONValue.self, from: OpenAPIDocument.make(routes: routes))
+    }
+
+    /// The document is built by the first request that asks for it, once.
+    @Test func builtOnFirstRequestOnly() throws {
+        let routes = try Self.routes()
+        let onDemand = OpenAPIDocumentOnDemand(routes: routes)
+        #expect(!onDemand.isBuilt)
+        let first = onDemand.json
+        #expect(onDemand.isBuilt)
+        #expect(first == OpenAPIDocument.make(routes: routes))
+        #expect(onDemand.json == first)
     }
 
     @Test func parsesAsOpenAPI31() throws {

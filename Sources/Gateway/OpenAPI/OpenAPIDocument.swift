@@ -4,8 +4,8 @@ import Foundation
 import Model
 import OpenAPIKit
 
-/// `GET /openapi.json`: an OpenAPI 3.1 description of the whole unified API, built once at
-/// startup as an `OpenAPI.Document` (OpenAPIKit). The core describes what is its own: info,
+/// `GET /openapi.json`: an OpenAPI 3.1 description of the whole unified API, built once (on
+/// the first request, `OpenAPIDocumentOnDemand`) as an `OpenAPI.Document` (OpenAPIKit). The core describes what is its own: info,
 /// security, shared headers and answers, the gateway's own endpoints, and the route endpoints
 /// from the loaded route files (users add their own), whose answer schemas are made of the
 /// sections' operation bodies. Everything else is declared by the backends in their homes and
