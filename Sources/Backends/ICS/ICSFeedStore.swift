@@ -5,7 +5,9 @@ import Model
 /// in memory: a feed is fetched at most once per its `refresh` interval (conditional GET
 /// after the first), however many answers and date ranges need it, and concurrent needs
 /// share one fetch. A feed that cannot be fetched serves its last copy with the failure
-/// beside it. After a restart the first need fetches again.
+/// beside it. After a restart the first need fetches again. A copy nobody has needed for a
+/// day (a calendar removed from the config, an address or credential changed) is dropped, so
+/// months of use do not pile up old feeds.
 actor ICSFeedStore {
     static let shared = ICSFeedStore()
 
@@ -19,16 +21,35 @@ actor ICSFeedStore {
     /// The last check that failed, until one succeeds: a copy served meanwhile carries it.
     private var failures: [String: (at: Date, error: BackendError)] = [:]
     private var flights: [String: Task<Answer, any Error>] = [:]
+    /// When each copy was last needed.
+    private var needed: [String: Date] = [:]
+
+    /// How long a copy nobody needs is kept.
+    static let unusedLifetime: TimeInterval = 86_400
 
     func copy(_ key: String) -> ICSFeedCopy? { copies[key] }
+
+    /// The keys of the copies kept now.
+    var keys: Set<String> { Set(copies.keys) }
+
+    /// Drops the copies (and failures) not needed since `unusedLifetime` before `now`.
+    private func dropUnused(now: Date) {
+        for (key, last) in needed where now.timeIntervalSince(last) > Self.unusedLifetime && flights[key] == nil {
+            copies[key] = nil
+            failures[key] = nil
+            needed[key] = nil
+        }
+    }
 
     /// The calendar's copy, refreshed first when `ICSRefreshDecision` says so.
     func feed(
         _ calendar: ICSSettings.Calendar, key: String, context: OperationContext, timeout: TimeInterval,
         maximumBytes: Int
     ) async throws -> Answer {
-        if let flight = flights[key] { return try await flight.value }
         let now = context.now
+        needed[key] = max(needed[key] ?? now, now)
+        dropUnused(now: now)
+        if let flight = flights[key] { return try await flight.value }
         let decision = ICSRefreshDecision.decide(
             copy: copies[key], lastFailure: failures[key]?.at, refresh: calendar.refresh.seconds, now: now)
         guard case .fetch(let ifNoneMatch, let ifModifiedSince) = decision, let source = calendar.source else {

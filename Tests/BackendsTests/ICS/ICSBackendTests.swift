@@ -217,4 +217,24 @@ struct ICSBackendTests {
         }
         try ICSEventsOperation().validate(["calendar": .string("school")], for: profile)
     }
+
+    @Test func aCopyNobodyNeedsForADayIsDropped() async throws {
+        let path = try Self.file(Self.feed)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let store = ICSFeedStore()
+        let operation = ICSEventsOperation(feeds: store)
+        let arguments: [String: ArgumentValue] = [
+            "from": .date(Self.day("2026-11-24")), "to": .date(Self.day("2026-11-24")),
+        ]
+        let start = Date()
+        let old = ICSSettings.Calendar(name: "old", url: path)
+        let kept = ICSSettings.Calendar(name: "kept", url: path)
+        _ = try await operation.fetch(arguments, context: Self.context([old, kept], now: start))
+        #expect(await store.keys.count == 2)
+        // "old" leaves the config; "kept" is still asked for.
+        _ = try await operation.fetch(arguments, context: Self.context([kept], now: start + 43_200))
+        #expect(await store.keys.count == 2)
+        _ = try await operation.fetch(arguments, context: Self.context([kept], now: start + 86_401))
+        #expect(await store.keys.count == 1)
+    }
 }
