@@ -5,23 +5,7 @@ import Testing
 @Suite("ICS large feeds")
 struct ICSLargeFeedTests {
     @Test func thousandsOfSeriesOnAFeedDefinedZone() throws {
-        var body = """
-            BEGIN:VTIMEZONE
-            TZID:Customized Time Zone
-            BEGIN:STANDARD
-            DTSTART:16011028T030000
-            RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=10
-            TZOFFSETFROM:+0200
-            TZOFFSETTO:+0100
-            END:STANDARD
-            BEGIN:DAYLIGHT
-            DTSTART:16010325T020000
-            RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=3
-            TZOFFSETFROM:+0100
-            TZOFFSETTO:+0200
-            END:DAYLIGHT
-            END:VTIMEZONE
-            """
+        var body = ICSTestSupport.centralEuropeanVTimeZone("Customized Time Zone")
         for index in 0..<2_000 {
             body += "\nBEGIN:VEVENT\nUID:e\(index)\nDTSTART;TZID=Customized Time Zone:20200106T\(10 + index % 8)0000"
             body += "\nDURATION:PT1H\nRRULE:FREQ=WEEKLY;BYDAY=MO,WE\nEND:VEVENT"

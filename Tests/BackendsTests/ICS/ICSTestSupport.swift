@@ -8,6 +8,27 @@ enum ICSTestSupport {
     static let losAngeles = TimeZone(identifier: "America/Los_Angeles")!
     static let auckland = TimeZone(identifier: "Pacific/Auckland")!
 
+    /// A feed's own VTIMEZONE named `tzid` with Central European rules (as Outlook writes them).
+    static func centralEuropeanVTimeZone(_ tzid: String) -> String {
+        """
+        BEGIN:VTIMEZONE
+        TZID:\(tzid)
+        BEGIN:STANDARD
+        DTSTART:16011028T030000
+        RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=10
+        TZOFFSETFROM:+0200
+        TZOFFSETTO:+0100
+        END:STANDARD
+        BEGIN:DAYLIGHT
+        DTSTART:16010325T020000
+        RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=3
+        TZOFFSETFROM:+0100
+        TZOFFSETTO:+0200
+        END:DAYLIGHT
+        END:VTIMEZONE
+        """
+    }
+
     /// `Tests/Fixtures/ics/<name>`, found from this file's path.
     static func fixtureURL(_ name: String) -> URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -49,24 +49,7 @@ struct ICSTimeZoneTests {
     }
 
     @Test func vtimezoneRulesMatchTheSystemZone() throws {
-        let text = ICSTestSupport.feed(
-            """
-            BEGIN:VTIMEZONE
-            TZID:My Amsterdam
-            BEGIN:STANDARD
-            DTSTART:16011028T030000
-            RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=10
-            TZOFFSETFROM:+0200
-            TZOFFSETTO:+0100
-            END:STANDARD
-            BEGIN:DAYLIGHT
-            DTSTART:16010325T020000
-            RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=3
-            TZOFFSETFROM:+0100
-            TZOFFSETTO:+0200
-            END:DAYLIGHT
-            END:VTIMEZONE
-            """)
+        let text = ICSTestSupport.feed(ICSTestSupport.centralEuropeanVTimeZone("My Amsterdam"))
         let parsed = try ICSParser.parse(Array(text.utf8))
         let definition = try #require(ICSVTimeZone(parsed.calendars[0].components[0]))
         let custom = ICSZone.defined(definition)
