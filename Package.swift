@@ -109,6 +109,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
+        // Test support: running a child process (python3 reference scripts) off Swift's shared threads.
+        .target(name: "ChildProcess", path: "Tests/ChildProcess"),
         .testTarget(name: "ModelTests", dependencies: ["Model"]),
         .testTarget(
             name: "CacheTests", dependencies: ["Cache", "Model", .product(name: "GRDB", package: "GRDB.swift")]
@@ -116,7 +118,7 @@ let package = Package(
         .testTarget(
             name: "BackendsTests",
             dependencies: [
-                "Backends", "Model", "Simulators", "Yams",
+                "Backends", "ChildProcess", "Model", "Simulators", "Yams",
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
@@ -136,7 +138,7 @@ let package = Package(
         .testTarget(
             name: "SimulatorsTests",
             dependencies: [
-                "Simulators",
+                "ChildProcess", "Simulators",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

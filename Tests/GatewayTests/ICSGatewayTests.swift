@@ -16,7 +16,7 @@ import Testing
 struct ICSGatewayTests {
     static let noCache: HTTPFields = [.cacheControl: "no-cache"]
 
-    func events(_ demo: DemoHarness, calendar: String? = nil) async throws -> JSONValue {
+    func events(_ demo: DemoHarness) async throws -> JSONValue {
         try await demo.test { client in
             try await client.execute(uri: "/v1/events", method: .get, headers: Self.noCache).json
         }

@@ -2,8 +2,12 @@
 """Reference occurrences for daygate's ICS reader, from python icalendar + recurring-ical-events.
 
 Usage: reference_occurrences.py FIXTURE.ics ZONE FROM TO
+       reference_occurrences.py --batch '[["FIXTURE.ics", "ZONE", "FROM", "TO"], ...]'
   ZONE      the household IANA zone (floating times are read in it)
   FROM, TO  local days YYYY-MM-DD, TO exclusive
+
+--batch answers every case in one run (one interpreter start for the whole comparison) with a
+JSON list of the single-case answers, in order.
 
 Prints {"YYYY-MM-DD": [{"uid": ..., "start": ..., "summary": ...}, ...], ...}: for each local
 day the occurrences overlapping it (all-day events by their dates, start as YYYY-MM-DD; timed
@@ -24,8 +28,7 @@ except ImportError as error:  # pragma: no cover
     sys.exit(3)
 
 
-def main() -> None:
-    path, zone_name, first, last = sys.argv[1:5]
+def occurrences_per_day(path: str, zone_name: str, first: str, last: str) -> dict:
     zone = zoneinfo.ZoneInfo(zone_name)
     first_day = datetime.date.fromisoformat(first)
     last_day = datetime.date.fromisoformat(last)
@@ -79,7 +82,15 @@ def main() -> None:
         rows.sort()
         days[day.isoformat()] = [{"uid": uid, "start": start, "summary": summary} for start, uid, summary in rows]
         day += datetime.timedelta(days=1)
-    json.dump(days, sys.stdout, indent=1, sort_keys=True, ensure_ascii=False)
+    return days
+
+
+def main() -> None:
+    if sys.argv[1] == "--batch":
+        answer = [occurrences_per_day(*case) for case in json.loads(sys.argv[2])]
+    else:
+        answer = occurrences_per_day(*sys.argv[1:5])
+    json.dump(answer, sys.stdout, indent=1, sort_keys=True, ensure_ascii=False)
     sys.stdout.write("\n")
 
 

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import ChildProcess
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -604,15 +605,8 @@ struct ICSSimulatorTests {
     // MARK: - An independent parser
 
     /// Parses every demo feed with Python's `icalendar` when it is installed (skipped otherwise).
-    @Test func feedsParseWithPythonICalendar() throws {
-        let check = Process()
-        check.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        check.arguments = ["python3", "-c", "import icalendar"]
-        check.standardOutput = FileHandle.nullDevice
-        check.standardError = FileHandle.nullDevice
-        guard (try? check.run()) != nil else { return }
-        check.waitUntilExit()
-        guard check.terminationStatus == 0 else { return }
+    @Test func feedsParseWithPythonICalendar() async throws {
+        guard (try? await ChildProcess.run(["python3", "-c", "import icalendar"]))?.status == 0 else { return }
 
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ics-sim-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -630,16 +624,9 @@ struct ICSSimulatorTests {
                     e.decoded("DTSTART"); str(e.get("SUMMARY"))
                 print(p.stem, len(events))
             """
-        let run = Process()
-        run.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        run.arguments = ["python3", "-c", script, dir.path]
-        let output = Pipe()
-        run.standardOutput = output
-        run.standardError = output
-        try run.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        run.waitUntilExit()
-        #expect(run.terminationStatus == 0, "\(text)")
+        let run = try await ChildProcess.run(["python3", "-c", script, dir.path])
+        let text = String(decoding: run.output, as: UTF8.self) + run.error
+        #expect(run.status == 0, "\(text)")
         #expect(text.contains("school 9"))
     }
 }

@@ -32,32 +32,8 @@ public struct EightAllsEventsOperation: BackendOperation {
     }
 
     public func normalise(_ arguments: [String: ArgumentValue], clock: RequestClock) throws -> [String: ArgumentValue] {
-        let from = arguments["from"]?.date
-        let to = arguments["to"]?.date
-        let first: LocalDate
-        let last: LocalDate
-        switch (from, to) {
-        case (let from?, let to?):
-            if arguments["date"] != nil {
-                throw ErrorDetail.badParameter("give either date or from and to, not both")
-            }
-            guard from <= to else {
-                throw ErrorDetail.badParameter("to (\(to)) is before from (\(from))")
-            }
-            let days = from.days(to: to) + 1
-            guard days <= Self.maximumDays else {
-                throw ErrorDetail.badParameter("from…to spans \(days) days; at most \(Self.maximumDays)")
-            }
-            (first, last) = (from, to)
-        case (nil, nil):
-            let day = arguments["date"]?.date ?? clock.today
-            (first, last) = (day, day)
-        case (nil, _?):
-            throw ErrorDetail.badParameter("to needs from as well")
-        case (_?, nil):
-            throw ErrorDetail.badParameter("from needs to as well")
-        }
-        var normalised: [String: ArgumentValue] = ["from": .date(first), "to": .date(last)]
+        let days = try LocalDayRange(arguments, today: clock.today, maximumDays: Self.maximumDays)
+        var normalised: [String: ArgumentValue] = ["from": .date(days.first), "to": .date(days.last)]
         normalised["event_type"] = arguments["event_type"]
         normalised["status"] = arguments["status"]
         return normalised

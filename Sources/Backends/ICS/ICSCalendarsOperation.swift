@@ -49,7 +49,7 @@ public struct ICSCalendarsOperation: BackendOperation {
     public func isConfigured(for profile: ProfileConfig) -> Bool { profile.ics != nil }
 
     public func credentialFingerprint(for profile: ProfileConfig) -> String {
-        ICSEventsOperation().credentialFingerprint(for: profile)
+        profile.ics?.fingerprint ?? CredentialFingerprint.none
     }
 
     public func normalise(_ arguments: [String: ArgumentValue], clock: RequestClock) throws -> [String: ArgumentValue] {
@@ -68,9 +68,7 @@ public struct ICSCalendarsOperation: BackendOperation {
                 name: calendar.name, color: calendar.color, source: calendar.shownSource, auth: calendar.auth,
                 refreshSeconds: Int(calendar.refresh.seconds), state: "ok")
             do {
-                let answer = try await feeds.feed(
-                    calendar, key: ICSEventsOperation.feedKey(calendar, context: context), context: context,
-                    timeout: settings.timeout.seconds, maximumBytes: ICSCalendar.defaultMaximumBytes)
+                let answer = try await feeds.feed(calendar, timeout: settings.timeout.seconds, context: context)
                 state.checkedAt = LenientDate.format(answer.copy.checkedAt, in: context.timeZone)
                 state.changedAt = LenientDate.format(answer.copy.changedAt, in: context.timeZone)
                 state.bytes = answer.copy.byteCount

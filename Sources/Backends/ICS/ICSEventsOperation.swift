@@ -39,16 +39,12 @@ public struct ICSEventsOperation: BackendOperation {
 
     /// The calendars' sources and credentials: another address or account is another entry.
     public func credentialFingerprint(for profile: ProfileConfig) -> String {
-        guard let settings = profile.ics else { return CredentialFingerprint.none }
-        return CredentialFingerprint.of(
-            settings.calendars.flatMap {
-                [$0.name, $0.url.reveal(), $0.username ?? "", $0.password?.reveal() ?? "", $0.token?.reveal() ?? ""]
-            })
+        profile.ics?.fingerprint ?? CredentialFingerprint.none
     }
 
     public func normalise(_ arguments: [String: ArgumentValue], clock: RequestClock) throws -> [String: ArgumentValue] {
-        let (first, last) = try Self.days(arguments, today: clock.today)
-        var normalised: [String: ArgumentValue] = ["from": .date(first), "to": .date(last)]
+        let days = try LocalDayRange(arguments, today: clock.today, maximumDays: Self.maximumDays)
+        var normalised: [String: ArgumentValue] = ["from": .date(days.first), "to": .date(days.last)]
         normalised["calendar"] = arguments["calendar"]
         normalised["event_type"] = arguments["event_type"]
         normalised["status"] = arguments["status"]
@@ -59,25 +55,6 @@ public struct ICSEventsOperation: BackendOperation {
         if let name = arguments["calendar"]?.string, profile.ics?.calendar(named: name) == nil {
             let known = profile.ics?.calendars.map(\.name).joined(separator: ", ") ?? ""
             throw ErrorDetail.badParameter("no calendar \(name) (calendars: \(known))")
-        }
-    }
-
-    /// `date`, or `from`…`to` (both), or today.
-    static func days(_ arguments: [String: ArgumentValue], today: LocalDate) throws -> (LocalDate, LocalDate) {
-        switch (arguments["from"]?.date, arguments["to"]?.date) {
-        case (let from?, let to?):
-            if arguments["date"] != nil { throw ErrorDetail.badParameter("give either date or from and to, not both") }
-            guard from <= to else { throw ErrorDetail.badParameter("to (\(to)) is before from (\(from))") }
-            let days = from.days(to: to) + 1
-            guard days <= maximumDays else {
-                throw ErrorDetail.badParameter("from…to spans \(days) days; at most \(maximumDays)")
-            }
-            return (from, to)
-        case (nil, nil):
-            let day = arguments["date"]?.date ?? today
-            return (day, day)
-        case (nil, _?): throw ErrorDetail.badParameter("to needs from as well")
-        case (_?, nil): throw ErrorDetail.badParameter("from needs to as well")
         }
     }
 
@@ -100,9 +77,7 @@ public struct ICSEventsOperation: BackendOperation {
                         return (
                             index,
                             .success(
-                                try await feeds.feed(
-                                    calendar, key: Self.feedKey(calendar, context: context), context: context,
-                                    timeout: settings.timeout.seconds, maximumBytes: ICSCalendar.defaultMaximumBytes))
+                                try await feeds.feed(calendar, timeout: settings.timeout.seconds, context: context))
                         )
                     } catch {
                         return (index, .failure(error))
@@ -161,17 +136,6 @@ public struct ICSEventsOperation: BackendOperation {
             .sorted { ($0.0, $0.1.end, $0.1.title, $0.1.id) < ($1.0, $1.1.end, $1.1.title, $1.1.id) }
             .map(\.1)
         return try OperationOutput(encoding: unified, issues: issues)
-    }
-
-    /// One feed per profile, calendar, address and credential.
-    static func feedKey(_ calendar: ICSSettings.Calendar, context: OperationContext) -> String {
-        [
-            context.profileName, calendar.name,
-            CredentialFingerprint.of([
-                calendar.url.reveal(), calendar.username ?? "", calendar.password?.reveal() ?? "",
-                calendar.token?.reveal() ?? "",
-            ]),
-        ].joined(separator: "\u{0}")
     }
 
     /// The unified event of one occurrence. Its id is stable across fetches: calendar, UID and

@@ -41,11 +41,13 @@ actor ICSFeedStore {
         }
     }
 
-    /// The calendar's copy, refreshed first when `ICSRefreshDecision` says so.
+    /// The calendar's copy for the context's profile, refreshed first when `ICSRefreshDecision`
+    /// says so. One copy per profile, calendar, address and credential.
     func feed(
-        _ calendar: ICSSettings.Calendar, key: String, context: OperationContext, timeout: TimeInterval,
-        maximumBytes: Int
+        _ calendar: ICSSettings.Calendar, timeout: TimeInterval, context: OperationContext,
+        maximumBytes: Int = ICSCalendar.defaultMaximumBytes
     ) async throws -> Answer {
+        let key = [context.profileName, calendar.name, calendar.fingerprint].joined(separator: "\u{0}")
         let now = context.now
         needed[key] = max(needed[key] ?? now, now)
         dropUnused(now: now)

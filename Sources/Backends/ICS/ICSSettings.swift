@@ -109,15 +109,25 @@ public struct ICSSettings: BackendSettings, Hashable {
             return .http(parsed)
         }
 
+        /// `scheme://host[:port]` of a feed on the web (nil for a file).
+        public var origin: String? {
+            guard case .http(let url)? = source, let scheme = url.scheme, let host = url.host else { return nil }
+            return "\(scheme)://\(host)\(url.port.map { ":\($0)" } ?? "")"
+        }
+
         /// How the calendar is reached, for people: `https://example.org/…` (never the path,
         /// which may hold the feed's secret) or `file`.
         public var shownSource: String {
-            switch source {
-            case .http(let url)?:
-                "\(url.scheme ?? "https")://\(url.host ?? "")\(url.port.map { ":\($0)" } ?? "")/…"
-            case .file?: "file"
-            case nil: "invalid"
-            }
+            if let origin { return origin + "/…" }
+            return source == nil ? "invalid" : "file"
+        }
+
+        /// A fingerprint of where the feed is and the credential it is fetched with (never
+        /// the secrets themselves): another address or account is another feed.
+        public var fingerprint: String {
+            CredentialFingerprint.of([
+                url.reveal(), username ?? "", password?.reveal() ?? "", token?.reveal() ?? "",
+            ])
         }
 
         /// `none`, `basic` or `bearer`.
@@ -170,13 +180,14 @@ public struct ICSSettings: BackendSettings, Hashable {
 
     /// The web servers of the calendars (one connection pool each).
     public var endpoints: [BackendEndpoint] {
-        calendars.compactMap { calendar in
-            guard case .http(let url)? = calendar.source, let scheme = url.scheme, let host = url.host else {
-                return nil
-            }
-            return BackendEndpoint(baseURL: "\(scheme)://\(host)\(url.port.map { ":\($0)" } ?? "")", timeout: timeout)
-        }
+        calendars.compactMap { calendar in calendar.origin.map { BackendEndpoint(baseURL: $0, timeout: timeout) } }
     }
 
     public func calendar(named name: String) -> Calendar? { calendars.first { $0.name == name } }
+
+    /// Every calendar's name and `fingerprint`: the cache keeps the answers of another set of
+    /// calendars apart.
+    public var fingerprint: String {
+        CredentialFingerprint.of(calendars.flatMap { [$0.name, $0.fingerprint] })
+    }
 }

@@ -5,21 +5,10 @@ import OpenAPIKit
 /// The calendars' part of `/v1/sources`: each calendar (name, where from, colour) with its own
 /// health (each feed is fetched on its own).
 public struct ICSSourcesPart: SourcesPart {
-    struct Calendar: Encodable {
+    struct Calendar: Encodable, Sendable {
         var name: String
         var source: String
         @Nullable var color: String?
-        var health: SourceHealth
-
-        enum CodingKeys: String, CodingKey { case name, source, color }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(name, forKey: .name)
-            try container.encode(source, forKey: .source)
-            try container.encode(_color, forKey: .color)
-            try health.encode(to: encoder)
-        }
     }
 
     public var detailSchemas: [String: JSONSchema] {
@@ -33,7 +22,8 @@ public struct ICSSourcesPart: SourcesPart {
 
     public func details(_ input: SourcesInput) async -> [String: JSONValue] {
         let calendars = (input.profile.ics?.calendars ?? []).map {
-            Calendar(name: $0.name, source: $0.shownSource, color: $0.color, health: input.health($0.name))
+            ScopedSourceHealth(
+                Calendar(name: $0.name, source: $0.shownSource, color: $0.color), health: input.health($0.name))
         }
         return ["calendars": (try? JSONValue(encoding: calendars)) ?? .array([])]
     }

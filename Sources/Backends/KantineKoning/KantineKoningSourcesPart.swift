@@ -5,25 +5,15 @@ import OpenAPIKit
 /// Kantine Koning's part of `/v1/sources`: each enrollment (label, club, role), whether its
 /// club's season ended, and its own health (its calls are made with its own token).
 public struct KantineKoningSourcesPart: SourcesPart {
-    struct Enrollment: Encodable {
+    struct Enrollment: Encodable, Sendable {
         var label: String
         var tenant: String
         var role: String
         var seasonEnded: Bool
-        var health: SourceHealth
 
         enum CodingKeys: String, CodingKey {
             case label, tenant, role
             case seasonEnded = "season_ended"
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(label, forKey: .label)
-            try container.encode(tenant, forKey: .tenant)
-            try container.encode(role, forKey: .role)
-            try container.encode(seasonEnded, forKey: .seasonEnded)
-            try health.encode(to: encoder)
         }
     }
 
@@ -38,12 +28,13 @@ public struct KantineKoningSourcesPart: SourcesPart {
 
     public func details(_ input: SourcesInput) async -> [String: JSONValue] {
         let seasons = KantineKoningSeasons(vault: input.vault, profile: input.profileName)
-        var enrollments: [Enrollment] = []
+        var enrollments: [ScopedSourceHealth<Enrollment>] = []
         for enrollment in input.profile.kantinekoning?.enrollments ?? [] {
             enrollments.append(
-                Enrollment(
-                    label: enrollment.label, tenant: enrollment.tenant, role: enrollment.role,
-                    seasonEnded: await seasons.isOver(tenant: enrollment.tenant),
+                ScopedSourceHealth(
+                    Enrollment(
+                        label: enrollment.label, tenant: enrollment.tenant, role: enrollment.role,
+                        seasonEnded: await seasons.isOver(tenant: enrollment.tenant)),
                     health: input.health(enrollment.label)))
         }
         return ["enrollments": (try? JSONValue(encoding: enrollments)) ?? .array([])]

@@ -19,8 +19,10 @@ public struct KantineKoningVolunteerWrite: BackendWrite {
 
     public func check(_ request: WriteRequest) throws {
         _ = try request.parameter("id")
-        _ = try request.parameter(kind == .add ? "id" : "name")
-        if kind == .add { _ = try request.string("name") }
+        switch kind {
+        case .add: _ = try request.string("name")
+        case .remove: _ = try request.parameter("name")
+        }
     }
 
     public func perform(_ request: WriteRequest, context: OperationContext) async throws -> WriteResult {

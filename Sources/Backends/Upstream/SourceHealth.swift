@@ -55,3 +55,20 @@ public struct SourceHealth: Encodable, Sendable {
         }
     }
 }
+
+/// One scope of a backend in `/v1/sources` (a Kantine Koning enrollment, a calendar): its own
+/// keys and its health side by side in one JSON object.
+public struct ScopedSourceHealth<Scope: Encodable & Sendable>: Encodable, Sendable {
+    public var scope: Scope
+    public var health: SourceHealth
+
+    public init(_ scope: Scope, health: SourceHealth) {
+        self.scope = scope
+        self.health = health
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try scope.encode(to: encoder)
+        try health.encode(to: encoder)
+    }
+}

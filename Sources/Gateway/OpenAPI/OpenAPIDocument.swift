@@ -81,12 +81,13 @@ public enum OpenAPIDocument {
     }
 
     static let infoDescription =
-        "One JSON API over a household's services (Tickedify, 8alls, Kantine Koning, FitIQ, PRSNL). "
+        "One JSON API over a household's services (backends: \(BackendCatalog.names.joined(separator: ", "))). "
         + "Every endpoint under /v1 except /v1/summary, /v1/sources and /v1/stream comes from a route file "
         + "(routes/*.yaml): its answer carries each parameter's value, complete/stale/age_seconds, per-section "
         + "metadata under `sections`, and one key per section with that operation's body (null when the "
-        + "section has no data; absent when the profile has not configured its backend). Dates and times are "
-        + "in the gateway's configured timezone. This document is generated at startup from the loaded routes."
+        + "section has no data; absent when the profile has not configured its backend; a section with "
+        + "`merge_into` joins its list into another section's key). Dates and times are in the gateway's "
+        + "configured timezone. This document is generated on its first request from the loaded routes."
         + securityDescription
 
     /// Every component schema the core and the backends declare, with the components they use:

@@ -1,4 +1,5 @@
 import Backends
+import ChildProcess
 import Foundation
 import Model
 import Testing
@@ -46,35 +47,50 @@ struct ICSReferenceTests {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("ICS/reference_occurrences.py")
 
-    /// Runs python3 with `arguments`; nil output when it exits non-zero.
-    static func python(_ arguments: [String]) throws -> (status: Int32, output: Data, error: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3"] + arguments
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, data, String(decoding: errorData, as: UTF8.self))
+    /// The reference's answers to every case, from one python3 run shared by the cases (one
+    /// interpreter start instead of one per case, so the comparison does not crowd the CPUs the
+    /// suite's timing tests run on).
+    actor Reference {
+        static let shared = Reference()
+        private var answers: Task<[[String: [[String: String]]]], any Error>?
+
+        func answer(_ index: Int) async throws -> [String: [[String: String]]] {
+            let batch =
+                answers
+                ?? Task {
+                    let check = try await ChildProcess.run(["python3", "-c", "import icalendar, recurring_ical_events"])
+                    guard check.status == 0 else {
+                        throw ReferenceUnavailable(
+                            message:
+                                "python3 with the modules icalendar and recurring-ical-events is needed; run `make test`, which installs them (\(check.error.prefix(200)))"
+                        )
+                    }
+                    let cases = ICSReferenceTests.cases.map {
+                        [ICSTestSupport.fixtureURL($0.fixture).path, $0.zone, $0.from, $0.to]
+                    }
+                    let arguments = String(decoding: try JSONEncoder().encode(cases), as: UTF8.self)
+                    let run = try await ChildProcess.run([
+                        "python3", ICSReferenceTests.script.path, "--batch", arguments,
+                    ])
+                    guard run.status == 0 else {
+                        throw ReferenceUnavailable(message: "reference script failed: \(run.error)")
+                    }
+                    return try JSONDecoder().decode([[String: [[String: String]]]].self, from: run.output)
+                }
+            answers = batch
+            return try await batch.value[index]
+        }
     }
 
-    @Test(arguments: cases)
-    func matchesReference(_ testCase: Case) throws {
-        let check = try Self.python(["-c", "import icalendar, recurring_ical_events"])
-        guard check.status == 0 else {
-            Issue.record(
-                "python3 with the modules icalendar and recurring-ical-events is needed; run `make test`, which installs them (\(check.error.prefix(200)))"
-            )
-            return
-        }
-        let path = ICSTestSupport.fixtureURL(testCase.fixture).path
-        let run = try Self.python([Self.script.path, path, testCase.zone, testCase.from, testCase.to])
-        try #require(run.status == 0, "reference script failed: \(run.error)")
-        let reference = try JSONDecoder().decode([String: [[String: String]]].self, from: run.output)
+    struct ReferenceUnavailable: Error, CustomStringConvertible {
+        var message: String
+        var description: String { message }
+    }
+
+    @Test(arguments: cases.indices)
+    func matchesReference(_ index: Int) async throws {
+        let testCase = Self.cases[index]
+        let reference = try await Reference.shared.answer(index)
 
         let zone = try #require(TimeZone(identifier: testCase.zone))
         let calendar = try ICSCalendar(bytes: try ICSTestSupport.fixture(testCase.fixture), household: zone)
