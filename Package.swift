@@ -5,7 +5,7 @@ import PackageDescription
 let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
 
 // Dependencies point one way: Model ← Backends ← Aggregation ← Gateway ← daygate.
-// Cache sits beside Backends (it only knows Model); Simulators stand alone.
+// Cache sits beside Backends (it only knows Model); Simulators know only Model (its JSON value and calendar).
 let package = Package(
     name: "daygate",
     platforms: [.macOS(.v14)],
@@ -89,6 +89,7 @@ let package = Package(
         .target(
             name: "Simulators",
             dependencies: [
+                "Model",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -138,7 +139,7 @@ let package = Package(
         .testTarget(
             name: "SimulatorsTests",
             dependencies: [
-                "ChildProcess", "Simulators",
+                "ChildProcess", "Model", "Simulators",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

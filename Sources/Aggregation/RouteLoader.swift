@@ -209,7 +209,8 @@ public struct RouteLoader: Sendable {
             let text: String? =
                 switch value {
                 case .string(let string): string
-                case .number(let number) where number.rounded() == number: String(Int64(number))
+                case .int(let number): String(number)
+                case .double(let number) where number.rounded() == number && abs(number) < 9e15: String(Int64(number))
                 case .bool(let flag): flag ? "true" : "false"
                 default: nil
                 }
@@ -310,7 +311,8 @@ public struct RouteLoader: Sendable {
     static func literal(_ value: JSONValue, as kind: ArgumentValue.Kind) -> ArgumentValue? {
         switch (kind, value) {
         case (.string, .string(let text)): .string(text)
-        case (.int, .number(let number)) where number.rounded() == number: .int(Int(number))
+        case (.int, .int(let number)): .int(number)
+        case (.int, .double(let number)) where number.rounded() == number && abs(number) < 9e15: .int(Int(number))
         case (.bool, .bool(let flag)): .bool(flag)
         case (.date, .string(let text)): LocalDate(text).map { .date($0) }
         default: nil

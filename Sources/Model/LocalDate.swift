@@ -10,27 +10,8 @@ public struct LocalDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
 
     /// Strict `YYYY-MM-DD` of a real calendar day; anything else is nil.
     public init?(_ text: String) {
-        let bytes = Array(text.utf8)
-        guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return nil }
-        func digits(_ range: Range<Int>) -> Int? {
-            var value = 0
-            for byte in bytes[range] {
-                guard byte >= 48, byte <= 57 else { return nil }
-                value = value * 10 + Int(byte - 48)
-            }
-            return value
-        }
-        guard let year = digits(0..<4), let month = digits(5..<7), let day = digits(8..<10),
-            year >= 1, (1...12).contains(month), (1...31).contains(day)
-        else { return nil }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = .gmt
-        guard let date = calendar.date(from: DateComponents(year: year, month: month, day: day)),
-            calendar.component(.day, from: date) == day
-        else { return nil }
-        self.year = year
-        self.month = month
-        self.day = day
+        guard let (year, month, day) = Civil.parseDay(text) else { return nil }
+        self.init(year: year, month: month, day: day)
     }
 
     /// The day a backend DATE field starts with: `2026-11-22T00:00:00.000Z` or `2026-11-22`
@@ -70,21 +51,37 @@ public struct LocalDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
 
     private static let lastToday = Mutex<(zone: TimeZone, interval: DateInterval, date: LocalDate)?>(nil)
 
+    /// The day `dayNumber` days after 1970-01-01.
+    public init(dayNumber: Int) {
+        let (year, month, day) = Civil.date(fromDays: dayNumber)
+        self.init(year: year, month: month, day: day)
+    }
+
+    /// Days since 1970-01-01.
+    public var dayNumber: Int { Civil.days(year: year, month: month, day: day) }
+
+    /// Monday = 0 … Sunday = 6.
+    public var weekday: Int { Civil.weekday(ofDay: dayNumber) }
+
     public func adding(days: Int) -> LocalDate {
-        if days == 0 { return self }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = .gmt
-        let noon = calendar.date(from: DateComponents(year: year, month: month, day: day, hour: 12))!
-        return LocalDate(containing: calendar.date(byAdding: .day, value: days, to: noon)!, in: .gmt)
+        days == 0 ? self : LocalDate(dayNumber: dayNumber + days)
     }
 
     /// Whole days from `self` to `other` (positive when `other` is later).
     public func days(to other: LocalDate) -> Int {
+        other.dayNumber - dayNumber
+    }
+
+    /// The instant of the wall time `hour:minute:second` on this day in `zone`; a time a DST
+    /// change skips or repeats resolves as Foundation's calendar does (the later offset for a gap,
+    /// the first occurrence for an overlap).
+    public func date(hour: Int, minute: Int, second: Int = 0, in zone: TimeZone) -> Date {
         var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = .gmt
-        let start = calendar.date(from: DateComponents(year: year, month: month, day: day))!
-        let end = calendar.date(from: DateComponents(year: other.year, month: other.month, day: other.day))!
-        return Int((end.timeIntervalSince(start) / 86_400).rounded())
+        calendar.timeZone = zone
+        let components = DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+        if let date = calendar.date(from: components) { return date }
+        let wall = Civil.micros(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+        return Date(timeIntervalSince1970: Double(wall / Civil.microsPerSecond - Int64(zone.secondsFromGMT())))
     }
 
     /// The first instant of this day in `zone` (local midnight, or the first existing
@@ -102,12 +99,7 @@ public struct LocalDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
     }
 
     public var description: String {
-        Self.padded(year, 4) + "-" + Self.padded(month, 2) + "-" + Self.padded(day, 2)
-    }
-
-    private static func padded(_ value: Int, _ width: Int) -> String {
-        let digits = String(value)
-        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+        Civil.pad(year, 4) + "-" + Civil.pad(month, 2) + "-" + Civil.pad(day, 2)
     }
 
     public static func < (lhs: LocalDate, rhs: LocalDate) -> Bool {

@@ -193,7 +193,7 @@ struct SummaryTests {
         }
         // The keys Home Assistant templates rely on, whichever backend writes them.
         #expect(
-            Set(body.objectValue?.keys ?? [:].keys) == [
+            Set(body.objectValue?.keys ?? []) == [
                 "date", "timezone", "tasks_planned", "tasks_done", "next_event_title", "next_event_start",
                 "next_dienst_start", "next_dienst_club", "kcal_today", "kcal_remaining", "stale", "complete",
                 "age_seconds", "events", "plan", "tasks", "diensten", "nutrition", "sections",

@@ -27,10 +27,7 @@ struct AllBackendsTests {
             let plan = try #require(body["plan"]?.arrayValue)
             let kinds = Set(plan.compactMap { $0["kind"]?.stringValue })
             #expect(kinds == ["task", "break", "blocked"])
-            let hours = plan.compactMap { $0["hour"] }.compactMap { value -> Double? in
-                if case .number(let n) = value { return n }
-                return nil
-            }
+            let hours = plan.compactMap { $0["hour"]?.numberValue }
             #expect(hours == hours.sorted())
 
             // 8alls' events and the subscribed calendars' in one list, by start.

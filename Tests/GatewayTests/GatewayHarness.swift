@@ -90,7 +90,7 @@ final class GatewayHarness: Sendable {
     /// Upstream calls the simulator counted for `GET /api/events`, read from `/_sim/stats`.
     func eventsCalls() async throws -> Int {
         let stats = try await simulatorCall(.GET, "/_sim/stats")
-        if case .number(let count) = stats["calls"]?["GET /api/events"] { return Int(count) }
+        if let count = stats["calls"]?["GET /api/events"]?.numberValue { return Int(count) }
         return 0
     }
 }

@@ -620,9 +620,9 @@ private struct SchemaCheck {
     static func matches(_ value: JSONValue, type: String) -> Bool {
         switch (type, value) {
         case ("null", .null), ("boolean", .bool), ("string", .string), ("array", .array), ("object", .object),
-            ("number", .number):
+            ("number", .int), ("number", .double), ("integer", .int):
             true
-        case ("integer", .number(let number)):
+        case ("integer", .double(let number)):
             number.rounded() == number
         default:
             false

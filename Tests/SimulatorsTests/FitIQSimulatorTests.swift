@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import Model
 import NIOCore
 import NIOHTTP1
 import Testing
@@ -374,7 +375,8 @@ struct FitIQSimulatorTests {
             #expect(today.status == 200)
             #expect(
                 today.fitiqData["date"] as? String
-                    == Civil.dayString(FitIQFormat.utcDay(FitIQFormat.nowMicros(Date().timeIntervalSince1970))))
+                    == LocalDate(dayNumber: FitIQFormat.utcDay(FitIQFormat.nowMicros(Date().timeIntervalSince1970)))
+                    .description)
         }
     }
 

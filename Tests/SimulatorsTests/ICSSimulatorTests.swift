@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import ChildProcess
 import Foundation
+import Model
 import NIOCore
 import NIOHTTP1
 import Testing
@@ -90,7 +91,9 @@ enum ICSTestParser {
         guard let y = Civil.digits(v, 0, 4), let m = Civil.digits(v, 4, 2), let d = Civil.digits(v, 6, 2) else {
             return nil
         }
-        if start.params.contains("VALUE=DATE") { return (Civil.dayString(Civil.days(year: y, month: m, day: d)), true) }
+        if start.params.contains("VALUE=DATE") {
+            return (LocalDate(dayNumber: Civil.days(year: y, month: m, day: d)).description, true)
+        }
         guard let hh = Civil.digits(v, 9, 2), let mm = Civil.digits(v, 11, 2) else { return nil }
         let seconds: Int64
         if start.value.hasSuffix("Z") {
@@ -100,7 +103,7 @@ enum ICSTestParser {
             let ams = SeedCalendar(seedDays: Civil.days(year: y, month: m, day: d), timeZone: ICSSeed.amsterdam)
             seconds = ams.utcSeconds(0, hh, mm)
         }
-        return (Civil.today(in: zone, at: Date(timeIntervalSince1970: TimeInterval(seconds))), false)
+        return (LocalDate(containing: Date(timeIntervalSince1970: TimeInterval(seconds)), in: zone).description, false)
     }
 }
 
@@ -124,7 +127,7 @@ struct ICSSimulatorTests {
 
     @Test func options() async throws {
         let zone = try #require(TimeZone(identifier: "Pacific/Auckland"))
-        #expect(ICSSimulator.Options(timeZone: zone).seedDay == Civil.today(in: zone))
+        #expect(ICSSimulator.Options(timeZone: zone).seedDay == LocalDate.today(in: zone).description)
         await #expect(throws: SimulatorError.self) {
             _ = try await ICSSimulator(options: .init(seedDay: "2026-02-30", timeZone: zone)).start()
         }
@@ -182,7 +185,7 @@ struct ICSSimulatorTests {
                 #expect(etag == ICSFeed.etag(r.body))
                 #expect(etag.hasPrefix("\"") && !etag.hasPrefix("W/") && etag.count == 34)
                 let lastModified = try #require(r.headers["last-modified"].first)
-                #expect(ICSTime.parseHTTPDate(lastModified) != nil)
+                #expect(Civil.parseHTTPDate(lastModified) != nil)
                 #expect(lastModified.hasSuffix(" GMT"))
             }
             #expect(folded > 5)
@@ -199,14 +202,6 @@ struct ICSSimulatorTests {
         #expect(folded.replacingOccurrences(of: "\r\n ", with: "") == long + "\r\n")
         #expect(ICSWriter.fold("SHORT:x") == "SHORT:x\r\n")
         #expect(ICSWriter.escape("a, b; c\\d\ne") == "a\\, b\\; c\\\\d\\ne")
-    }
-
-    @Test func httpDates() {
-        #expect(ICSTime.httpDate(784_111_777) == "Sun, 06 Nov 1994 08:49:37 GMT")
-        #expect(ICSTime.parseHTTPDate("Sun, 06 Nov 1994 08:49:37 GMT") == 784_111_777)
-        #expect(ICSTime.parseHTTPDate("Sunday, 06-Nov-94 08:49:37 GMT") == nil)
-        #expect(ICSTime.parseHTTPDate("yesterday") == nil)
-        #expect(ICSTime.parseHTTPDate("Sun, 31 Feb 1994 08:49:37 GMT") == nil)
     }
 
     // MARK: - The demo feeds
@@ -257,7 +252,7 @@ struct ICSSimulatorTests {
         #expect(ICSTime.easter(2038) == (4, 25))
         // Koningsdag moves to the 26th when the 27th is a Sunday (2025).
         let kingsDay2025 = ICSSeed.dutchHolidays(2025).first { $0.name == "Koningsdag" }?.days
-        #expect(kingsDay2025.map(Civil.dayString) == "2025-04-26")
+        #expect(kingsDay2025.map { LocalDate(dayNumber: $0).description } == "2025-04-26")
         try await withICSSimulator { sim, client in
             let r = try await client.ics(sim, "holidays")
             #expect(r.body.contains("PRODID:-//Google Inc//Google Calendar 70.9054//EN\r\n"))
@@ -347,7 +342,7 @@ struct ICSSimulatorTests {
     @Test(arguments: ["America/Los_Angeles", "Pacific/Auckland", "Europe/Amsterdam"])
     func seedHasEventsTodayInTheHouseholdZone(zoneID: String) async throws {
         let zone = try #require(TimeZone(identifier: zoneID))
-        for seedDay in [testSeedDay, "2027-07-02", Civil.today(in: zone)] {
+        for seedDay in [testSeedDay, "2027-07-02", LocalDate.today(in: zone).description] {
             let feeds = ICSSeed.feeds(seedDay: seedDay, timeZone: zone)
             #expect(feeds.map(\.name) == ICSSimulator.demoCalendars.map(\.name))
             let days = feeds.flatMap { ICSTestParser.events($0.body) }.compactMap {
@@ -356,7 +351,7 @@ struct ICSSimulatorTests {
             #expect(days.contains { $0.day == seedDay && $0.allDay }, "\(zoneID) \(seedDay)")
             #expect(days.filter { $0.day == seedDay && !$0.allDay }.count >= 2, "\(zoneID) \(seedDay)")
             // And in the coming week.
-            let week = (1...7).map { Civil.dayString(Civil.dayNumber(seedDay)! + Int64($0)) }
+            let week = (1...7).map { LocalDate(dayNumber: LocalDate(seedDay)!.dayNumber + $0).description }
             #expect(days.filter { week.contains($0.day) }.count >= 5, "\(zoneID) \(seedDay)")
         }
         // Served the same way: the work feed's today is local office hours.
@@ -370,9 +365,9 @@ struct ICSSimulatorTests {
 
     @Test func everySeedDayOfAYearGivesWellFormedFeeds() {
         let zone = TimeZone(identifier: "Pacific/Auckland")!
-        let first = Civil.dayNumber("2026-01-01")!
+        let first = LocalDate("2026-01-01")!.dayNumber
         for offset in stride(from: 0, to: 366, by: 3) {
-            let day = Civil.dayString(first + Int64(offset))
+            let day = LocalDate(dayNumber: first + offset).description
             let feeds = ICSSeed.feeds(seedDay: day, timeZone: zone)
             #expect(feeds.count == 4)
             for feed in feeds {
@@ -409,9 +404,9 @@ struct ICSSimulatorTests {
 
             let since = try await client.ics(sim, "school", headers: [("If-Modified-Since", lastModified)])
             #expect(since.status == 304)
-            let later = ICSTime.httpDate(ICSTime.parseHTTPDate(lastModified)! + 3600)
+            let later = Civil.httpDate(Civil.parseHTTPDate(lastModified)! + 3600)
             #expect(try await client.ics(sim, "school", headers: [("If-Modified-Since", later)]).status == 304)
-            let earlier = ICSTime.httpDate(ICSTime.parseHTTPDate(lastModified)! - 1)
+            let earlier = Civil.httpDate(Civil.parseHTTPDate(lastModified)! - 1)
             #expect(try await client.ics(sim, "school", headers: [("If-Modified-Since", earlier)]).status == 200)
             #expect(try await client.ics(sim, "school", headers: [("If-Modified-Since", "garbage")]).status == 200)
             // If-None-Match wins over If-Modified-Since.
@@ -489,7 +484,7 @@ struct ICSSimulatorTests {
             #expect(after.body == replacement)
             #expect(after.headers["etag"].first == newTag)
             let newDate = try #require(after.headers["last-modified"].first)
-            #expect(ICSTime.parseHTTPDate(newDate)! > ICSTime.parseHTTPDate(oldDate)!)
+            #expect(Civil.parseHTTPDate(newDate)! > Civil.parseHTTPDate(oldDate)!)
             #expect(try await client.ics(sim, "school", headers: [("If-Modified-Since", oldDate)]).status == 200)
             #expect(try await client.ics(sim, "school", headers: [("If-None-Match", newTag)]).status == 304)
 
@@ -497,7 +492,7 @@ struct ICSSimulatorTests {
             _ = try await client.send(.POST, sim, "/_sim/calendars/school", json: replacement + " ")
             let third = try await client.ics(sim, "school")
             let thirdDate = try #require(third.headers["last-modified"].first)
-            #expect(ICSTime.parseHTTPDate(thirdDate)! > ICSTime.parseHTTPDate(newDate)!)
+            #expect(Civil.parseHTTPDate(thirdDate)! > Civil.parseHTTPDate(newDate)!)
             #expect(try await client.ics(sim, "school", headers: [("If-Modified-Since", newDate)]).status == 200)
 
             // Deleted: 404 until posted again, at the same path and with the same auth.

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import Model
 import NIOCore
 import NIOHTTP1
 import Testing
@@ -685,7 +686,7 @@ struct KantineKoningSimulatorTests {
         let seed = KantineKoningSeed.build(options: options)
         let (y, m, d) = try #require(Civil.parseDay(seedDay))
         // Local midnight (UTC+1).
-        let midnight = Civil.days(year: y, month: m, day: d) * Civil.microsPerDay - 3600 * Civil.microsPerSecond
+        let midnight = Int64(Civil.days(year: y, month: m, day: d)) * Civil.microsPerDay - 3600 * Civil.microsPerSecond
         func day(_ dienst: KantineKoningDienst) -> Int64 {
             let delta = dienst.start - midnight
             return delta >= 0 ? delta / Civil.microsPerDay : -((-delta + Civil.microsPerDay - 1) / Civil.microsPerDay)

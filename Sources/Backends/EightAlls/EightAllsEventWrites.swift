@@ -187,7 +187,8 @@ extension EightAllsClient {
     /// POST, PUT or DELETE, sent once. Returns the event 8alls answers with (a dummy for 204).
     func write(_ method: HTTPMethod, path: String, body: [String: JSONValue]?) async throws -> EightAllsEvent {
         let response = try await http.send(
-            method, url: endpoint.baseURL + path, body: try body.map { try JSONCoding.encode(JSONValue.object($0)) },
+            method, url: endpoint.baseURL + path,
+            body: try body.map { try JSONCoding.encode(JSONValue.object(JSONObject($0))) },
             timeout: endpoint.timeout.seconds, source: source
         )
         if response.status == 404 { throw WriteRefusal.notFound("no such 8alls event") }

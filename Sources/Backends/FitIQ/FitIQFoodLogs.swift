@@ -83,7 +83,7 @@ public struct FoodLogInput: Sendable, Codable, Equatable {
 
     /// The upstream body; `logged_at` goes as UTC with `Z` (FitIQ's dates are UTC).
     var upstreamBody: JSONValue {
-        var body: [String: JSONValue] = [
+        var body: JSONObject = [
             "food_id": .string(foodID.trimmingCharacters(in: .whitespaces)), "food_source": .string(foodSource),
             "meal_type": .string(mealType), "servings": .number(servings),
         ]

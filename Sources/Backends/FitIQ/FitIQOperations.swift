@@ -42,13 +42,15 @@ public struct FitIQNutritionOperation: FitIQOperation {
         }
         func number(_ names: String...) -> Double {
             for name in names {
-                if case .number(let value)? = fields.value(name) { return value }
+                if let value = fields.value(name)?.numberValue { return value }
             }
             return 0
         }
         func meal(_ name: String) -> NutritionSummary.Meal {
             switch fields.value("\(name)_logs", name) {
-            case .number(let count)?:
+            case .int(let count)?:
+                return .init(calories: nil, items: count)
+            case .double(let count)? where count.isFinite && abs(count) < 1e9:
                 return .init(calories: nil, items: Int(count))
             case .array(let logs)?:
                 let calories = logs.compactMap { LenientFields($0)?.int("calories", "total_calories") }
@@ -177,18 +179,19 @@ enum FitIQRecord {
 
     static func foodLog(_ value: JSONValue, zone: TimeZone) -> JSONValue? {
         guard let fields = LenientFields(value), let id = fields.string("id") else { return nil }
-        return .object([
+        let object: JSONObject = [
             "id": .string(id), "meal_type": fields.string("meal_type").map(JSONValue.string) ?? .null,
             "food_id": fields.string("food_id").map(JSONValue.string) ?? .null,
             "servings": fields.value("servings") ?? .null,
             "logged_at": time(fields, "logged_at", "created_at", zone: zone).map(JSONValue.string) ?? .null,
             "notes": fields.string("notes").map(JSONValue.string) ?? .null,
-        ])
+        ]
+        return .object(object)
     }
 
     static func workout(_ value: JSONValue, zone: TimeZone) -> JSONValue? {
         guard let fields = LenientFields(value), let id = fields.string("id") else { return nil }
-        return .object([
+        let object: JSONObject = [
             "id": .string(id), "activity_type": fields.string("activity_type").map(JSONValue.string) ?? .null,
             "title": fields.string("title").map(JSONValue.string) ?? .null,
             "started_at": time(fields, "started_at", zone: zone).map(JSONValue.string) ?? .null,
@@ -196,7 +199,8 @@ enum FitIQRecord {
             "duration_minutes": fields.value("duration_minutes") ?? .null,
             "calories_burned": fields.value("calories_burned") ?? .null,
             "distance_meters": fields.value("distance_meters") ?? .null,
-        ])
+        ]
+        return .object(object)
     }
 
     static func sleep(_ value: JSONValue, zone: TimeZone) -> JSONValue? {

@@ -23,7 +23,7 @@ public struct ICSLocalDateTime: Sendable, Hashable, Comparable, CustomStringConv
 
     /// Midnight (or `hour:minute:second`) of a day number.
     public init(dayNumber: Int, secondOfDay: Int = 0) {
-        let (year, month, day) = Self.civil(fromDays: dayNumber)
+        let (year, month, day) = Civil.date(fromDays: dayNumber)
         self.init(
             year: year, month: month, day: day, hour: secondOfDay / 3600, minute: secondOfDay / 60 % 60,
             second: secondOfDay % 60)
@@ -31,7 +31,7 @@ public struct ICSLocalDateTime: Sendable, Hashable, Comparable, CustomStringConv
 
     /// The wall-clock time of `seconds` since 1970-01-01T00:00:00 (of this wall clock).
     public init(wallSeconds seconds: Int) {
-        let days = Self.floorDiv(seconds, 86_400)
+        let days = Civil.floorDiv(seconds, 86_400)
         self.init(dayNumber: days, secondOfDay: seconds - days * 86_400)
     }
 
@@ -42,12 +42,12 @@ public struct ICSLocalDateTime: Sendable, Hashable, Comparable, CustomStringConv
 
     /// Whether the fields name a real day and time (no February 30, no 25:00).
     public var isValid: Bool {
-        (1...12).contains(month) && day >= 1 && day <= Self.daysIn(month: month, year: year)
+        (1...12).contains(month) && day >= 1 && day <= Civil.daysIn(month: month, year: year)
             && (0...23).contains(hour) && (0...59).contains(minute) && (0...60).contains(second)
     }
 
     /// Days since 1970-01-01.
-    public var dayNumber: Int { Self.days(year: year, month: month, day: day) }
+    public var dayNumber: Int { Civil.days(year: year, month: month, day: day) }
 
     /// Seconds since midnight.
     public var secondOfDay: Int { hour * 3600 + minute * 60 + second }
@@ -56,7 +56,7 @@ public struct ICSLocalDateTime: Sendable, Hashable, Comparable, CustomStringConv
     public var wallSeconds: Int { dayNumber * 86_400 + min(secondOfDay, 86_399) }
 
     /// Monday = 0 … Sunday = 6.
-    public var weekday: Int { Self.weekday(ofDay: dayNumber) }
+    public var weekday: Int { Civil.weekday(ofDay: dayNumber) }
 
     /// The calendar day.
     public var date: LocalDate { LocalDate(year: year, month: month, day: day) }
@@ -89,53 +89,4 @@ public struct ICSLocalDateTime: Sendable, Hashable, Comparable, CustomStringConv
         (lhs.year, lhs.month, lhs.day, lhs.hour, lhs.minute, lhs.second)
             < (rhs.year, rhs.month, rhs.day, rhs.hour, rhs.minute, rhs.second)
     }
-
-    // MARK: - Calendar arithmetic
-
-    /// `a / b` rounded towards negative infinity.
-    static func floorDiv(_ a: Int, _ b: Int) -> Int { a >= 0 ? a / b : -((-a + b - 1) / b) }
-
-    /// Whether `year` is a Gregorian leap year.
-    public static func isLeap(_ year: Int) -> Bool { (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 }
-
-    /// 28…31.
-    public static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: return isLeap(year) ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
-
-    /// 365 or 366.
-    public static func daysIn(year: Int) -> Int { isLeap(year) ? 366 : 365 }
-
-    /// Days since 1970-01-01 of a civil date (H. Hinnant's algorithm); months outside 1…12 roll over.
-    public static func days(year: Int, month: Int, day: Int) -> Int {
-        let extraYears = floorDiv(month - 1, 12)
-        let normalizedMonth = month - extraYears * 12
-        let y = year + extraYears - (normalizedMonth <= 2 ? 1 : 0)
-        let era = floorDiv(y, 400)
-        let yoe = y - era * 400
-        let mp = (normalizedMonth + 9) % 12
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
-
-    /// The civil date of a day number.
-    public static func civil(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
-        let z = days + 719_468
-        let era = floorDiv(z, 146_097)
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
-
-    /// Monday = 0 … Sunday = 6 of a day number (1970-01-01 was a Thursday).
-    public static func weekday(ofDay days: Int) -> Int { ((days % 7) + 7 + 3) % 7 }
 }

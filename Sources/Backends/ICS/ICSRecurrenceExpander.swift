@@ -1,3 +1,5 @@
+import Model
+
 /// Expands an `RRULE` over a window of wall-clock time (RFC 5545 §3.3.10), lazily: without
 /// `COUNT` it jumps straight to the period containing the window, so a daily rule from 1990
 /// costs no more than one from yesterday. `DTSTART` always counts as the first instance.
@@ -94,7 +96,7 @@ public struct ICSRecurrenceExpander: Sendable {
         switch rule.frequency {
         case .yearly: return time.year
         case .monthly: return time.year * 12 + time.month - 1
-        case .weekly: return ICSLocalDateTime.floorDiv(time.dayNumber - (time.weekday - rule.weekStart + 7) % 7, 7)
+        case .weekly: return Civil.floorDiv(time.dayNumber - (time.weekday - rule.weekStart + 7) % 7, 7)
         case .daily: return time.dayNumber
         case .hourly: return time.dayNumber * 24 + time.hour
         case .minutely: return (time.dayNumber * 24 + time.hour) * 60 + time.minute
@@ -106,7 +108,7 @@ public struct ICSRecurrenceExpander: Sendable {
         guard time > start else { return 0 }
         // ISO-week years spill a few days into the neighbouring years: start one year early.
         let spill = rule.frequency == .yearly && !rule.byWeekNo.isEmpty ? 1 : 0
-        return ICSLocalDateTime.floorDiv(unitIndex(time) - spill - unitIndex(start), rule.interval)
+        return Civil.floorDiv(unitIndex(time) - spill - unitIndex(start), rule.interval)
     }
 
     /// The first wall-clock instant of period `index`, or nil when it is out of any sane range.
@@ -148,19 +150,19 @@ public struct ICSRecurrenceExpander: Sendable {
             if rule.byWeekNo.isEmpty && !rule.byMonth.isEmpty {
                 // Only the months asked for (the common case, and the one VTIMEZONE rules use).
                 days = Set(rule.byMonth).sorted().flatMap { month in
-                    let first = ICSLocalDateTime.days(year: scopeYear, month: month, day: 1)
-                    return first..<(first + ICSLocalDateTime.daysIn(month: month, year: scopeYear))
+                    let first = Civil.days(year: scopeYear, month: month, day: 1)
+                    return first..<(first + Civil.daysIn(month: month, year: scopeYear))
                 }
             } else if rule.byWeekNo.isEmpty {
-                let first = ICSLocalDateTime.days(year: scopeYear, month: 1, day: 1)
-                days = Array(first..<(first + ICSLocalDateTime.daysIn(year: scopeYear)))
+                let first = Civil.days(year: scopeYear, month: 1, day: 1)
+                days = Array(first..<(first + Civil.daysIn(year: scopeYear)))
             } else {
-                let first = ICSLocalDateTime.days(year: scopeYear, month: 1, day: 1) - 7
-                days = Array(first..<(first + ICSLocalDateTime.daysIn(year: scopeYear) + 14))
+                let first = Civil.days(year: scopeYear, month: 1, day: 1) - 7
+                days = Array(first..<(first + Civil.daysIn(year: scopeYear) + 14))
             }
         case .monthly:
             let first = periodStart.dayNumber
-            days = Array(first..<(first + ICSLocalDateTime.daysIn(month: periodStart.month, year: periodStart.year)))
+            days = Array(first..<(first + Civil.daysIn(month: periodStart.month, year: periodStart.year)))
         case .weekly:
             days = Array(periodStart.dayNumber..<(periodStart.dayNumber + 7))
         case .daily, .hourly, .minutely, .secondly:
@@ -219,7 +221,7 @@ public struct ICSRecurrenceExpander: Sendable {
     // MARK: - Day filters
 
     private func matches(day: Int, scopeYear: Int) -> Bool {
-        let (year, month, dayOfMonth) = ICSLocalDateTime.civil(fromDays: day)
+        let (year, month, dayOfMonth) = Civil.date(fromDays: day)
         if !rule.byMonth.isEmpty && !rule.byMonth.contains(month) { return false }
         if !rule.byWeekNo.isEmpty {
             let (weekYear, week, weeks) = isoWeek(day)
@@ -229,16 +231,16 @@ public struct ICSRecurrenceExpander: Sendable {
             return false
         }
         if !rule.byYearDay.isEmpty {
-            let yearDay = day - ICSLocalDateTime.days(year: year, month: 1, day: 1) + 1
-            let length = ICSLocalDateTime.daysIn(year: year)
+            let yearDay = day - Civil.days(year: year, month: 1, day: 1) + 1
+            let length = Civil.daysIn(year: year)
             if !rule.byYearDay.contains(where: { $0 == yearDay || $0 == yearDay - length - 1 }) { return false }
         }
         if !rule.byMonthDay.isEmpty {
-            let length = ICSLocalDateTime.daysIn(month: month, year: year)
+            let length = Civil.daysIn(month: month, year: year)
             if !rule.byMonthDay.contains(where: { $0 == dayOfMonth || $0 == dayOfMonth - length - 1 }) { return false }
         }
         if !rule.byDay.isEmpty {
-            let weekday = ICSLocalDateTime.weekday(ofDay: day)
+            let weekday = Civil.weekday(ofDay: day)
             let ordinalsApply =
                 rule.frequency == .monthly || (rule.frequency == .yearly && rule.byWeekNo.isEmpty)
             let matched = rule.byDay.contains { entry in
@@ -247,11 +249,11 @@ public struct ICSRecurrenceExpander: Sendable {
                 let scopeFirst: Int
                 let scopeLength: Int
                 if rule.frequency == .monthly || !rule.byMonth.isEmpty {
-                    scopeFirst = ICSLocalDateTime.days(year: year, month: month, day: 1)
-                    scopeLength = ICSLocalDateTime.daysIn(month: month, year: year)
+                    scopeFirst = Civil.days(year: year, month: month, day: 1)
+                    scopeLength = Civil.daysIn(month: month, year: year)
                 } else {
-                    scopeFirst = ICSLocalDateTime.days(year: year, month: 1, day: 1)
-                    scopeLength = ICSLocalDateTime.daysIn(year: year)
+                    scopeFirst = Civil.days(year: year, month: 1, day: 1)
+                    scopeLength = Civil.daysIn(year: year)
                 }
                 let offset = day - scopeFirst
                 return ordinal > 0 ? offset / 7 + 1 == ordinal : -((scopeLength - 1 - offset) / 7 + 1) == ordinal
@@ -265,10 +267,10 @@ public struct ICSRecurrenceExpander: Sendable {
     /// of the year, weeks start on WKST) and how many weeks that year has.
     private func isoWeek(_ day: Int) -> (year: Int, week: Int, weeks: Int) {
         func firstWeekStart(_ year: Int) -> Int {
-            let jan4 = ICSLocalDateTime.days(year: year, month: 1, day: 4)
-            return jan4 - (ICSLocalDateTime.weekday(ofDay: jan4) - rule.weekStart + 7) % 7
+            let jan4 = Civil.days(year: year, month: 1, day: 4)
+            return jan4 - (Civil.weekday(ofDay: jan4) - rule.weekStart + 7) % 7
         }
-        var year = ICSLocalDateTime.civil(fromDays: day).year
+        var year = Civil.date(fromDays: day).year
         if day < firstWeekStart(year) {
             year -= 1
         } else if day >= firstWeekStart(year + 1) {

@@ -226,8 +226,7 @@ public struct KantineKoningLeaderboardOperation: BackendOperation {
             guard let fields = LenientFields(row), let rank = fields.int("rank"),
                 let team = fields.value("team").flatMap(LenientFields.init), let teamID = team.string("id")
             else { return nil }
-            var hours = 0.0
-            if case .number(let value)? = fields.value("total_hours") { hours = value }
+            let hours = fields.value("total_hours")?.numberValue ?? 0
             return LeaderboardEntry(
                 rank: rank,
                 team: Dienst.Team(id: teamID, code: team.string("code"), name: team.string("naam", "name") ?? teamID),

@@ -117,7 +117,7 @@ public struct CaptureInput: Sendable, Codable, Equatable {
     }
 
     var upstreamBody: JSONValue {
-        var body: [String: JSONValue] = [
+        var body: JSONObject = [
             "content_type": .string(effectiveContentType),
             "tags": .array(normalisedTags.map(JSONValue.string)),
         ]

@@ -30,7 +30,9 @@ public struct LenientFields: Sendable {
         for name in names {
             switch values[Self.fold(name)] {
             case .string(let text): return text
-            case .number(let number): return number.rounded() == number ? String(Int64(number)) : String(number)
+            case .int(let number): return String(number)
+            case .double(let number):
+                return number.rounded() == number && abs(number) < 9e15 ? String(Int64(number)) : String(number)
             default: continue
             }
         }
@@ -41,7 +43,8 @@ public struct LenientFields: Sendable {
         for name in names {
             switch values[Self.fold(name)] {
             case .bool(let flag): return flag
-            case .number(let number): return number != 0
+            case .int(let number): return number != 0
+            case .double(let number): return number != 0
             case .string(let text) where ["true", "false", "1", "0"].contains(text.lowercased()):
                 return text.lowercased() == "true" || text == "1"
             default: continue
@@ -53,7 +56,8 @@ public struct LenientFields: Sendable {
     public func int(_ names: String...) -> Int? {
         for name in names {
             switch values[Self.fold(name)] {
-            case .number(let number) where number.isFinite: return Int(number)
+            case .int(let number): return number
+            case .double(let number) where number.isFinite && abs(number) < 9e18: return Int(number)
             case .string(let text): if let number = Int(text) { return number }
             default: continue
             }

@@ -1,4 +1,5 @@
 import Foundation
+import Model
 
 /// The session cookie a Tickedify login sets, read from its `Set-Cookie` header:
 /// `tickedify.sid=s%3A…; Path=/; Expires=<login + 24 h>; HttpOnly; SameSite=Lax`.
@@ -52,10 +53,6 @@ public struct TickedifySessionCookie: Sendable, Equatable {
 
     /// An IMF-fixdate (`Tue, 24 Nov 2026 17:56:03 GMT`), as Express writes `Expires` and `Date`.
     static func httpDate(_ text: String) -> Date? {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        return formatter.date(from: text.trimmingCharacters(in: .whitespaces))
+        Civil.parseHTTPDate(text).map { Date(timeIntervalSince1970: TimeInterval($0)) }
     }
 }

@@ -1,13 +1,6 @@
+import Model
 import NIOCore
 import Synchronization
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#else
-    import Darwin
-#endif
 
 /// The `Date` header (RFC 9110 IMF-fixdate, `Mon, 23 Nov 2026 15:29:02 GMT`) that ends the
 /// head of an answer the hot path writes itself, made once per second.
@@ -26,14 +19,6 @@ final class HTTPDate: Sendable {
     }
 
     static func format(_ second: Int) -> String {
-        var seconds = time_t(second)
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return
-            "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) "
-            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
+        Civil.httpDate(Int64(second))
     }
 }

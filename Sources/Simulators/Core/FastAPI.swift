@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Model
 
 // Pieces shared by simulators of FastAPI/Starlette servers: routing with redirect_slashes,
 // query parsing, pydantic-style validation errors and pydantic's datetime parsing.
@@ -334,7 +335,7 @@ struct PyDateTime: Sendable, Equatable {
         guard b[7] == UInt8(ascii: "-") else { return .failure(.invalidCharDateSep) }
         guard let day = Civil.digits(b, 8, 2) else { return .failure(.invalidCharDay) }
         guard (1...12).contains(month) else { return .failure(.outOfRangeMonth) }
-        guard day >= 1, day <= Civil.daysInMonth(year, month) else { return .failure(.outOfRangeDay) }
+        guard day >= 1, day <= Civil.daysIn(month: month, year: year) else { return .failure(.outOfRangeDay) }
 
         guard b.count > 10,
             [UInt8(ascii: "T"), UInt8(ascii: "t"), UInt8(ascii: "_"), UInt8(ascii: " ")].contains(b[10])
@@ -426,7 +427,9 @@ struct PyDateTime: Sendable, Equatable {
             }
             (year, month, day, pos) = (y, m, d, 8)
         }
-        guard year >= 1, (1...12).contains(month), day >= 1, day <= Civil.daysInMonth(year, month) else { return nil }
+        guard year >= 1, (1...12).contains(month), day >= 1, day <= Civil.daysIn(month: month, year: year) else {
+            return nil
+        }
         if pos == b.count {
             return PyDateTime(wallMicros: Civil.micros(year: year, month: month, day: day), offsetSeconds: nil)
         }

@@ -1,3 +1,4 @@
+import Model
 import Synchronization
 
 /// The control surface every simulator shares: the active faults and per-path call statistics.

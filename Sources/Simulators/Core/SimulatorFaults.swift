@@ -1,3 +1,5 @@
+import Model
+
 /// Faults a simulator injects into every request that is not under `/_sim/`.
 ///
 /// JSON form (all keys optional when decoding; `{}` clears every fault):

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdCore
 import Logging
+import Model
 import NIOCore
 import NIOHTTPTypes
 import ServiceLifecycle

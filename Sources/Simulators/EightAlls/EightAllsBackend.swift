@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Model
 
 /// The 8alls API as `routes/events.py` and `main.py` define it, with FastAPI 0.109 / pydantic 2.5
 /// behaviour (validation, error shapes, routing quirks).

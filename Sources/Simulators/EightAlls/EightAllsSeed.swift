@@ -1,4 +1,5 @@
 import Foundation
+import Model
 
 /// The seeded week: seedDay-3 … seedDay+3, local times in the household's zone, stored as UTC.
 /// Everything (ids, created_at) derives from the seed day, so a restart gives the same data.
@@ -127,7 +128,12 @@ enum EightAllsSeed {
         let seedDays = calendar.seedDays
 
         // created_at: a week before the seed day, from 03:03:39.084911 UTC on, minutes apart.
-        let createdBase = (seedDays - 7) * Civil.microsPerDay + Int64(3 * 3600 + 3 * 60 + 39) * Civil.microsPerSecond
+        let createdBase =
+            Int64(seedDays - 7) * Civil.microsPerDay + Int64(3 * 3600 + 3 * 60 + 39) * Civil.microsPerSecond
+        // updated_at: the day before the seed day, 16:20:05.512 UTC.
+        let updated =
+            Int64(seedDays - 1) * Civil.microsPerDay + Int64(16 * 3600 + 20 * 60 + 5) * Civil.microsPerSecond
+            + 512_000
         var rng = SeedRandom(seed: "8alls|\(seedDay)")
         return specs.enumerated().map { index, spec in
             let id = rng.uuid()
@@ -149,9 +155,7 @@ enum EightAllsSeed {
                 attendees: spec.attendees,
                 reminders: spec.reminders,
                 createdAt: created,
-                updatedAt: spec.updated
-                    ? (seedDays - 1) * Civil.microsPerDay + Int64(16 * 3600 + 20 * 60 + 5) * Civil.microsPerSecond
-                        + 512_000 : nil
+                updatedAt: spec.updated ? updated : nil
             )
         }
     }

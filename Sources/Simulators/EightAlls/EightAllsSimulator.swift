@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Model
 
 /// A contract-faithful simulator of the 8alls calendar API (FastAPI + SQLAlchemy), see
 /// `shared/contracts/eightalls.md`.
@@ -45,7 +46,7 @@ public struct EightAllsSimulator: Sendable {
         public init(dateStyle: DateStyle = .zulu, seedDay: String? = nil, timeZone: TimeZone = .current) {
             self.dateStyle = dateStyle
             self.timeZone = timeZone
-            self.seedDay = seedDay ?? Civil.today(in: timeZone)
+            self.seedDay = seedDay ?? LocalDate.today(in: timeZone).description
         }
     }
 

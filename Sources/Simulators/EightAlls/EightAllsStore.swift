@@ -1,4 +1,5 @@
 import Foundation
+import Model
 import Synchronization
 
 /// One row of 8alls' `events` table.

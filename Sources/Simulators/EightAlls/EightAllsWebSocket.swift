@@ -1,6 +1,7 @@
 import Foundation
 import HummingbirdWebSocket
 import Logging
+import Model
 import Synchronization
 
 /// `routes/websocket.py`: the `ConnectionManager` behind 8alls' `/ws`, bug for bug.

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Model
 
 // MARK: - Routing
 
@@ -321,8 +322,8 @@ extension FitIQBackend {
         }
         guard password.count >= 8 else { return FitIQHTTP.error("password must be at least 8 characters", status: 400) }
         // date_of_birth: YYYY-MM-DD (preferred) or RFC 3339.
-        let birthDay: Int64
-        if let day = Civil.dayNumber(dob) {
+        let birthDay: Int
+        if let day = LocalDate(dob)?.dayNumber {
             birthDay = day
         } else if let micros = FitIQFormat.parseRFC3339(dob) {
             birthDay = FitIQFormat.utcDay(micros)
@@ -338,7 +339,7 @@ extension FitIQBackend {
             guard s.user(email: email) == nil else { return nil }
             let user = FitIQUser(
                 id: UUID().uuidString.lowercased(), email: email, password: password, name: name, dailyCalorieGoal: 0,
-                dateOfBirth: Civil.dayString(birthDay), createdAt: call.nowMicros
+                dateOfBirth: LocalDate(dayNumber: birthDay).description, createdAt: call.nowMicros
             )
             s.users.append(user)
             s.nextFamily += 1
@@ -396,9 +397,9 @@ extension FitIQBackend {
     }
 
     /// A `YYYY-MM-DD` query parameter as a UTC day; nil when absent.
-    static func dayParameter(_ call: FitIQCall, _ name: String, label: String? = nil) -> Checked<Int64?, Response> {
+    static func dayParameter(_ call: FitIQCall, _ name: String, label: String? = nil) -> Checked<Int?, Response> {
         guard let raw = call.query(name) else { return .success(nil) }
-        guard let day = Civil.dayNumber(raw) else {
+        guard let day = LocalDate(raw)?.dayNumber else {
             return .failure(FitIQHTTP.error("invalid \(label ?? name) format, expected YYYY-MM-DD", status: 400))
         }
         return .success(day)
@@ -454,8 +455,8 @@ extension FitIQBackend {
 extension FitIQBackend {
     /// Logs of the caller on UTC days `start...end` (either bound optional), newest first.
     static func listFoodLogs(_ store: FitIQStore, _ call: FitIQCall) -> Response {
-        let start: Int64?
-        let end: Int64?
+        let start: Int?
+        let end: Int?
         switch dayParameter(call, "start_date") {
         case .failure(let r): return r
         case .success(let d): start = d
@@ -551,9 +552,9 @@ extension FitIQBackend {
     /// DailyNutritionSummaryResponse for one UTC day (default: today, UTC); in the guide's camelCase
     /// `success` envelope when `guide_shape` is on.
     static func summary(_ store: FitIQStore, _ call: FitIQCall) -> Response {
-        let day: Int64
+        let day: Int
         if let raw = call.query("date") {
-            guard let parsed = Civil.dayNumber(raw) else {
+            guard let parsed = LocalDate(raw)?.dayNumber else {
                 return FitIQHTTP.error("invalid date format, expected YYYY-MM-DD", status: 400)
             }
             day = parsed
@@ -605,7 +606,7 @@ extension FitIQBackend {
                 )
             }
             let data: JSONValue = .object([
-                "date": .string(Civil.dayString(day)),
+                "date": .string(LocalDate(dayNumber: day).description),
                 "totalCalories": n(r(total.calories)),
                 "totalProteinG": n(r(total.protein)),
                 "totalCarbsG": n(r(total.carbs)),
@@ -617,7 +618,7 @@ extension FitIQBackend {
         }
         return FitIQHTTP.data(
             .object([
-                "date": .string(Civil.dayString(day)),
+                "date": .string(LocalDate(dayNumber: day).description),
                 "total_calories": .int(calories),
                 "total_protein_g": n(r(total.protein)),
                 "total_carbs_g": n(r(total.carbs)),

@@ -1,4 +1,5 @@
 import Foundation
+import Model
 
 /// The seeded household, relative to the seed day in the household's time zone. Ids are derived
 /// from fixed strings (users by email, foods by a key, the rest by seed day), so a restart gives the
@@ -317,7 +318,7 @@ enum FitIQSeed {
                 let total = inBed - awake
                 let core = total - deep - rem
                 let created = end + 14 * minute + sleepRng.micros()
-                let date = Civil.dayString(seedDays - Int64(index)).replacingOccurrences(of: "-", with: "")
+                let date = LocalDate(dayNumber: seedDays - index).description.replacingOccurrences(of: "-", with: "")
                 sessions.append(
                     FitIQSleepSession(
                         id: sleepRng.uuid(), userID: owner, startTime: start, endTime: end, timeInBedMinutes: inBed,

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Model
 
 /// A contract-faithful simulator of the FitIQ backend (Go, SQLite, swagger v0.32.0), see
 /// `shared/contracts/fitiq.md`.
@@ -114,7 +115,7 @@ public struct FitIQSimulator: Sendable {
             guideShape: Bool = false
         ) {
             self.timeZone = timeZone
-            self.seedDay = seedDay ?? Civil.today(in: timeZone)
+            self.seedDay = seedDay ?? LocalDate.today(in: timeZone).description
             self.apiKey = apiKey
             self.users = users
             self.accessTokenLifetime = accessTokenLifetime

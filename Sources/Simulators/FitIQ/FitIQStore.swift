@@ -1,4 +1,5 @@
 import Foundation
+import Model
 import Synchronization
 
 // MARK: - Rows

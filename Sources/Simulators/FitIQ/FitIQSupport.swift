@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Model
 import NIOCore
 
 // Helpers for the FitIQ simulator: Go-style JSON numbers and times, RFC 3339 parsing, responses
@@ -19,8 +20,8 @@ enum FitIQFormat {
     }
 
     /// The UTC day (days since 1970-01-01) a UTC instant falls on.
-    static func utcDay(_ micros: Int64) -> Int64 {
-        micros >= 0 ? micros / Civil.microsPerDay : (micros - Civil.microsPerDay + 1) / Civil.microsPerDay
+    static func utcDay(_ micros: Int64) -> Int {
+        Int(micros >= 0 ? micros / Civil.microsPerDay : (micros - Civil.microsPerDay + 1) / Civil.microsPerDay)
     }
 
     /// A float as Go's `encoding/json` writes it: integral values without a fraction (`12`, not `12.0`).
@@ -45,7 +46,7 @@ enum FitIQFormat {
             let hour = Civil.digits(b, 11, 2), b[13] == UInt8(ascii: ":"),
             let minute = Civil.digits(b, 14, 2), b[16] == UInt8(ascii: ":"),
             let second = Civil.digits(b, 17, 2),
-            (1...12).contains(month), day >= 1, day <= Civil.daysInMonth(year, month),
+            (1...12).contains(month), day >= 1, day <= Civil.daysIn(month: month, year: year),
             hour < 24, minute < 60, second < 60
         else { return nil }
         var pos = 19

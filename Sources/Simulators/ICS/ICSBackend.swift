@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Model
 
 /// A static-file style calendar server: feeds by path, validators, conditional GET, per-feed auth.
 struct ICSBackend: SimulatorBackend {
@@ -36,7 +37,7 @@ struct ICSBackend: SimulatorBackend {
         }
         let etag = ICSFeed.etag(feed.body)
         var headers: HTTPFields = [
-            .eTag: etag, .lastModified: ICSTime.httpDate(feed.lastModified), .cacheControl: Self.cacheControl,
+            .eTag: etag, .lastModified: Civil.httpDate(feed.lastModified), .cacheControl: Self.cacheControl,
         ]
         if Self.notModified(request.headers, etag: etag, lastModified: feed.lastModified) {
             return Response(
@@ -95,7 +96,7 @@ struct ICSBackend: SimulatorBackend {
             }
             return tags.contains { $0 == "*" || weakTag($0) == weakTag(etag) }
         }
-        guard let since = headers[.ifModifiedSince], let date = ICSTime.parseHTTPDate(since) else { return false }
+        guard let since = headers[.ifModifiedSince], let date = Civil.parseHTTPDate(since) else { return false }
         return lastModified <= date
     }
 

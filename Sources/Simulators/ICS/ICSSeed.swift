@@ -1,4 +1,5 @@
 import Foundation
+import Model
 
 /// The demo feeds, generated from the seed day: events today and in the week after it, written the
 /// way each producer writes them. Everything derives from the seed day and zone, so a restart gives
@@ -15,11 +16,11 @@ enum ICSSeed {
     static let amsterdam = TimeZone(identifier: "Europe/Amsterdam")!
 
     static func feeds(seedDay: String, timeZone: TimeZone) -> [Feed] {
-        guard let d0 = Civil.dayNumber(seedDay) else { return [] }
-        let schoolChanged = (d0 - 1) * 86_400 + 16 * 3600 + 42 * 60 + 7
-        let holidaysChanged = (d0 - 40) * 86_400 + 2 * 3600 + 13 * 60 + 55
-        let clubChanged = (d0 - 2) * 86_400 + 20 * 3600 + 11 * 60 + 45
-        let workChanged = (d0 - 1) * 86_400 + 18 * 3600 + 3 * 60 + 31
+        guard let d0 = LocalDate(seedDay)?.dayNumber else { return [] }
+        let schoolChanged = Int64(d0 - 1) * 86_400 + 16 * 3600 + 42 * 60 + 7
+        let holidaysChanged = Int64(d0 - 40) * 86_400 + 2 * 3600 + 13 * 60 + 55
+        let clubChanged = Int64(d0 - 2) * 86_400 + 20 * 3600 + 11 * 60 + 45
+        let workChanged = Int64(d0 - 1) * 86_400 + 18 * 3600 + 3 * 60 + 31
         return [
             Feed(
                 name: "school", body: school(d0, seedDay: seedDay, changed: schoolChanged), lastModified: schoolChanged),
@@ -61,14 +62,14 @@ enum ICSSeed {
     // MARK: - School
 
     /// The Friday ending the school year: mid-July, at least five weeks after the seed day.
-    static func schoolYearEnd(_ d0: Int64) -> Int64 {
+    static func schoolYearEnd(_ d0: Int) -> Int {
         let year = Civil.date(fromDays: d0).year
         let end = ICSTime.onOrBefore(Civil.days(year: year, month: 7, day: 17), weekday: 5)
         return end >= d0 + 35 ? end : ICSTime.onOrBefore(Civil.days(year: year + 1, month: 7, day: 17), weekday: 5)
     }
 
     /// The Dutch name of a school holiday starting on `days`.
-    static func holidayName(_ days: Int64) -> String {
+    static func holidayName(_ days: Int) -> String {
         switch Civil.date(fromDays: days).month {
         case 10: "Herfstvakantie"
         case 12, 1: "Kerstvakantie"
@@ -79,9 +80,9 @@ enum ICSSeed {
         }
     }
 
-    static func school(_ d0: Int64, seedDay: String, changed: Int64) -> String {
+    static func school(_ d0: Int, seedDay: String, changed: Int64) -> String {
         let ams = SeedCalendar(seedDays: d0, timeZone: amsterdam)
-        func off(_ day: Int64) -> Int { Int(day - d0) }
+        func off(_ day: Int) -> Int { day - d0 }
         let tz = "TZID=Europe/Amsterdam"
         var rng = SeedRandom(seed: "ics|school|\(seedDay)")
         func uid() -> String { rng.uuid() + "@regenboog.example" }
@@ -114,11 +115,11 @@ enum ICSSeed {
             w.lines(["BEGIN:VEVENT", "UID:\(uid)", "DTSTAMP:\(stamp)", "CREATED:\(created)", "LAST-MODIFIED:\(stamp)"])
             w.line("SEQUENCE:\(sequence)")
         }
-        func timed(_ day: Int64, _ start: (Int, Int), _ endDay: Int64, _ end: (Int, Int)) {
+        func timed(_ day: Int, _ start: (Int, Int), _ endDay: Int, _ end: (Int, Int)) {
             w.line("DTSTART;\(tz):\(ICSTime.local(day, start.0, start.1))")
             w.line("DTEND;\(tz):\(ICSTime.local(endDay, end.0, end.1))")
         }
-        func allDay(_ day: Int64, until: Int64) {
+        func allDay(_ day: Int, until: Int) {
             w.lines(["DTSTART;VALUE=DATE:\(ICSTime.date(day))", "DTEND;VALUE=DATE:\(ICSTime.date(until))"])
         }
 
@@ -194,13 +195,13 @@ enum ICSSeed {
     // MARK: - Public holidays (Google)
 
     /// The Dutch public holidays and observances of `year`: (day number, name, public holiday).
-    static func dutchHolidays(_ year: Int) -> [(days: Int64, name: String, isPublic: Bool)] {
+    static func dutchHolidays(_ year: Int) -> [(days: Int, name: String, isPublic: Bool)] {
         let (em, ed) = ICSTime.easter(year)
         let easter = Civil.days(year: year, month: em, day: ed)
         var kingsDay = Civil.days(year: year, month: 4, day: 27)
         if ICSTime.weekday(kingsDay) == 0 { kingsDay -= 1 }
-        func day(_ m: Int, _ d: Int) -> Int64 { Civil.days(year: year, month: m, day: d) }
-        let list: [(Int64, String, Bool)] = [
+        func day(_ m: Int, _ d: Int) -> Int { Civil.days(year: year, month: m, day: d) }
+        let list: [(Int, String, Bool)] = [
             (day(1, 1), "Nieuwjaarsdag", true),
             (easter - 2, "Goede Vrijdag", true),
             (easter, "Eerste Paasdag", true),
@@ -219,7 +220,7 @@ enum ICSSeed {
         return list.sorted { $0.0 < $1.0 }.map { (days: $0.0, name: $0.1, isPublic: $0.2) }
     }
 
-    static func holidays(_ d0: Int64, seedDay: String, changed: Int64) -> String {
+    static func holidays(_ d0: Int, seedDay: String, changed: Int64) -> String {
         let year = Civil.date(fromDays: d0).year
         var rng = SeedRandom(seed: "ics|holidays|\(seedDay)")
         let stamp = ICSTime.utc(changed)
@@ -254,7 +255,7 @@ enum ICSSeed {
 
     // MARK: - Club (Outlook)
 
-    static func club(_ d0: Int64, seedDay: String, changed: Int64) -> String {
+    static func club(_ d0: Int, seedDay: String, changed: Int64) -> String {
         var rng = SeedRandom(seed: "ics|club|\(seedDay)")
         func hex(_ count: Int) -> String {
             rng.bytes(count).map { ($0 < 16 ? "0" : "") + String($0, radix: 16, uppercase: true) }.joined()
@@ -264,7 +265,7 @@ enum ICSSeed {
         let home = "Sportpark Middenhoven, veld 4, Amstelveen"
         let next = ICSTime.onOrAfter(d0, weekday: 6)
         // (Saturday, opponent, home game, kick-off, location when away)
-        let matches: [(Int64, String, Bool, (Int, Int), String)] = [
+        let matches: [(Int, String, Bool, (Int, Int), String)] = [
             (next - 7, "SV Ouderkerk JO11-1", true, (9, 0), home),
             (next, "AFC JO11-3", false, (10, 15), "Sportpark Goed Genoeg, Wielingenstraat 50, Amsterdam"),
             (next + 7, "RKSV Pancratius JO11-2", true, (9, 0), home),
@@ -314,7 +315,7 @@ enum ICSSeed {
 
     // MARK: - Work (Google secret address)
 
-    static func work(_ d0: Int64, seedDay: String, timeZone: TimeZone, changed: Int64) -> String {
+    static func work(_ d0: Int, seedDay: String, timeZone: TimeZone, changed: Int64) -> String {
         let local = SeedCalendar(seedDays: d0, timeZone: timeZone)
         var rng = SeedRandom(seed: "ics|work|\(seedDay)")
         let stamp = ICSTime.utc(changed)
@@ -358,8 +359,9 @@ enum ICSSeed {
         // The monthly closing on the last Friday, from the last Friday of the previous month on.
         let (y, m, _) = Civil.date(fromDays: d0)
         let (py, pm) = m == 1 ? (y - 1, 12) : (y, m - 1)
-        let lastFriday = ICSTime.onOrBefore(Civil.days(year: py, month: pm, day: Civil.daysInMonth(py, pm)), weekday: 5)
-        let offset = Int(lastFriday - d0)
+        let lastFriday = ICSTime.onOrBefore(
+            Civil.days(year: py, month: pm, day: Civil.daysIn(month: pm, year: py)), weekday: 5)
+        let offset = lastFriday - d0
         event(
             local.utcSeconds(offset, 16, 0), local.utcSeconds(offset, 17, 0), "Maandafsluiting & borrel", "Kantine",
             nil)

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Model
 
 /// A simulator of calendar-subscription servers: the plain web servers (and Google's, Outlook's and
 /// iCloud's publishing endpoints) that serve iCalendar (RFC 5545) feeds a household subscribes to.
@@ -121,7 +122,7 @@ public struct ICSSimulator: Sendable {
         /// - Parameter seedDay: defaults to today in `timeZone`.
         public init(seedDay: String? = nil, timeZone: TimeZone = .current) {
             self.timeZone = timeZone
-            self.seedDay = seedDay ?? Civil.today(in: timeZone)
+            self.seedDay = seedDay ?? LocalDate.today(in: timeZone).description
         }
     }
 

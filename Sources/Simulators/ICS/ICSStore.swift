@@ -1,4 +1,5 @@
 import Foundation
+import Model
 import Synchronization
 
 /// One served feed.
@@ -26,7 +27,7 @@ struct ICSFeed: Sendable, Equatable {
     var json: JSONValue {
         .object([
             "name": .string(name), "path": .string(path), "auth": .string(auth.scheme),
-            "etag": .string(Self.etag(body)), "last_modified": .string(ICSTime.httpDate(lastModified)),
+            "etag": .string(Self.etag(body)), "last_modified": .string(Civil.httpDate(lastModified)),
             "bytes": .int(body.utf8.count),
         ])
     }

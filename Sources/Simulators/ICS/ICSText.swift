@@ -1,4 +1,5 @@
 import Foundation
+import Model
 
 // RFC 5545 text as producers write it: content lines ended by CRLF, folded after 75 octets (a
 // CRLF and one space, never inside a UTF-8 sequence), TEXT values escaped.
@@ -63,13 +64,13 @@ struct ICSWriter {
 /// Dates and times in iCalendar form.
 enum ICSTime {
     /// `YYYYMMDD` of a day number.
-    static func date(_ days: Int64) -> String {
+    static func date(_ days: Int) -> String {
         let (y, m, d) = Civil.date(fromDays: days)
         return Civil.pad(y, 4) + Civil.pad(m, 2) + Civil.pad(d, 2)
     }
 
     /// `YYYYMMDDTHHMMSS` (a local, "floating" or TZID-qualified, time).
-    static func local(_ days: Int64, _ hour: Int, _ minute: Int, _ second: Int = 0) -> String {
+    static func local(_ days: Int, _ hour: Int, _ minute: Int, _ second: Int = 0) -> String {
         date(days) + "T" + Civil.pad(hour, 2) + Civil.pad(minute, 2) + Civil.pad(second, 2)
     }
 
@@ -77,22 +78,22 @@ enum ICSTime {
     static func utc(_ seconds: Int64) -> String {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let rest = Int(seconds - days * 86_400)
-        return local(days, rest / 3600, rest / 60 % 60, rest % 60) + "Z"
+        return local(Int(days), rest / 3600, rest / 60 % 60, rest % 60) + "Z"
     }
 
     /// The weekday of a day number: 0 = Sunday … 6 = Saturday.
-    static func weekday(_ days: Int64) -> Int {
-        Int(((days + 4) % 7 + 7) % 7)
+    static func weekday(_ days: Int) -> Int {
+        (Civil.weekday(ofDay: days) + 1) % 7
     }
 
     /// The last day ≤ `days` that is `weekday`.
-    static func onOrBefore(_ days: Int64, weekday: Int) -> Int64 {
-        days - Int64((Self.weekday(days) - weekday + 7) % 7)
+    static func onOrBefore(_ days: Int, weekday: Int) -> Int {
+        days - (Self.weekday(days) - weekday + 7) % 7
     }
 
     /// The first day ≥ `days` that is `weekday`.
-    static func onOrAfter(_ days: Int64, weekday: Int) -> Int64 {
-        days + Int64((weekday - Self.weekday(days) + 7) % 7)
+    static func onOrAfter(_ days: Int, weekday: Int) -> Int {
+        days + (weekday - Self.weekday(days) + 7) % 7
     }
 
     /// Easter Sunday of `year` (Gregorian; the anonymous Meeus/Jones/Butcher algorithm).
@@ -112,40 +113,5 @@ enum ICSTime {
         let month = (h + l - 7 * m + 114) / 31
         let day = (h + l - 7 * m + 114) % 31 + 1
         return (month, day)
-    }
-
-    // MARK: - HTTP dates
-
-    private static let weekdayNames = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-    private static let monthNames = [
-        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
-    ]
-
-    /// IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`) of seconds since 1970.
-    static func httpDate(_ seconds: Int64) -> String {
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let rest = Int(seconds - days * 86_400)
-        let (y, m, d) = Civil.date(fromDays: days)
-        return "\(weekdayNames[weekday(days)]), \(Civil.pad(d, 2)) \(monthNames[m - 1]) \(Civil.pad(y, 4)) "
-            + "\(Civil.pad(rest / 3600, 2)):\(Civil.pad(rest / 60 % 60, 2)):\(Civil.pad(rest % 60, 2)) GMT"
-    }
-
-    /// Seconds since 1970 of an IMF-fixdate; nil for anything else (RFC 9110 says to ignore an
-    /// `If-Modified-Since` that is not a valid date; the obsolete formats count as invalid here).
-    static func parseHTTPDate(_ s: String) -> Int64? {
-        let parts = s.trimmingCharacters(in: .whitespaces).split(separator: " ")
-        guard parts.count == 6, parts[0].count == 4, parts[0].hasSuffix(","),
-            weekdayNames.contains(String(parts[0].dropLast())), parts[5] == "GMT",
-            let day = Int(parts[1]), parts[1].count == 2,
-            let monthIndex = monthNames.firstIndex(of: String(parts[2])),
-            let year = Int(parts[3]), parts[3].count == 4
-        else { return nil }
-        let time = parts[4].split(separator: ":")
-        guard time.count == 3, time.allSatisfy({ $0.count == 2 }), let hour = Int(time[0]), let minute = Int(time[1]),
-            let second = Int(time[2]), hour < 24, minute < 60, second < 61,
-            day >= 1, day <= Civil.daysInMonth(year, monthIndex + 1)
-        else { return nil }
-        return Civil.days(year: year, month: monthIndex + 1, day: day) * 86_400
-            + Int64(hour * 3600 + minute * 60 + second)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Model
 
 /// The Kantine Koning mobile API (`/api/mobile/v1`) as the iOS client sees it, with Phoenix's
 /// routing and error shapes. See ``KantineKoningSimulator`` for the list of what is simulated.

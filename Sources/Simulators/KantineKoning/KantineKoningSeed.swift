@@ -1,4 +1,5 @@
 import Foundation
+import Model
 
 /// The seeded clubs: diensten over seedDay-14 … seedDay+21 at local times in the clubs' zone,
 /// stored as UTC. Every id and value derives from the tenant slugs, team codes and seed day, so a
@@ -77,7 +78,7 @@ enum KantineKoningSeed {
             return Result(tenants: [], diensten: [])
         }
         let seedDays = calendar.seedDays
-        let seedMidnightUTC = seedDays * Civil.microsPerDay
+        let seedMidnightUTC = Int64(seedDays) * Civil.microsPerDay
 
         var tenants: [KantineKoningTenantRecord] = []
         var diensten: [KantineKoningDienst] = []
@@ -102,7 +103,7 @@ enum KantineKoningSeed {
 
             var plan: [(day: Int, slot: Slot)] = []
             for day in -14...21 {
-                let weekday = Int(((seedDays + Int64(day) + 4) % 7 + 7) % 7)
+                let weekday = (Civil.weekday(ofDay: seedDays + day) + 1) % 7
                 for s in slots(weekday: weekday, tenantIndex: tenantIndex) { plan.append((day, s)) }
             }
             let evening = slot((18, 30), (21, 30), bar, "Kantine", 1)

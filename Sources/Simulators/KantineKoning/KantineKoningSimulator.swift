@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Model
 
 /// A contract-faithful simulator of the Kantine Koning mobile API (Elixir/Phoenix, multi-tenant,
 /// one opaque Bearer token per enrollment), see `shared/contracts/kantinekoning.md`.
@@ -161,7 +162,7 @@ public struct KantineKoningSimulator: Sendable {
             openDienstenInList: Bool = false
         ) {
             self.timeZone = timeZone
-            self.seedDay = seedDay ?? Civil.today(in: timeZone)
+            self.seedDay = seedDay ?? LocalDate.today(in: timeZone).description
             self.tenants = tenants
             self.enrollments = enrollments
             self.now = now

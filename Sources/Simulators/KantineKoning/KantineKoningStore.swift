@@ -1,4 +1,5 @@
 import Foundation
+import Model
 import Synchronization
 
 /// A team as the server knows it (id always resolved).
@@ -148,13 +149,8 @@ final class KantineKoningStore: Sendable {
             }
         }
         self.options = options
-        let today = Civil.today(in: options.timeZone)
-        if let (ty, tm, td) = Civil.parseDay(today) {
-            shiftMicros =
-                (Civil.days(year: y, month: m, day: d) - Civil.days(year: ty, month: tm, day: td)) * Civil.microsPerDay
-        } else {
-            shiftMicros = 0
-        }
+        let today = LocalDate.today(in: options.timeZone)
+        shiftMicros = Int64(Civil.days(year: y, month: m, day: d) - today.dayNumber) * Civil.microsPerDay
         let fixed = options.now.map { Int64(($0.timeIntervalSince1970 * 1_000_000).rounded(.down)) }
         self.state = Mutex(State(fixedNow: fixed))
         reseed()

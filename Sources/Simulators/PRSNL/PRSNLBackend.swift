@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Model
 
 /// PRSNL's routes as the contract describes them (FastAPI error shapes, Starlette routing).
 struct PRSNLBackend: SimulatorBackend {
@@ -241,9 +242,10 @@ struct PRSNLBackend: SimulatorBackend {
 
     /// The demo account was created 90 days before the seed day, 19:42:07.318204 UTC.
     static func userCreatedAt(_ store: PRSNLStore) -> Int64 {
-        guard let (y, m, d) = Civil.parseDay(store.options.seedDay) else { return 0 }
-        return (Civil.days(year: y, month: m, day: d) - 90) * Civil.microsPerDay + Int64(19 * 3600 + 42 * 60 + 7)
-            * Civil.microsPerSecond + 318_204
+        guard let seedDay = LocalDate(store.options.seedDay) else { return 0 }
+        let created = Civil.micros(
+            year: seedDay.year, month: seedDay.month, day: seedDay.day, hour: 19, minute: 42, second: 7)
+        return created - 90 * Civil.microsPerDay + 318_204
     }
 
     // MARK: - Items

@@ -1,4 +1,5 @@
 import Foundation
+import Model
 
 // HS256 JWTs as PyJWT 2.x writes and checks them. The Simulators target has no crypto
 // dependency, so SHA-256 and HMAC are implemented here (FIPS 180-4, RFC 2104).

@@ -1,4 +1,5 @@
 import Foundation
+import Model
 
 /// The seeded knowledge base: about two weeks of saved links, articles, videos and notes for the
 /// demo user (local times in the household's zone, stored as UTC), a few captured today and

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Model
 
 /// A contract-faithful simulator of the PRSNL personal knowledge base backend (FastAPI +
 /// asyncpg), see `shared/contracts/prsnl.md`. The API lives under `/api` on the server root
@@ -103,7 +104,7 @@ public struct PRSNLSimulator: Sendable {
             searchRateLimitPerMinute: Int? = 50
         ) {
             self.timeZone = timeZone
-            self.seedDay = seedDay ?? Civil.today(in: timeZone)
+            self.seedDay = seedDay ?? LocalDate.today(in: timeZone).description
             self.email = email
             self.password = password
             self.secretKey = secretKey

@@ -1,4 +1,5 @@
 import Foundation
+import Model
 import Synchronization
 
 /// One row of PRSNL's `items` table (with its tags joined in).

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Model
 
 /// FastAPI / pydantic 2 request validation, as far as PRSNL's routes need it.
 enum PRSNLValidation {

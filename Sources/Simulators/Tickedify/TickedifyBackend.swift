@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Model
 import NIOCore
 
 /// The Tickedify API as `server.js` and `database.js` implement it, quirks included.

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Model
 import NIOCore
 
 /// Express-shaped responses: `res.json` with its headers, weak ETag and freshness check, plus the

@@ -1,4 +1,5 @@
 import Foundation
+import Model
 
 /// Time and id helpers in the shapes Node produces.
 enum TickedifyTime {
@@ -16,21 +17,13 @@ enum TickedifyTime {
 
     /// An HTTP date (`Tue, 24 Nov 2026 09:07:48 GMT`), as in a cookie's `Expires`.
     static func httpDate(_ ms: Int64) -> String {
-        let seconds = ms >= 0 ? ms / 1000 : (ms - 999) / 1000
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let rest = seconds - days * 86_400
-        let (y, m, d) = Civil.date(fromDays: days)
-        let weekdays = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]
-        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        let weekday = weekdays[Int(((days % 7) + 7) % 7)]
-        return "\(weekday), \(Civil.pad(d, 2)) \(months[m - 1]) \(Civil.pad(y, 4)) "
-            + "\(Civil.pad(Int(rest / 3600), 2)):\(Civil.pad(Int(rest / 60 % 60), 2)):\(Civil.pad(Int(rest % 60), 2)) GMT"
+        Civil.httpDate(ms >= 0 ? ms / 1000 : (ms - 999) / 1000)
     }
 
     /// `day` shifted by `offset` days.
     static func shift(_ day: String, _ offset: Int) -> String {
-        guard let n = Civil.dayNumber(day) else { return day }
-        return Civil.dayString(n + Int64(offset))
+        guard let n = LocalDate(day)?.dayNumber else { return day }
+        return LocalDate(dayNumber: n + offset).description
     }
 
     /// What Postgres makes of a text compared with a `DATE` column: `YYYY-MM-DD`, optionally followed

@@ -1,4 +1,5 @@
 import Foundation
+import Model
 
 /// The demo household's Tickedify account relative to the seed day: projects, contexts, an inbox,
 /// actions (one not yet visible), follow-ups, postponed and completed tasks, and day plans for

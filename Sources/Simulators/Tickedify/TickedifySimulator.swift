@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Model
 
 /// A contract-faithful simulator of Tickedify (Node 20 / Express 4 / express-session with a
 /// Postgres store / express-rate-limit 7), see `shared/contracts/tickedify.md`.
@@ -144,7 +145,7 @@ public struct TickedifySimulator: Sendable {
             inboxRaceWindow: Duration = .milliseconds(20)
         ) {
             self.timeZone = timeZone
-            self.seedDay = seedDay ?? Civil.today(in: timeZone)
+            self.seedDay = seedDay ?? LocalDate.today(in: timeZone).description
             self.users = users
             self.loginLimit = loginLimit
             self.loginWindow = loginWindow

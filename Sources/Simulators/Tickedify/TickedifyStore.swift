@@ -1,4 +1,5 @@
 import Foundation
+import Model
 import Synchronization
 
 /// The simulator's in-memory database, session store and rate-limit store, safe from any task.
@@ -32,13 +33,13 @@ final class TickedifyStore: Sendable {
     /// The account owning the seeded data.
     let seedUser: TickedifySimulator.User?
     /// The household's local day when the simulator started; `CURRENT_DATE` advances from seedDay with it.
-    private let startLocalDay: Int64
+    private let startLocalDay: Int
 
     init(options: TickedifySimulator.Options) {
         self.options = options
         self.users = options.users
         self.seedUser = options.users.first { $0.email == TickedifySimulator.demoEmail } ?? options.users.first
-        self.startLocalDay = Civil.dayNumber(Civil.today(in: options.timeZone)) ?? 0
+        self.startLocalDay = LocalDate.today(in: options.timeZone).dayNumber
         self.state = Mutex(State(dateStyle: options.dateStyle))
         reseed()
     }
@@ -52,8 +53,8 @@ final class TickedifyStore: Sendable {
 
     /// The server's `CURRENT_DATE`: seedDay, moved on by the days that passed since the start.
     var currentDate: String {
-        let localToday = Civil.dayNumber(Civil.today(in: options.timeZone)) ?? startLocalDay
-        return TickedifyTime.shift(options.seedDay, Int(localToday - startLocalDay))
+        let localToday = LocalDate.today(in: options.timeZone).dayNumber
+        return TickedifyTime.shift(options.seedDay, localToday - startLocalDay)
     }
 
     func reseed() {
