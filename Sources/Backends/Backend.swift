@@ -21,6 +21,9 @@ public protocol Backend: Sendable {
 
     /// What the backend adds to its line of `/v1/sources`, if anything.
     var sourcesPart: (any SourcesPart)? { get }
+
+    /// What it adds to `/v1/calendar.ics` (nil: nothing).
+    var calendarFeedPart: (any CalendarFeedPart)? { get }
 }
 
 extension Backend {
@@ -35,4 +38,6 @@ extension Backend {
     public var summaryPart: (any SummaryPart)? { nil }
 
     public var sourcesPart: (any SourcesPart)? { nil }
+
+    public var calendarFeedPart: (any CalendarFeedPart)? { nil }
 }

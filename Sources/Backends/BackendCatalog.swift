@@ -23,6 +23,9 @@ public enum BackendCatalog {
     /// The backends' parts of `/v1/sources`, in registration order.
     public static var sourcesParts: [any SourcesPart] { all.compactMap(\.sourcesPart) }
 
+    /// Every backend's part of `/v1/calendar.ics`.
+    public static var calendarFeedParts: [any CalendarFeedPart] { all.compactMap(\.calendarFeedPart) }
+
     /// Every backend's write endpoints.
     public static var writes: [any BackendWrite] { all.flatMap(\.writes) }
 

@@ -71,6 +71,10 @@ public enum GatewayApplication {
         router.get(RouterPath(SummaryService.path)) { request, context in
             try await summary.handle(request, context: context)
         }
+        let calendarFeed = CalendarFeedHandler(service: CalendarFeedService(aggregator: runtime.aggregator))
+        router.get(RouterPath(CalendarFeedService.path)) { request, context in
+            try await calendarFeed.handle(request, context: context)
+        }
         let stream = ChangeStreamHandler(
             feed: runtime.cache.changes, heartbeat: heartbeat,
             quota: StreamQuota(perClient: runtime.config.limits.streamsPerClient)

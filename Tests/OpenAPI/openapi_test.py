@@ -340,6 +340,31 @@ def run_checks(base, document, simulators):
             check(f"GET {path} → 200 text/plain", metrics)
             continue
 
+        if path == "/v1/calendar.ics":
+            def calendar_feed():
+                status, headers, body = fetch(base + path)
+                assert status == 200, f"status {status}"
+                content_type = headers.get("Content-Type", "")
+                assert content_type.startswith("text/calendar"), f"Content-Type {content_type!r}"
+                etag = headers.get("ETag")
+                assert etag, "no ETag"
+                import icalendar  # installed by make test-swift
+                calendar = icalendar.Calendar.from_ical(body)
+                events = calendar.walk("VEVENT")
+                assert events, "no VEVENT"
+                request = urllib.request.Request(base + path, headers={"If-None-Match": etag})
+                try:
+                    urllib.request.urlopen(request, timeout=15)
+                    raise AssertionError("no 304 for the ETag")
+                except urllib.error.HTTPError as error:
+                    assert error.code == 304, f"status {error.code}"
+                status, headers, body = fetch(base + path + "?from=soon")
+                assert status == 400, f"status {status}"
+                validate_answer(spec, path, status, headers, body)
+                return f"{len(events)} events, 304 on its ETag, 400 for a bad date"
+            check(f"GET {path} → 200 text/calendar that icalendar reads", calendar_feed)
+            continue
+
         values = call_values(spec, path)
         url = base + path + ("?" + urllib.parse.urlencode(values) if values else "")
         shown = path + ("?" + urllib.parse.urlencode(values) if values else "")

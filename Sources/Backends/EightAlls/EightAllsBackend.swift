@@ -23,6 +23,8 @@ public struct EightAllsBackend: Backend {
 
     public var summaryPart: (any SummaryPart)? { EightAllsSummaryPart() }
 
+    public var calendarFeedPart: (any CalendarFeedPart)? { EightAllsCalendarFeedPart() }
+
     public var writes: [any BackendWrite] {
         [EightAllsEventWrite(.create), EightAllsEventWrite(.update), EightAllsEventWrite(.delete)]
     }

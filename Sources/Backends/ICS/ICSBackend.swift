@@ -13,5 +13,7 @@ public struct ICSBackend: Backend {
 
     public var summaryPart: (any SummaryPart)? { ICSSummaryPart() }
 
+    public var calendarFeedPart: (any CalendarFeedPart)? { ICSCalendarFeedPart() }
+
     public var sourcesPart: (any SourcesPart)? { ICSSourcesPart() }
 }

@@ -12,6 +12,8 @@ public struct KantineKoningBackend: Backend {
 
     public var summaryPart: (any SummaryPart)? { KantineKoningSummaryPart() }
 
+    public var calendarFeedPart: (any CalendarFeedPart)? { KantineKoningCalendarFeedPart() }
+
     public var sourcesPart: (any SourcesPart)? { KantineKoningSourcesPart() }
 
     public var writes: [any BackendWrite] {

@@ -15,6 +15,8 @@ public struct TickedifyBackend: Backend {
 
     public var summaryPart: (any SummaryPart)? { TickedifySummaryPart() }
 
+    public var calendarFeedPart: (any CalendarFeedPart)? { TickedifyCalendarFeedPart() }
+
     public var writes: [any BackendWrite] {
         [TickedifyAddTaskWrite()]
     }

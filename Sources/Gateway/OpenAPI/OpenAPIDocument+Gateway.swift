@@ -1,3 +1,4 @@
+import Aggregation
 import Backends
 import Foundation
 import Model
@@ -80,6 +81,45 @@ extension OpenAPIDocument {
                 responses: [
                     .status(code: 200): jsonResponse("The summary.", summary.reference, headers: cachingHeaders),
                     .status(code: 304): .b(notModified),
+                ]),
+            CalendarFeedService.path: gatewayOperation(
+                "getCalendarFeed",
+                summary: "The household's day as an iCalendar (RFC 5545) feed, for a phone's calendar app.",
+                description:
+                    "Events of every calendar, planned tasks and blocked slots (Tickedify, up to two weeks ahead), and "
+                    + "club shifts, from `from` to `to` (default: a week back, 60 days ahead; at most 366 days), timed in "
+                    + "the household's zone with its VTIMEZONE. UIDs are stable, so an edit updates the same entry. "
+                    + "Calendar apps cannot send headers: a client's `feed_key` goes as `?key=` and reads only this "
+                    + "feed. A weak ETag stays equal while the entries do; `X-Daygate-Missing` names sections that "
+                    + "could not be read.",
+                parameters: [
+                    .b(
+                        .query(
+                            name: "from", schema: .string(format: .date),
+                            description: "First local day (YYYY-MM-DD). Default: today minus 7 days.")),
+                    .b(
+                        .query(
+                            name: "to", schema: .string(format: .date),
+                            description: "Last local day, inclusive. Default: today plus 60 days.")),
+                    .b(
+                        .query(
+                            name: "key", schema: .string(minLength: 16),
+                            description: "The client's feed key (`clients[].feed_key`), instead of Authorization.")),
+                    .reference(.component(named: "IfNoneMatch")),
+                ],
+                responses: [
+                    .status(code: 200): .b(
+                        OpenAPI.Response(
+                            description: "The feed.",
+                            headers: ["ETag": headerRef("ETag"), "X-Request-Id": headerRef("X-Request-Id")],
+                            content: [
+                                OpenAPI.ContentType(rawValue: "text/calendar")!: .b(OpenAPI.Content(schema: .string))
+                            ])),
+                    .status(code: 304): .b(
+                        OpenAPI.Response(
+                            description: "Not Modified: the If-None-Match ETag still matches (no body).",
+                            headers: ["ETag": headerRef("ETag")])),
+                    .status(code: 400): responseRef("BadRequest"),
                 ]),
             "/v1/sources": gatewayOperation(
                 "getSources",

@@ -16,7 +16,9 @@ import Model
 ///   Without keys (loopback mode) every request is served the default profile, and the `Host`
 ///   header must name this machine (localhost, a loopback address, or `allowed_hosts`): a page
 ///   whose DNS name an attacker rebinds to 127.0.0.1 gets a 403, not the household's data.
-///   Health checks, `/openapi.json` and the dashboard's files need no key.
+///   Health checks, `/openapi.json` and the dashboard's files need no key. `/v1/calendar.ics`
+///   also takes a client's `feed_key` as `?key=` (calendar apps cannot send headers); a feed
+///   key opens nothing else.
 struct Admission: Sendable {
     static let maximumBodyBytes = 64 * 1024
     static let maximumHeaderBytes = 32 * 1024
@@ -33,6 +35,8 @@ struct Admission: Sendable {
         var path: String
         var host: String?
         var authorization: String?
+        /// The `key` query parameter of a `/v1/calendar.ics` request (a feed key).
+        var feedKey: String? = nil
         var origin: String?
         /// An `OPTIONS` with `Access-Control-Request-Method`.
         var isPreflight = false
@@ -85,7 +89,7 @@ struct Admission: Sendable {
             return .preflight(origin: cors)
         }
         if let refusal = boundsRefusal(asked) { return .refuse(refusal, corsOrigin: cors) }
-        switch who(path: asked.path, host: asked.host, authorization: asked.authorization) {
+        switch who(path: asked.path, host: asked.host, authorization: asked.authorization, feedKey: asked.feedKey) {
         case .success(let served): return .serve(profile: served.profile, client: served.client, corsOrigin: cors)
         case .failure(let refusal): return .refuse(refusal, corsOrigin: cors)
         }
@@ -124,7 +128,9 @@ struct Admission: Sendable {
         var client: String?
     }
 
-    private func who(path: String, host: String?, authorization: String?) -> Result<Served, GatewayError> {
+    private func who(path: String, host: String?, authorization: String?, feedKey: String?) -> Result<
+        Served, GatewayError
+    > {
         if keys.isEmpty {
             if let host, !isLocal(host) {
                 return .failure(
@@ -137,6 +143,15 @@ struct Admission: Sendable {
             return .success(Served(profile: defaultProfile))
         }
         guard Self.needsKey(path) else { return .success(Served(profile: defaultProfile)) }
+        if path == CalendarFeedService.path, authorization == nil, let feedKey {
+            guard let client = keys.client(presentingFeedKey: feedKey) else {
+                return .failure(
+                    GatewayError(
+                        .unauthorized, code: "unauthorized",
+                        message: "this feed key is not known; see the client's feed_key in the config"))
+            }
+            return .success(Served(profile: client.profile, client: client.name))
+        }
         guard let key = ClientKeys.bearerKey(authorization), let client = keys.client(presenting: key) else {
             return .failure(
                 GatewayError(

@@ -16,7 +16,11 @@ struct AdmissionMiddleware: RouterMiddleware {
         for field in request.headers { bytes += Admission.size(name: field.name.rawName, value: field.value) }
         let asked = Admission.Asked(
             method: request.method, path: request.uri.path, host: request.head.authority,
-            authorization: request.headers[.authorization], origin: request.headers[.origin],
+            authorization: request.headers[.authorization],
+            feedKey: request.uri.path == CalendarFeedService.path
+                ? (try? QueryItems.parse(request.uri.query))?.last { $0.0 == CalendarFeedService.keyParameter }?.1
+                : nil,
+            origin: request.headers[.origin],
             isPreflight: request.method == .options && request.headers[.accessControlRequestMethod] != nil,
             headerCount: request.headers.count, headerBytes: bytes, contentLength: request.headers[.contentLength],
             contentType: request.headers[.contentType]

@@ -12,15 +12,29 @@ struct ClientKeys: Sendable {
     }
 
     let entries: [Entry]
+    /// The feed keys: each reads only `/v1/calendar.ics`.
+    let feedEntries: [Entry]
 
     init(_ clients: [ClientConfig]) {
         entries = clients.map { Entry(digest: Self.digest($0.key), client: $0) }
+        feedEntries = clients.compactMap { client in
+            client.feedKey.map { Entry(digest: Self.digest($0), client: client) }
+        }
     }
 
     var isEmpty: Bool { entries.isEmpty }
 
     /// The client whose key is `presented`, or nil.
     func client(presenting presented: String) -> ClientConfig? {
+        Self.match(presented, in: entries)
+    }
+
+    /// The client whose feed key is `presented`, or nil.
+    func client(presentingFeedKey presented: String) -> ClientConfig? {
+        Self.match(presented, in: feedEntries)
+    }
+
+    private static func match(_ presented: String, in entries: [Entry]) -> ClientConfig? {
         let digest = Self.digest(presented)
         var match: ClientConfig?
         for entry in entries {

@@ -10,20 +10,41 @@ public struct ClientConfig: Sendable, Hashable, Codable {
     public var name: String
     public var key: String
     public var profile: String
+    /// A second key that reads only `/v1/calendar.ics`, given as `?key=` (calendar apps cannot
+    /// send headers, and a URL is easily shared: it must not open anything else).
+    public var feedKey: String?
 
-    public init(name: String, key: String, profile: String) {
+    public init(name: String, key: String, profile: String, feedKey: String? = nil) {
         self.name = name
         self.key = key
         self.profile = profile
+        self.feedKey = feedKey
     }
 
-    enum CodingKeys: String, CodingKey { case name, key, profile }
+    enum CodingKeys: String, CodingKey {
+        case name, key, profile
+        case feedKey = "feed_key"
+    }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.name = try container.decode(String.self, forKey: .name)
         self.key = try container.decode(String.self, forKey: .key)
         self.profile = try container.decodeIfPresent(String.self, forKey: .profile) ?? "default"
+        self.feedKey = try container.decodeIfPresent(String.self, forKey: .feedKey)
+        if let feedKey {
+            guard Self.isValidKey(feedKey) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .feedKey, in: container,
+                    debugDescription:
+                        "a feed key is at least \(Self.minimumKeyLength) letters, digits, - or _ (it goes in a URL; e.g. `openssl rand -hex 24`)"
+                )
+            }
+            guard feedKey != key else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .feedKey, in: container, debugDescription: "the feed key must differ from the client key")
+            }
+        }
         guard DaygateConfig.isValidProfileName(name) else {
             throw DecodingError.dataCorruptedError(
                 forKey: .name, in: container, debugDescription: "a client name uses letters, digits, - and _ only")
@@ -37,6 +58,14 @@ public struct ClientConfig: Sendable, Hashable, Codable {
                     "a key is at least \(Self.minimumKeyLength) visible ASCII characters (e.g. `openssl rand -hex 24`)"
             )
         }
+    }
+
+    /// A feed key: long enough, and only characters a URL carries as they are.
+    static func isValidKey(_ key: String) -> Bool {
+        key.count >= minimumKeyLength
+            && key.unicodeScalars.allSatisfy {
+                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_")
+            }
     }
 }
 

@@ -103,6 +103,16 @@ public struct DaygateConfig: Sendable, Codable {
                         codingPath: path + [ClientConfig.CodingKeys.key],
                         debugDescription: "this key is already given to another client"))
             }
+            if let feedKey = client.feedKey,
+                clients.enumerated().contains(where: {
+                    $0.element.key == feedKey || ($0.offset < index && $0.element.feedKey == feedKey)
+                })
+            {
+                throw DecodingError.dataCorrupted(
+                    .init(
+                        codingPath: path + [ClientConfig.CodingKeys.feedKey],
+                        debugDescription: "this feed key is already another key"))
+            }
             if clients[..<index].contains(where: { $0.name == client.name }) {
                 throw DecodingError.dataCorrupted(
                     .init(
@@ -125,7 +135,7 @@ public struct DaygateConfig: Sendable, Codable {
     /// Every secret the config holds (each profile's `Secret`s — backend passwords, tokens, API
     /// keys — and the client keys): what must never reach a log, an error or an answer.
     public var secrets: Set<String> {
-        var all = Set(clients.map(\.key))
+        var all = Set(clients.map(\.key) + clients.compactMap(\.feedKey))
         for profile in profiles.values {
             all.formUnion(profile.secrets.map { $0.reveal() })
         }

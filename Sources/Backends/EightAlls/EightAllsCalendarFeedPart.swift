@@ -1,0 +1,16 @@
+import Model
+
+/// 8alls' part of `/v1/calendar.ics`: its events over the feed's days.
+public struct EightAllsCalendarFeedPart: CalendarFeedPart {
+    public func sections(for window: CalendarFeedWindow) -> [CalendarFeedSection] {
+        [
+            CalendarFeedSection(
+                name: "events", operation: EightAllsEventsOperation().name,
+                arguments: ["from": .date(window.from), "to": .date(window.to)])
+        ]
+    }
+
+    public func contribution(_ input: CalendarFeedInput) -> CalendarFeedContribution {
+        CalendarFeedContribution(events: input.decode([Event].self, "events") ?? [])
+    }
+}

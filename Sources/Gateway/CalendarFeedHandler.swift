@@ -1,0 +1,53 @@
+import Aggregation
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Model
+
+/// `GET /v1/calendar.ics?from=&to=`: the household's day as an iCalendar feed for phones and
+/// calendar apps, with a weak `ETag` (equal while the entries are) and `304` for their polls.
+/// A client key (`Authorization: Bearer`) or the client's feed key (`?key=`) reads it.
+struct CalendarFeedHandler: Sendable {
+    let service: CalendarFeedService
+
+    func handle(_ request: Request, context: GatewayRequestContext) async throws -> Response {
+        let feed: CalendarFeedService.Feed
+        do throws(ErrorDetail) {
+            let query = try QueryItems.parse(request.uri.query)
+            feed = try await service.feed(query: query, profileName: context.profile, logger: context.logger)
+        } catch {
+            throw GatewayError(.badRequest, error)
+        }
+        var headers: HTTPFields = [
+            .contentType: "text/calendar; charset=utf-8",
+            .eTag: feed.etag,
+            .cacheControl: "private, max-age=300",
+            .contentDisposition: "inline; filename=\"daygate.ics\"",
+        ]
+        if !feed.missing.isEmpty {
+            // Said in a header, not in the feed: a calendar app shows what there is.
+            headers[HTTPField.Name("X-Daygate-Missing")!] = feed.missing.keys.sorted().joined(separator: ", ")
+            context.logger.warning(
+                "calendar feed without some sections",
+                metadata: ["missing": "\(feed.missing.map { "\($0.key): \($0.value.code)" }.sorted())"])
+        }
+        if let asked = request.headers[.ifNoneMatch], Self.matches(asked, feed.etag) {
+            return Response(status: .notModified, headers: headers)
+        }
+        return Response(
+            status: .ok, headers: headers,
+            body: request.method == .head ? .init() : .init(byteBuffer: ByteBuffer(string: feed.text)))
+    }
+
+    /// `If-None-Match` names `etag` (weak comparison, RFC 9110 §13.1.2) or is `*`.
+    static func matches(_ header: String, _ etag: String) -> Bool {
+        func opaque(_ tag: Substring) -> Substring {
+            let trimmed = tag.trimmingCharacters(in: .whitespaces)
+            return Substring(trimmed.hasPrefix("W/") ? String(trimmed.dropFirst(2)) : trimmed)
+        }
+        let own = opaque(Substring(etag))
+        return header.split(separator: ",").contains {
+            $0.trimmingCharacters(in: .whitespaces) == "*" || opaque($0) == own
+        }
+    }
+}
