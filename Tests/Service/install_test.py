@@ -146,10 +146,12 @@ def containerfile_checks(repo, binary):
             healthchecks.append(rest)
         if word == "VOLUME":
             volumes.append(rest)
-        if word == "RUN" and "make " in rest:
-            target = re.search(r"make (\S+)", rest).group(1)
-            makefile = open(os.path.join(repo, "Makefile")).read()
-            check(re.search(rf"^{re.escape(target)}:", makefile, re.M) is not None, f"make {target} exists")
+        if word == "RUN":
+            # `make TARGET` run as a command (not a package named make).
+            for match in re.finditer(r"(?:^|&&\s*)make\s+([a-z][\w-]*)", rest):
+                makefile = open(os.path.join(repo, "Makefile")).read()
+                target = match.group(1)
+                check(re.search(rf"^{re.escape(target)}:", makefile, re.M) is not None, f"make {target} exists")
     check(froms >= 2 and len(stages) >= 2, "a multi-stage build")
     check(len(healthchecks) == 1 and re.search(r"/(readyz|healthz)", healthchecks[0]), "HEALTHCHECK on /readyz")
     check(any("/var/lib/daygate" in v for v in volumes), "a volume for the state folder")
