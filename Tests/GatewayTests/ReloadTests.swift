@@ -57,9 +57,10 @@ import Testing
     /// A gateway from `files` on a free port, reloadable from the same file, for the length of
     /// `body`.
     func withGateway<Value: Sendable>(
-        _ files: Files, _ body: @Sendable (ReloadableGateway, Int) async throws -> Value
+        _ files: Files, now: @escaping @Sendable () -> Date = { Date() },
+        _ body: @Sendable (ReloadableGateway, Int) async throws -> Value
     ) async throws -> Value {
-        let runtime = try GatewayRuntime(config: files.load(), httpClient: .shared)
+        let runtime = try GatewayRuntime(config: files.load(), httpClient: .shared, now: now)
         let gateway = ReloadableGateway(runtime: runtime, file: files.config, source: { try files.load() })
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let app = GatewayApplication.make(
@@ -118,6 +119,15 @@ import Testing
         guard bytes.count >= bodyStart + length else { return nil }
         let body = Data(bytes[bodyStart..<(bodyStart + length)])
         return (status, (try? JSONDecoder().decode(JSONValue.self, from: body)) ?? .null)
+    }
+
+    /// `daygate_http_hot_answers_total`, read from `/metrics`.
+    static func hotAnswers(_ port: Int) async throws -> Int {
+        let response = try await HTTPClient.shared.execute(
+            HTTPClientRequest(url: "http://127.0.0.1:\(port)/metrics"), timeout: .seconds(10))
+        let text = String(buffer: try await response.body.collect(upTo: 1 << 22))
+        let line = text.split(separator: "\n").first { $0.hasPrefix("daygate_http_hot_answers_total ") }
+        return line.flatMap { Int($0.split(separator: " ")[1]) } ?? 0
     }
 
     static func titles(_ answer: JSONValue) -> [String] {
@@ -234,6 +244,42 @@ import Testing
                 let readyAgain = try await Self.exchange(client, "/readyz")
                 #expect(readyAgain.body["status"] == .string("ready"))
                 #expect(readyAgain.body["config"]?["generation"] == .number(2))
+                #expect(!client.closed)
+            }
+        } catch {
+            await simulator.stop()
+            throw error
+        }
+        await simulator.stop()
+    }
+
+    /// Each connection's hot path takes the reloaded routes: an answer it kept for a route the
+    /// reload removed is not given again on a connection opened before. The clock hardly moves,
+    /// so the kept answer would still be reusable.
+    @Test func aRouteRemovedByAReloadIsNotAnsweredFromTheHotPath() async throws {
+        let simulator = try await Self.simulator()
+        let files = try Files()
+        defer { files.remove() }
+        let clock = HotPathTests.SteppingClock()
+        do {
+            try files.writeConfig(eightalls: simulator.apiBaseURL)
+            let agenda = files.routes.appendingPathComponent("agenda.yaml")
+            try String(contentsOf: files.routes.appendingPathComponent("events.yaml"), encoding: .utf8)
+                .replacingOccurrences(of: "path: /v1/events", with: "path: /v1/agenda")
+                .write(to: agenda, atomically: true, encoding: .utf8)
+            try await withGateway(files, now: { clock.read() }) { gateway, port in
+                let client = try RawClient(port: port)
+                defer { client.close() }
+                // A miss, then a fresh hit (kept), then the kept answer from the hot path.
+                for _ in 0..<3 {
+                    #expect(try await Self.exchange(client, "/v1/agenda").status == 200)
+                }
+                #expect(try await Self.hotAnswers(port) == 1, "the third came from the hot path")
+
+                try FileManager.default.removeItem(at: agenda)
+                #expect(await gateway.reload().result == .applied)
+                #expect(try await Self.exchange(client, "/v1/agenda").status == 404)
+                #expect(try await Self.hotAnswers(port) == 1)
                 #expect(!client.closed)
             }
         } catch {
