@@ -289,6 +289,49 @@ import Testing
         await simulator.stop()
     }
 
+    /// Calls `simulator` counted for `endpoint` (`/_sim/stats`).
+    static func calls(_ simulator: RunningSimulator, _ endpoint: String) async throws -> Int {
+        let response = try await HTTPClient.shared.execute(
+            HTTPClientRequest(url: simulator.baseURL + "/_sim/stats"), timeout: .seconds(5))
+        let body = try await response.body.collect(upTo: 1 << 20)
+        let stats = try JSONDecoder().decode(JSONValue.self, from: Data(buffer: body))
+        if case .number(let count) = stats["calls"]?[endpoint] { return Int(count) }
+        return 0
+    }
+
+    /// The change hints (8alls' WebSocket) follow a reload that moves 8alls elsewhere.
+    @Test func changeHintsFollowAReloadedAccount() async throws {
+        let before = try await Self.simulator()
+        let after = try await Self.simulator()
+        let files = try Files()
+        defer { files.remove() }
+        do {
+            try files.writeConfig(eightalls: before.apiBaseURL)
+            try await withGateway(files) { gateway, _ in
+                let hints = Task { try await BackendHintService(gateway: gateway).run() }
+                defer { hints.cancel() }
+                for _ in 0..<200 where try await Self.calls(before, "GET /ws") == 0 {
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+                #expect(try await Self.calls(before, "GET /ws") >= 1, "the hints listen to the first 8alls")
+                #expect(try await Self.calls(after, "GET /ws") == 0)
+
+                try files.writeConfig(eightalls: after.apiBaseURL)
+                #expect(await gateway.reload().result == .applied)
+                for _ in 0..<200 where try await Self.calls(after, "GET /ws") == 0 {
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+                #expect(try await Self.calls(after, "GET /ws") >= 1, "and then to the second")
+            }
+        } catch {
+            await before.stop()
+            await after.stop()
+            throw error
+        }
+        await before.stop()
+        await after.stop()
+    }
+
     /// A new listen address waits for a restart: the gateway says so and serves on where it is.
     @Test func aNewListenAddressIsReportedAsWaitingForARestart() async throws {
         let simulator = try await Self.simulator()
