@@ -3,7 +3,7 @@
 SWIFT ?= swift
 DEMO_ARGS ?=
 
-.PHONY: all deps build release demo test lint format test-swift test-browser test-openapi test-durability test-resilience clean bench soak
+.PHONY: all deps build release demo test lint format test-swift test-browser test-openapi test-durability test-resilience clean bench soak install install-files test-install lint-links
 
 all: build
 
@@ -20,7 +20,7 @@ demo: build
 	$(SWIFT) build --product daygate --show-bin-path >/dev/null
 	"$$($(SWIFT) build --show-bin-path)/daygate" demo $(DEMO_ARGS)
 
-test: lint test-swift test-browser test-openapi test-durability test-resilience
+test: lint test-swift test-browser test-openapi test-durability test-resilience test-install
 
 # The house style (.swift-format: 4 spaces, 120 columns): `make format` rewrites the tree,
 # `make lint` (part of `make test`) fails on any finding.
@@ -29,8 +29,12 @@ FORMATTED = Sources Tests Package.swift
 format:
 	$(SWIFT) format format --in-place --recursive --configuration .swift-format $(FORMATTED)
 
-lint:
+lint: lint-links
 	$(SWIFT) format lint --strict --recursive --configuration .swift-format $(FORMATTED)
+
+# No tracked file may point outside the repository: the docs it needs are in docs/.
+lint-links:
+	@scripts/check-links.sh
 
 # The fault suite hammers every simulator at once; it runs on its own so its load does not
 # push the other tests past their deadlines on a small machine.
@@ -80,6 +84,36 @@ bench: release
 # 10 minutes at 500 req/s with simulators flapping; `make soak SOAK_MINUTES=2` for a short one.
 soak: release
 	python3 scripts/bench/soak.py --binary "$$($(SWIFT) build -c release --show-bin-path)/daygate"
+
+# `make install` (PREFIX=/usr/local, DESTDIR for packaging): the release binary in PREFIX/bin,
+# routes/ and static/ in PREFIX/share/daygate (where the binary finds them), the systemd unit in
+# PREFIX/lib/systemd/system (its paths follow PREFIX), the docs in PREFIX/share/doc/daygate.
+# `install-files` installs an existing build of CONFIG (release or debug) without building.
+PREFIX ?= /usr/local
+DESTDIR ?=
+CONFIG ?= release
+
+install: release install-files
+
+install-files:
+	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/daygate/routes" \
+		"$(DESTDIR)$(PREFIX)/share/daygate/static" "$(DESTDIR)$(PREFIX)/lib/systemd/system" \
+		"$(DESTDIR)$(PREFIX)/share/doc/daygate"
+	install -m 0755 "$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/daygate" "$(DESTDIR)$(PREFIX)/bin/daygate"
+	install -m 0644 routes/*.yaml "$(DESTDIR)$(PREFIX)/share/daygate/routes/"
+	cp -R static/. "$(DESTDIR)$(PREFIX)/share/daygate/static/"
+	chmod -R u=rwX,go=rX "$(DESTDIR)$(PREFIX)/share/daygate/static"
+	sed 's#/usr/local/#$(PREFIX)/#g' deploy/systemd/daygate.service > "$(DESTDIR)$(PREFIX)/lib/systemd/system/daygate.service"
+	chmod 0644 "$(DESTDIR)$(PREFIX)/lib/systemd/system/daygate.service"
+	install -m 0644 README.md daygate.example.yaml "$(DESTDIR)$(PREFIX)/share/doc/daygate/"
+	cp -R docs/. "$(DESTDIR)$(PREFIX)/share/doc/daygate/"
+	chmod -R u=rwX,go=rX "$(DESTDIR)$(PREFIX)/share/doc/daygate"
+
+# The install layout in a temporary DESTDIR, the installed binary serving from it (routes and
+# dashboard found, SIGHUP reloads, a broken config is reported), the unit checked by
+# `systemd-analyze verify` where it exists, the Containerfile's syntax.
+test-install: build
+	scripts/test-install.sh
 
 clean:
 	rm -rf .build .daygate-demo

@@ -174,6 +174,19 @@ public final class SessionRegistry: Sendable {
         }
     }
 
+    /// Forgets every session and shared value of one profile's backend (its settings changed
+    /// at a reload): the next request makes new ones from the new settings. Requests already
+    /// holding the old ones finish with them.
+    public func discard(profile: String, backend: String) {
+        let prefix = "\(profile)|\(backend)|"
+        sessions.withLock { sessions in
+            for key in sessions.keys where key.hasPrefix(prefix) { sessions[key] = nil }
+        }
+        others.withLock { others in
+            for key in others.keys where key.hasPrefix(prefix) { others[key] = nil }
+        }
+    }
+
     public func session(
         profile: String, backend: String, name: String = "credential",
         limit: AuthSession.AttemptLimit = AuthSession.AttemptLimit(attempts: 10, window: 60)

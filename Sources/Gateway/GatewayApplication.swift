@@ -11,7 +11,17 @@ public enum GatewayApplication {
     /// The `Server` header of every answer.
     static let serverName = "daygate"
 
+    /// - Parameter status: the config's state for `/readyz` (`ReloadableGateway` shares its
+    ///   own); by default one that says the runtime's config was loaded when it was made.
     public static func router(runtime: GatewayRuntime, heartbeat: Duration = .seconds(15)) -> Router<
+        GatewayRequestContext
+    > {
+        router(
+            runtime: runtime, heartbeat: heartbeat,
+            status: ConfigStatusBox(ConfigStatus(file: nil, loadedAt: runtime.loadedAt)))
+    }
+
+    static func router(runtime: GatewayRuntime, heartbeat: Duration, status configStatus: ConfigStatusBox) -> Router<
         GatewayRequestContext
     > {
         let router = Router(context: GatewayRequestContext.self, options: .autoGenerateHeadEndpoints)
@@ -34,18 +44,26 @@ public enum GatewayApplication {
         router.get("/readyz") { _, _ in
             let checks = runtime.readiness()
             let ready = checks.values.allSatisfy { $0 }
-            let storage = StorageReport(runtime.database.storageHealth, zone: runtime.config.timeZone)
+            let zone = runtime.config.timeZone
+            let storage = StorageReport(runtime.database.storageHealth, zone: zone)
+            let config = configStatus.status
             struct Readiness: Encodable {
                 var status: String
                 var checks: [String: Bool]
                 var storage: StorageReport
+                var config: ConfigReport
             }
-            // Serving, but writes to the state folder fail: "degraded", still 200 (cached
-            // answers come from memory; writes with an Idempotency-Key are refused).
-            let status = !ready ? "not_ready" : storage.healthy ? "ready" : "degraded"
+            // Serving, but writes to the state folder fail, or the config file's last reload
+            // failed (the config before it serves on): "degraded", still 200 (cached answers
+            // come from memory; writes with an Idempotency-Key are refused).
+            let reloadFailed = config.lastReload?.result == .failed
+            let status = !ready ? "not_ready" : storage.healthy && !reloadFailed ? "ready" : "degraded"
             return try JSONResponse.make(
                 status: ready ? .ok : .serviceUnavailable,
-                body: JSONCoding.encode(Readiness(status: status, checks: checks, storage: storage))
+                body: JSONCoding.encode(
+                    Readiness(
+                        status: status, checks: checks, storage: storage,
+                        config: ConfigReport(config, zone: zone, redactor: runtime.http.redactor)))
             )
         }
         let spec = OpenAPIDocumentOnDemand(routes: runtime.routes)
@@ -77,7 +95,7 @@ public enum GatewayApplication {
         }
         let stream = ChangeStreamHandler(
             feed: runtime.cache.changes, heartbeat: heartbeat,
-            quota: StreamQuota(perClient: runtime.config.limits.streamsPerClient)
+            quota: runtime.durable.streams
         )
         router.get("/v1/stream") { _, context in
             try stream.response(profile: context.profile, client: context.clientIdentity)
@@ -99,11 +117,24 @@ public enum GatewayApplication {
         runtime: GatewayRuntime, listen: ListenAddress? = nil, heartbeat: Duration = .seconds(15), hotPath: Bool = true,
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
+        make(
+            gateway: ReloadableGateway(runtime: runtime, heartbeat: heartbeat, hotPath: hotPath), listen: listen,
+            onServerRunning: onServerRunning)
+    }
+
+    /// The application of a gateway that can reload: every request goes to its current router
+    /// and hot-path answers; the listening socket, the connection budget and the server's
+    /// settings are the first runtime's for as long as it runs.
+    public static func make(
+        gateway: ReloadableGateway, listen: ListenAddress? = nil,
+        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) -> some ApplicationProtocol {
+        let runtime = gateway.runtime
         let address = listen ?? runtime.config.listen
-        let answers = hotPath ? HotAnswers(runtime: runtime) : nil
+        let answers = gateway.hot
         let budget = runtime.connections
         return Application(
-            router: router(runtime: runtime, heartbeat: heartbeat),
+            responder: ReloadingResponder(gateway: gateway),
             server: HTTPServerBuilder { responder in
                 GatewayHTTP1Channel(responder: responder, budget: budget, answers: answers)
             },

@@ -7,10 +7,14 @@ import Model
 import ServiceLifecycle
 
 /// Runs a gateway until SIGINT or SIGTERM, then shuts down gracefully: in-flight requests
-/// finish, the HTTP client closes, extra services (simulators) stop.
+/// finish, the HTTP client closes, extra services (simulators) stop. SIGHUP reads the config
+/// file and `routes/` again (`ReloadableGateway`).
 struct GatewayRunner {
     var config: DaygateConfig
     var logger: Logger
+    /// The config file, and how to read it again on SIGHUP (nil: nothing to reload).
+    var configFile: String? = nil
+    var reloadConfig: ReloadableGateway.ConfigSource? = nil
     var extraServices: [any Service] = []
     /// The backends run in this process (the demo's simulators).
     var upstreamInProcess = false
@@ -50,13 +54,13 @@ struct GatewayRunner {
                 """
             )
         }
-        let app = GatewayApplication.make(runtime: runtime, onServerRunning: onListening)
+        let gateway = ReloadableGateway(runtime: runtime, file: configFile, source: reloadConfig)
+        let app = GatewayApplication.make(gateway: gateway, onServerRunning: onListening)
         // Services stop in reverse order: live streams end first, so in-flight requests can drain.
         let group = ServiceGroup(
             configuration: .init(
-                services: [app, BackendHintService(runtime: runtime)] + extraServices + [
-                    StreamCloser(feed: runtime.cache.changes)
-                ],
+                services: [app, BackendHintService(gateway: gateway), ReloadSignalService(gateway: gateway)]
+                    + extraServices + [StreamCloser(feed: runtime.cache.changes)],
                 gracefulShutdownSignals: [.sigterm, .sigint], logger: logger
             ))
         do {

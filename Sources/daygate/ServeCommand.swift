@@ -23,25 +23,53 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         logging.bootstrap()
-        var loaded = try ConfigFile.load(config)
-        if let listen {
-            guard let address = ListenAddress(parsing: listen) else {
+        let address = try listen.map { listen in
+            guard let parsed = ListenAddress(parsing: listen) else {
                 throw ValidationError("--listen: expected HOST:PORT such as 127.0.0.1:8787")
             }
-            loaded.listen = address
+            return parsed
         }
-        if let stateDir {
-            loaded.stateDir = ConfigLoader.resolve(
-                stateDir, against: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+        let stateDir = self.stateDir.map {
+            ConfigLoader.resolve($0, against: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+        }
+        let path = config
+        // The file as read now and at each SIGHUP, with the command line's overrides.
+        let read: @Sendable () throws -> DaygateConfig = {
+            var loaded = try ConfigLoader.load(path: path, backends: BackendCatalog.settings)
+            if let address { loaded.listen = address }
+            if let stateDir { loaded.stateDir = stateDir }
+            loaded.routesDir = Self.shipped(loaded.routesDir, named: "routes")
+            loaded.staticDir = Self.shipped(loaded.staticDir, named: "static")
+            return loaded
+        }
+        let loaded: DaygateConfig
+        do {
+            loaded = try read()
+        } catch let error as YAMLSourceError {
+            throw FailureMessage(text: "config error: \(error)")
         }
         let logger = logging.logger()
         for warning in ConfigFile.permissionWarnings(config) {
             logger.warning("\(warning)")
         }
         let host = loaded.listen.host
-        try await GatewayRunner(config: loaded, logger: logger).run { port in
+        let file = URL(fileURLWithPath: config).standardizedFileURL.path
+        try await GatewayRunner(config: loaded, logger: logger, configFile: file, reloadConfig: read).run { port in
             Console.line("daygate listening on http://\(host):\(port)/")
         }
+    }
+}
+
+extension ServeCommand {
+    /// `configured` when that folder exists, else the installed one (`ResourceLocator`): a
+    /// config in /etc/daygate that names no `routes_dir` gets the routes `make install` put in
+    /// PREFIX/share/daygate.
+    static func shipped(_ configured: String, named name: String) -> String {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: configured, isDirectory: &isDirectory), isDirectory.boolValue {
+            return configured
+        }
+        return ResourceLocator.directory(named: name) ?? configured
     }
 }
 

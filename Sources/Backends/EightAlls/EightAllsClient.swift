@@ -1,7 +1,7 @@
 import Foundation
 import Model
 
-/// 8alls over HTTP (contracts/eightalls.md). No auth. Datetimes in queries are full UTC
+/// 8alls over HTTP (docs/backends/eightalls.md). No auth. Datetimes in queries are full UTC
 /// datetimes, strictly percent-encoded; answers may carry naive or `Z` datetimes.
 public struct EightAllsClient: Sendable {
     public static let backend = "eightalls"

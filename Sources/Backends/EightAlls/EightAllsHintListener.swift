@@ -5,7 +5,7 @@ import Model
 
 /// Listens to 8alls' WebSocket `/ws` and reports every message as a hint that events changed.
 /// The real server only ever delivers `event_deleted`, and after a create or update its
-/// broadcast fails and the socket goes silent for good (contracts/eightalls.md), so this is a
+/// broadcast fails and the socket goes silent for good (docs/backends/eightalls.md), so this is a
 /// hint only: polling by TTL stays the ground truth. The connection is renewed every few
 /// minutes (a silenced socket never recovers on its own) and after failures with backoff.
 public struct EightAllsHintListener: Sendable {

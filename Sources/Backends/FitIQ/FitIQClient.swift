@@ -2,7 +2,7 @@ import Foundation
 import Model
 import NIOHTTP1
 
-/// FitIQ over HTTP (contracts/fitiq.md): `X-API-Key` on every call plus a Bearer JWT. The
+/// FitIQ over HTTP (docs/backends/fitiq.md): `X-API-Key` on every call plus a Bearer JWT. The
 /// access token is refreshed before its `exp` or after a 401, single-flighted; refresh tokens
 /// are single-use, so the rotated one is written to the vault before anything else uses it.
 /// A refused refresh falls back to the password when one is configured, else the section says

@@ -1,7 +1,7 @@
 import Foundation
 import Model
 
-/// What a client may send to log food in FitIQ (`POST /api/v1/food-logs`, contracts/fitiq.md).
+/// What a client may send to log food in FitIQ (`POST /api/v1/food-logs`, docs/backends/fitiq.md).
 public struct FoodLogInput: Sendable, Codable, Equatable {
     public static let foodSources = ["custom", "barcode", "database"]
     public static let mealTypes = ["breakfast", "lunch", "dinner", "snack"]

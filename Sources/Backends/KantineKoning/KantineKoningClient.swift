@@ -1,7 +1,7 @@
 import Foundation
 import Model
 
-/// Kantine Koning over HTTP (contracts/kantinekoning.md): one opaque Bearer token per
+/// Kantine Koning over HTTP (docs/backends/kantinekoning.md): one opaque Bearer token per
 /// enrollment, each call made with its own enrollment's token. A token refused on one
 /// enrollment marks that enrollment; `token_revoked` with reason `season_ended` marks the
 /// tenant's season over (remembered in the vault, so its enrollments are skipped from then on).

@@ -99,7 +99,7 @@ public struct KantineKoningDienstenOperation: BackendOperation {
         return try OperationOutput(encoding: merged, issues: issues)
     }
 
-    /// Dedup and order per the app's rules (contracts/kantinekoning.md §2.4).
+    /// Dedup and order per the app's rules (docs/backends/kantinekoning.md, "Several enrollments").
     static func merge(_ seen: [(KantineKoningSettings.Enrollment, [JSONValue])], zone: TimeZone, now: Date) -> [Dienst]
     {
         struct Candidate {

@@ -2,7 +2,7 @@ import Foundation
 import Model
 import NIOHTTP1
 
-/// Adding and removing a volunteer on a Kantine Koning dienst (contracts/kantinekoning.md §2.2:
+/// Adding and removing a volunteer on a Kantine Koning dienst (docs/backends/kantinekoning.md, "Calls daygate makes":
 /// `POST /diensten/{id}/volunteer?tenant=<slug>` `{"naam"}` and
 /// `DELETE /diensten/{id}/volunteer?tenant=<slug>&naam=<name>`, both answering `{"dienst":Dienst}`).
 ///

@@ -2,7 +2,7 @@ import Foundation
 import Model
 
 /// What a client may send to capture a link or a note in PRSNL (`POST /api/capture`,
-/// contracts/prsnl.md).
+/// docs/backends/prsnl.md).
 public struct CaptureInput: Sendable, Codable, Equatable {
     public static let maximumURLLength = 2048
     public static let maximumContentLength = 50_000

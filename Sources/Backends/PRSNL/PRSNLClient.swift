@@ -2,7 +2,7 @@ import Foundation
 import Model
 import NIOHTTP1
 
-/// PRSNL over HTTP (contracts/prsnl.md): a static Bearer token, or an access token from
+/// PRSNL over HTTP (docs/backends/prsnl.md): a static Bearer token, or an access token from
 /// email/password with a rotating refresh token (kept in the vault, written before use).
 /// 429s carry `Retry-After`, which the cache obeys.
 public struct PRSNLClient: Sendable {
@@ -39,7 +39,7 @@ public struct PRSNLClient: Sendable {
     /// A request with the Bearer token (`authorized`), retried once after a refresh on 401.
     /// With `verifyFirst` the token is checked on a route that enforces it (`GET /api/tags`)
     /// before `path`: routes such as the timeline silently fall back to a hard-coded test user
-    /// for an invalid token (contract §Auth) instead of answering 401.
+    /// for an invalid token (docs/backends/prsnl.md, "Authentication") instead of answering 401.
     public func request(
         _ path: String, method: HTTPMethod = .GET, query: [(String, String?)] = [], body: Data? = nil,
         authorized: Bool = true,

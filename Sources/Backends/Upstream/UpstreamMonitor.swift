@@ -165,6 +165,14 @@ public final class UpstreamMonitor: Sendable {
         }
     }
 
+    /// Forgets what is known of one profile's backend (every scope): its settings changed at a
+    /// reload, so the old base URL's failures and open circuit say nothing about the new one.
+    public func forget(profile: String, backend: String) {
+        records.withLockedValue { records in
+            records = records.filter { $0.key.profile != profile || $0.key.backend != backend }
+        }
+    }
+
     /// Every source of `profile` that has been called, with circuit phases as of now.
     public func statuses(profile: String) -> [Status] {
         let now = self.now()

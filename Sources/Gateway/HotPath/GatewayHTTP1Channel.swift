@@ -14,7 +14,7 @@ struct GatewayHTTP1Channel: HTTPChannelHandler {
 
     let responder: HTTPChannelHandler.Responder
     let budget: ConnectionBudget
-    let answers: HotAnswers?
+    let answers: HotAnswersSource?
     var configuration = HTTP1Channel.Configuration()
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {

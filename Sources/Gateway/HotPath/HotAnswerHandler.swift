@@ -15,7 +15,10 @@ final class HotAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundIn = HTTPServerResponsePart
     typealias OutboundOut = HTTPServerResponsePart
 
-    private let answers: HotAnswers
+    private let source: HotAnswersSource
+    /// The source's answers at `version` (a reload replaces them).
+    private var answers: HotAnswers
+    private var version: UInt64
     /// Requests passed on whose answer has not been written to the end yet.
     private var passedOn = 0
     /// The answer to write once the request it answers has been read to its end.
@@ -33,8 +36,11 @@ final class HotAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// here, since those bytes go past them.
     struct AnswerWritten {}
 
-    init(answers: HotAnswers) {
-        self.answers = answers
+    init(answers source: HotAnswersSource) {
+        self.source = source
+        let latest = source.latest()
+        answers = latest.answers
+        version = latest.version
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -48,6 +54,12 @@ final class HotAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let request):
+            if source.version != version {
+                let latest = source.latest()
+                answers = latest.answers
+                version = latest.version
+                recent = nil
+            }
             if passedOn == 0, wire != nil,
                 let answer = answers.answer(request, allocator: context.channel.allocator, recent: &recent)
             {

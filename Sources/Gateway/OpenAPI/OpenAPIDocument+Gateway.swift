@@ -40,10 +40,13 @@ extension OpenAPIDocument {
                 "getHealthz", summary: "Liveness: the process answers.",
                 responses: [.status(code: 200): jsonResponse("Alive.", health.reference)]),
             "/readyz": gatewayOperation(
-                "getReadyz", summary: "Readiness: config, routes and cache checked; whether storage takes writes.",
+                "getReadyz",
+                summary:
+                    "Readiness: config, routes and cache checked; whether storage takes writes; the config's reloads.",
                 responses: [
                     .status(code: 200): jsonResponse(
-                        "Ready (or degraded: serving while the state folder takes no writes).", readiness.reference),
+                        "Ready (or degraded: serving while the state folder takes no writes or after a failed reload).",
+                        readiness.reference),
                     .status(code: 503): jsonResponse(
                         "Not ready; checks says which check failed.", readiness.reference),
                 ]),
@@ -151,14 +154,48 @@ extension OpenAPIDocument {
                     description: "Why a temporary folder stands in for the state folder (lost at the next start)."),
             ], description: "Whether the state folder (cache, vault, idempotency keys) takes writes."))
 
+    static let configState = SchemaComponent(
+        "ConfigState",
+        schema: .closedObject(
+            [
+                "file": .string(nullable: true, description: "The config file the gateway was started with."),
+                "loaded_at": .string(format: .dateTime, description: "When the config now serving was read."),
+                "generation": .integer(
+                    description: "1 at start, one more with each applied reload.", minimum: (1, exclusive: false)),
+                "last_reload": .one(
+                    of: [
+                        .closedObject([
+                            "at": .string(format: .dateTime),
+                            "result": .enumeration(
+                                ["applied", "failed"],
+                                description: "failed: nothing changed, the config before it serves on."),
+                            "errors": .array(
+                                items: .closedObject([
+                                    "file": .string(nullable: true), "line": .integer(nullable: true),
+                                    "key": .string(nullable: true), "message": .string,
+                                ])),
+                            "changes": .array(description: "What the reload changed.", items: .string),
+                        ]), .null(),
+                    ], core: .init()),
+                "restart_required": .array(
+                    description: "Settings the file changed that take effect only at the next start.",
+                    items: .closedObject(["setting": .string, "running": .string, "configured": .string])),
+            ], description: "The config serving now and how the last reload (SIGHUP) went."))
+
     static let readiness = SchemaComponent(
-        "Readiness", uses: [storage],
+        "Readiness", uses: [storage, configState],
         schema: .closedObject([
             "status": .enumeration(
                 ["ready", "degraded", "not_ready"],
-                description: "degraded: serving, but the state folder takes no writes (see storage)."),
-            "checks": .map(.boolean, description: "Each check (config, routes, cache) and whether it passed."),
+                description:
+                    "degraded: serving, but the state folder takes no writes (see storage) or the last reload failed (see config)."
+            ),
+            "checks": .map(
+                .boolean,
+                description:
+                    "Each check (config: a valid config serves; routes; cache) and whether it passed."),
             "storage": storage.reference,
+            "config": configState.reference,
         ]))
 
     static let summaryEvent = SchemaComponent(

@@ -17,7 +17,7 @@ struct WriteRoutes: Sendable {
 
     init(runtime: GatewayRuntime, writes: [any BackendWrite] = BackendCatalog.writes) {
         self.runtime = runtime
-        self.idempotency = IdempotencyGuard(database: runtime.database, logger: runtime.logger)
+        self.idempotency = runtime.durable.idempotency
         self.writes = writes
     }
 

@@ -3,7 +3,7 @@ import Logging
 import Model
 
 /// A contract-faithful simulator of the 8alls calendar API (FastAPI + SQLAlchemy), see
-/// `shared/contracts/eightalls.md`.
+/// docs/backends/eightalls.md.
 ///
 /// Served on loopback, everything under `/api` plus `GET /` and `GET /health`:
 /// `GET /api/events?start_date&end_date&event_type&status`, `GET /api/events/{id}`,

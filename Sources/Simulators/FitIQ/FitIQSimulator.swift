@@ -3,7 +3,7 @@ import Logging
 import Model
 
 /// A contract-faithful simulator of the FitIQ backend (Go, SQLite, swagger v0.32.0), see
-/// `shared/contracts/fitiq.md`.
+/// docs/backends/fitiq.md.
 ///
 /// Served on loopback, the API at the root (`apiBaseURL` is `http://127.0.0.1:PORT`; clients
 /// append `/api/v1/...`):

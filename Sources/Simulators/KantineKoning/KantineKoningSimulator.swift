@@ -3,7 +3,7 @@ import Logging
 import Model
 
 /// A contract-faithful simulator of the Kantine Koning mobile API (Elixir/Phoenix, multi-tenant,
-/// one opaque Bearer token per enrollment), see `shared/contracts/kantinekoning.md`.
+/// one opaque Bearer token per enrollment), see docs/backends/kantinekoning.md.
 ///
 /// Simulated, all under `/api/mobile/v1` (the API sits at the server root, `apiPath` is ""):
 /// - `GET /diensten?tenant=<slug>&future_days=N[&past_days=N]` → `{"diensten":[Dienst]}`: the

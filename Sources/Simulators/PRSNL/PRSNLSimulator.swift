@@ -3,7 +3,7 @@ import Logging
 import Model
 
 /// A contract-faithful simulator of the PRSNL personal knowledge base backend (FastAPI +
-/// asyncpg), see `shared/contracts/prsnl.md`. The API lives under `/api` on the server root
+/// asyncpg), see docs/backends/prsnl.md. The API lives under `/api` on the server root
 /// (``RunningSimulator/apiBaseURL`` is the root; clients append `/api/...`).
 ///
 /// Simulated, quirks included:

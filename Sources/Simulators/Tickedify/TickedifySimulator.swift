@@ -3,7 +3,7 @@ import Logging
 import Model
 
 /// A contract-faithful simulator of Tickedify (Node 20 / Express 4 / express-session with a
-/// Postgres store / express-rate-limit 7), see `shared/contracts/tickedify.md`.
+/// Postgres store / express-rate-limit 7), see docs/backends/tickedify.md.
 ///
 /// Simulated, on loopback at the server root (the client appends `/api/...`):
 /// - Auth by cookie session only: `POST /api/auth/login` (JSON or urlencoded `{email, wachtwoord}`,
