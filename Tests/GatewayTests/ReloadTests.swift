@@ -295,7 +295,7 @@ import Testing
             HTTPClientRequest(url: simulator.baseURL + "/_sim/stats"), timeout: .seconds(5))
         let body = try await response.body.collect(upTo: 1 << 20)
         let stats = try JSONDecoder().decode(JSONValue.self, from: Data(buffer: body))
-        if case .number(let count) = stats["calls"]?[endpoint] { return Int(count) }
+        if let count = stats["calls"]?[endpoint]?.numberValue { return Int(count) }
         return 0
     }
 

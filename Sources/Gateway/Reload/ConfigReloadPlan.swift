@@ -151,7 +151,7 @@ public struct ConfigReloadPlan: Sendable {
         guard let data = try? encoder.encode(value),
             case .object(let fields) = try? JSONDecoder().decode(JSONValue.self, from: data)
         else { return [:] }
-        return fields
+        return fields.dictionary
     }
 
     /// Each backend section of a profile, by backend name.

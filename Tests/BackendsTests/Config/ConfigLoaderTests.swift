@@ -306,6 +306,8 @@ struct ConfigLoaderTests {
             .replacing(
                 "${file:/etc/daygate/work-calendar.url}", with: "https://calendar.example/private-0123/basic.ics"
             )
+            .replacing("${file:/etc/daygate/anna-phone.key}", with: "anna-phone-key-0123456789")
+            .replacing("${file:/etc/daygate/anna-phone.feed-key}", with: "anna-phone-feed-key-0123456789")
             .replacing(#/\$\{file:[^}]*\}/#, with: "a-secret-from-a-file-0123456789")
         let environment = [
             "DAYGATE_HA_KEY": "home-assistant-key-0123456789", "TICKEDIFY_PASSWORD": "p", "FITIQ_API_KEY": "k",
@@ -313,5 +315,6 @@ struct ConfigLoaderTests {
         ]
         let config = try load(text, environment: environment)
         #expect(config.limits == LimitsSettings())
+        #expect(config.clients.first { $0.name == "anna-phone" }?.feedKey == "anna-phone-feed-key-0123456789")
     }
 }
