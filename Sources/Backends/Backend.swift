@@ -21,6 +21,9 @@ public protocol Backend: Sendable {
 
     /// What the backend adds to its line of `/v1/sources`, if anything.
     var sourcesPart: (any SourcesPart)? { get }
+
+    /// How `daygate connect` and `daygate check` reach its credentials, if it has any flow.
+    var connector: (any BackendConnector)? { get }
 }
 
 extension Backend {
@@ -35,4 +38,6 @@ extension Backend {
     public var summaryPart: (any SummaryPart)? { nil }
 
     public var sourcesPart: (any SourcesPart)? { nil }
+
+    public var connector: (any BackendConnector)? { nil }
 }

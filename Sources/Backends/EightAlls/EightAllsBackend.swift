@@ -23,6 +23,8 @@ public struct EightAllsBackend: Backend {
 
     public var summaryPart: (any SummaryPart)? { EightAllsSummaryPart() }
 
+    public var connector: (any BackendConnector)? { EightAllsConnect() }
+
     public var writes: [any BackendWrite] {
         [EightAllsEventWrite(.create), EightAllsEventWrite(.update), EightAllsEventWrite(.delete)]
     }

@@ -14,4 +14,6 @@ public struct ICSBackend: Backend {
     public var summaryPart: (any SummaryPart)? { ICSSummaryPart() }
 
     public var sourcesPart: (any SourcesPart)? { ICSSourcesPart() }
+
+    public var connector: (any BackendConnector)? { ICSConnect() }
 }
