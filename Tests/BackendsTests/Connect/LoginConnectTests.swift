@@ -106,6 +106,33 @@ struct LoginConnectTests {
         }
     }
 
+    @Test("Tickedify: when the 24-hour cookie nears its end the gateway renews it through /al/, not the password")
+    func tickedifyCookieEnd() async throws {
+        let sim = try await TickedifySimulator().start()
+        try await SimulatorBackedTest.run(sim, profile: ProfileConfig([]), zone: Self.zone) { sim, _ in
+            try await Self.withHTTP { http in
+                let vault = MemoryCredentialVault()
+                let profile = Self.tickedifyProfile(sim)
+                let start = Date()
+                _ = try await TickedifyConnect().connect(
+                    ConnectContext(
+                        profileName: "default", profile: profile, vault: vault, http: http,
+                        prompt: ScriptedPrompt(["password": TickedifySimulator.demoPassword]), now: { start }))
+                let token = try #require(
+                    await TickedifyPersistentLogin.stored(
+                        vault: vault, profile: "default", email: TickedifySimulator.demoEmail))
+                // A gateway whose clock reads 23.5 hours after the connect.
+                let sessions = SessionRegistry(vault: vault, now: { start.addingTimeInterval(23.5 * 3600) })
+                let context = OperationContext(
+                    profileName: "default", profile: profile, clock: RequestClock(now: Date(), timeZone: Self.zone),
+                    http: http, sessions: sessions, logger: Logger(label: "test"))
+                _ = try await TickedifyCountsOperation().fetch([:], context: context)
+                #expect(sim.control.calls("GET /al/\(token)") == 1)
+                #expect(sim.control.calls("POST /api/auth/login") == 1)
+            }
+        }
+    }
+
     @Test("Tickedify: a link that stops working is forgotten and the section says to connect again")
     func tickedifyLinkStopsWorking() async throws {
         let sim = try await TickedifySimulator().start()
