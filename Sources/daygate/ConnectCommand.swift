@@ -45,7 +45,8 @@ struct ConnectCommand: AsyncParsableCommand {
     @Flag(name: .customLong("password-stdin"), help: "Read the password from standard input.") var passwordStdin = false
     @Option(name: .long, help: "KEY=VALUE: the answer to any question.") var answer: [String] = []
 
-    func run() async throws {
+    /// The answers the flags give, by question key.
+    func answers() throws -> [String: String] {
         var answers: [String: String] = [:]
         for item in answer {
             guard let equals = item.firstIndex(of: "=") else {
@@ -64,10 +65,15 @@ struct ConnectCommand: AsyncParsableCommand {
         } else if passwordStdin {
             answers["password"] = (readLine(strippingNewline: true) ?? "")
         }
+        return answers
+    }
+
+    func run() async throws {
+        let given = try answers()
         let action: ConnectRunner.Action = list ? .list : remove.map { ConnectRunner.Action.remove($0) } ?? .connect
         let output = try await ConnectRunner.run(
             backend: backend, configPath: config, profile: profile, action: action,
-            prompt: TerminalPrompt(answers: answers))
+            prompt: TerminalPrompt(answers: given))
         Console.line(output)
     }
 }

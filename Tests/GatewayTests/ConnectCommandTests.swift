@@ -44,6 +44,41 @@ struct ConnectCommandTests {
         return ((attributes[.posixPermissions] as? NSNumber)?.intValue ?? 0) & 0o777
     }
 
+    @Test("without a terminal a missing answer names its flag; given answers are used, choices by key")
+    func scriptedAnswers() throws {
+        let prompt = Self.prompt(["club": "vvwilhelmus", "flow": "email"])
+        #expect(try prompt.ask("club", "Club") == "vvwilhelmus")
+        #expect(try prompt.ask("listen", "Listen", suggestion: "127.0.0.1:8787") == "127.0.0.1:8787")
+        do {
+            _ = try prompt.askSecret("password", "Password")
+            Issue.record("a missing password was not refused")
+        } catch let error as ConnectError {
+            #expect(error.message.contains("--password"))
+        }
+        let choices = [ConnectChoice(key: "member", label: "member"), ConnectChoice(key: "email", label: "e-mail")]
+        #expect(try prompt.choose("flow", "How?", choices: choices, multiple: false) == [1])
+        #expect(throws: ConnectError.self) {
+            _ = try prompt.choose("club", "Which?", choices: choices, multiple: false)
+        }
+    }
+
+    @Test("connect's flags become the flow's answers")
+    func connectFlags() throws {
+        let command = try ConnectCommand.parse([
+            "kantinekoning", "--config", "x.yaml", "--club", "vvwilhelmus", "--team", "JO11-3,JO13-1", "--flow",
+            "member", "--answer", "club-choice=2", "--profile", "kids",
+        ])
+        #expect(command.backend == "kantinekoning")
+        #expect(command.profile == "kids")
+        #expect(
+            try command.answers() == [
+                "club": "vvwilhelmus", "team": "JO11-3,JO13-1", "flow": "member", "club-choice": "2",
+            ])
+        #expect(throws: (any Error).self) {
+            _ = try ConnectCommand.parse(["fitiq", "--config", "x", "--answer", "novalue"]).answers()
+        }
+    }
+
     @Test("init: a commented config for this machine that loads, 0600, never over an existing file")
     func initWritesALoadableConfig() async throws {
         try await Self.inFolder { folder in
