@@ -29,7 +29,10 @@ struct TerminalPrompt: ConnectPrompt {
     func say(_ line: String) { write(line) }
 
     func missing(_ key: String) -> ConnectError {
-        ConnectError("not on a terminal: give the answer with --\(key) (or --answer \(key)=…)")
+        if key == "password" {
+            return ConnectError("not on a terminal: give the password with --password-file FILE or --password-stdin")
+        }
+        return ConnectError("not on a terminal: give the answer with --\(key) (or --answer \(key)=…)")
     }
 
     func ask(_ key: String, _ question: String, suggestion: String?) throws -> String {

@@ -53,7 +53,7 @@ struct ConnectCommandTests {
             _ = try prompt.askSecret("password", "Password")
             Issue.record("a missing password was not refused")
         } catch let error as ConnectError {
-            #expect(error.message.contains("--password"))
+            #expect(error.message.contains("--password-file"))
         }
         let choices = [ConnectChoice(key: "member", label: "member"), ConnectChoice(key: "email", label: "e-mail")]
         #expect(try prompt.choose("flow", "How?", choices: choices, multiple: false) == [1])
