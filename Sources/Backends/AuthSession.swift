@@ -62,6 +62,16 @@ public actor AuthSession {
         -> String
     {
         if let blockedUntil, now() < blockedUntil, let blockError {
+            // A credential written to the vault meanwhile (`daygate connect` logged in again)
+            // lifts the block at once.
+            if let stored = await vault.value(profile: profile, backend: backend, name: vaultName),
+                stored != credential, stored != stale
+            {
+                credential = stored
+                self.blockedUntil = nil
+                self.blockError = nil
+                return stored
+            }
             throw blockError
         }
         if let current = await current(), current != stale {

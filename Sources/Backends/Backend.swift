@@ -24,6 +24,9 @@ public protocol Backend: Sendable {
 
     /// What it adds to `/v1/calendar.ics` (nil: nothing).
     var calendarFeedPart: (any CalendarFeedPart)? { get }
+
+    /// How `daygate connect` and `daygate check` reach its credentials, if it has any flow.
+    var connector: (any BackendConnector)? { get }
 }
 
 extension Backend {
@@ -40,4 +43,6 @@ extension Backend {
     public var sourcesPart: (any SourcesPart)? { nil }
 
     public var calendarFeedPart: (any CalendarFeedPart)? { nil }
+
+    public var connector: (any BackendConnector)? { nil }
 }

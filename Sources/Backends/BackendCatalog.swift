@@ -29,6 +29,9 @@ public enum BackendCatalog {
     /// Every backend's write endpoints.
     public static var writes: [any BackendWrite] { all.flatMap(\.writes) }
 
+    /// The backends' connect flows (`daygate connect`, `daygate check`), in registration order.
+    public static var connectors: [any BackendConnector] { all.compactMap(\.connector) }
+
     /// The backends' names, in registration order.
     public static var names: [String] { all.map(\.name) }
 }

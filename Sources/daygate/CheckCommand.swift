@@ -1,17 +1,25 @@
 import Aggregation
 import ArgumentParser
+import Backends
+import Cache
 import Foundation
+import Logging
 import Model
 
-struct CheckCommand: ParsableCommand {
+struct CheckCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "check", abstract: "Validate a config file and the route files it names; exit 1 with the reasons."
+        commandName: "check",
+        abstract:
+            "Validate a config file and the route files it names, and whether each backend's credentials work; exit 1 with the reasons."
     )
 
     @Option(name: .long, help: "The config file (YAML).")
     var config: String
 
-    func run() throws {
+    @Flag(name: .long, help: "Only validate the files; do not call the backends.")
+    var offline = false
+
+    func run() async throws {
         let loaded = try ConfigFile.load(config)
         let routes: [Route]
         do {
@@ -28,6 +36,16 @@ struct CheckCommand: ParsableCommand {
         for route in routes.sorted(by: { $0.path < $1.path }) {
             Console.line(
                 "  GET \(route.path) — \(route.sections.map { "\($0.name) ← \($0.operation.name)" }.joined(separator: ", "))"
+            )
+        }
+        guard !offline else { return }
+        let report = try await CredentialChecks.run(loaded)
+        Console.line("credentials:")
+        for line in report.lines { Console.line("  " + line) }
+        if report.failed > 0 {
+            throw FailureMessage(
+                text:
+                    "\(report.failed) credential check\(report.failed == 1 ? "" : "s") failed (`daygate connect <backend>` logs in again)"
             )
         }
     }

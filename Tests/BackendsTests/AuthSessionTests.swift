@@ -1,5 +1,6 @@
 import Backends
 import Foundation
+import Model
 import Synchronization
 import Testing
 
@@ -35,6 +36,26 @@ struct AuthSessionTests {
         #expect(calls.value.withLock { $0 } == 1)
         // A caller still holding the old credential gets the new one without a new call.
         #expect(try await session.renew(replacing: nil) { "never" } == "token-1")
+    }
+
+    @Test("a refusal blocks renewals until a new login lands in the vault (daygate connect)")
+    func aConnectedLoginLiftsTheBlock() async throws {
+        let vault = MemoryCredentialVault()
+        let session = AuthSession(backend: "test", profile: "p", vault: vault, vaultName: "token")
+        let calls = Counter()
+        let refuse: @Sendable () async throws -> String = {
+            _ = calls.next()
+            throw BackendError(.reauthRequired, backend: "test", message: "run daygate connect", retryAfter: 900)
+        }
+        await #expect(throws: BackendError.self) { _ = try await session.renew(replacing: nil, using: refuse) }
+        // Blocked: no new attempt.
+        await #expect(throws: BackendError.self) { _ = try await session.renew(replacing: nil, using: refuse) }
+        #expect(calls.value.withLock { $0 } == 1)
+        // `daygate connect` keeps a new credential: the next renewal takes it without a call.
+        try await vault.setValue("connected", profile: "p", backend: "test", name: "token")
+        #expect(try await session.renew(replacing: nil, using: refuse) == "connected")
+        #expect(await session.current() == "connected")
+        #expect(calls.value.withLock { $0 } == 1)
     }
 
     @Test func attemptsAreCappedPerWindowEvenWhenTheyFail() async throws {

@@ -31,3 +31,33 @@ struct SourcesPartTests {
         #expect(checked == 2)
     }
 }
+
+@Suite("Sources parts: connected enrollments")
+struct ConnectedEnrollmentSourcesTests {
+    @Test("an enrollment kept by `daygate connect` is listed after the config's")
+    func connectedEnrollmentIsListed() async throws {
+        let vault = MemoryCredentialVault()
+        let connected = KantineKoningConnectedEnrollment(
+            id: "ab12cd34", tenant: "agovv", tenantName: "AGOVV", role: "member",
+            teams: [.init(id: "t-1", code: "JO10-5", naam: "JO10-5")], token: "connected-token", email: nil,
+            enrolledAt: Date(timeIntervalSince1970: 1_790_000_000))
+        try await KantineKoningConnectedEnrollments(vault: vault, profile: "default").save([connected])
+        let profile = ProfileConfig([
+            KantineKoningSettings(
+                endpoint: BackendEndpoint(baseURL: "http://127.0.0.1:9"),
+                enrollments: [.init(tenant: "club", role: "manager", token: Secret("token-1"), label: "Club")])
+        ])
+        let health = SourceHealth(
+            UpstreamMonitor.Status(source: UpstreamSource(profile: "default", backend: "x")), zone: .gmt)
+        let input = SourcesInput(profileName: "default", profile: profile, vault: vault) { _ in health }
+        let part = try #require(KantineKoningBackend().sourcesPart)
+        let details = await part.details(input)
+        let listed = details["enrollments"]?.arrayValue ?? []
+        #expect(listed.map { $0["label"]?.stringValue } == ["Club", "AGOVV (member JO10-5)"])
+        #expect(listed.last?["tenant"] == .string("agovv"))
+        #expect(listed.last?["role"] == .string("member"))
+        // The token itself is never listed.
+        let text = String(decoding: try JSONEncoder().encode(details), as: UTF8.self)
+        #expect(!text.contains("connected-token"))
+    }
+}

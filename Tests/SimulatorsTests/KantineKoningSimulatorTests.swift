@@ -619,8 +619,13 @@ struct KantineKoningSimulatorTests {
             let wrongMethod = try await client.send(
                 .PUT, sim, kkDienstenPath, json: "{}", headers: kkAuth(KK.demoManagerToken))
             #expect(wrongMethod.status == 404)
-            let notSimulated = try await client.send(.POST, sim, "/api/mobile/v1/enrollments/register", json: "{}")
+            let notSimulated = try await client.send(.POST, sim, "/api/mobile/v1/enrollments/sync", json: "{}")
             #expect(notSimulated.status == 404)
+            // Enrollment is simulated: an empty registration is refused with its code.
+            let emptyRegistration = try await client.send(
+                .POST, sim, "/api/mobile/v1/enrollments/register", json: "{}")
+            #expect(emptyRegistration.status == 422)
+            #expect(emptyRegistration.body.contains("invalid_or_expired_token"))
             let trailing = try await kkGet(
                 client, sim, kkDienstenPath + "/?tenant=vvwilhelmus", token: KK.demoManagerToken)
             #expect(trailing.status == 200)

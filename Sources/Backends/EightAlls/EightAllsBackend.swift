@@ -25,6 +25,8 @@ public struct EightAllsBackend: Backend {
 
     public var calendarFeedPart: (any CalendarFeedPart)? { EightAllsCalendarFeedPart() }
 
+    public var connector: (any BackendConnector)? { EightAllsConnect() }
+
     public var writes: [any BackendWrite] {
         [EightAllsEventWrite(.create), EightAllsEventWrite(.update), EightAllsEventWrite(.delete)]
     }

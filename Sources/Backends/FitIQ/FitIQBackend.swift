@@ -15,4 +15,6 @@ public struct FitIQBackend: Backend {
     public var writes: [any BackendWrite] {
         [FitIQLogFoodWrite()]
     }
+
+    public var connector: (any BackendConnector)? { FitIQConnect() }
 }

@@ -98,14 +98,16 @@ public struct FitIQClient: Sendable {
                 let reason = UpstreamErrorMessage.extract(from: response.body) ?? "refused"
                 throw BackendError(
                     .reauthRequired, backend: Self.backend,
-                    message: "FitIQ refused the refresh token (\(reason)); configure a new refresh_token or a password",
+                    message: "FitIQ refused the refresh token (\(reason)); run `daygate connect fitiq` to log in again",
                     status: response.status, retryAfter: 600
                 )
             }
         }
         guard let email = settings.email, let password = settings.password else {
             throw BackendError(
-                .reauthRequired, backend: Self.backend, message: "FitIQ needs a refresh_token or email and password",
+                .reauthRequired, backend: Self.backend,
+                message:
+                    "there is no FitIQ login kept for \(settings.email ?? "this profile"); run `daygate connect fitiq`",
                 retryAfter: 600)
         }
         let response = try await postAuth("/api/v1/auth/login", body: ["email": email, "password": password.reveal()])

@@ -36,9 +36,11 @@ public struct FitIQSettings: BackendSettings, Hashable {
         self.email = try container.decodeIfPresent(String.self, forKey: .email)
         self.password = try container.decodeIfPresent(Secret.self, forKey: .password)
         self.refreshToken = try container.decodeIfPresent(Secret.self, forKey: .refreshToken)
-        guard (email != nil && password != nil) || refreshToken != nil else {
+        // With the e-mail alone the login is the one `daygate connect fitiq` kept in the vault.
+        guard email != nil || refreshToken != nil else {
             throw DecodingError.dataCorruptedError(
-                forKey: .email, in: container, debugDescription: "give email and password, or refresh_token"
+                forKey: .email, in: container,
+                debugDescription: "give email (then run `daygate connect fitiq`), or refresh_token"
             )
         }
     }

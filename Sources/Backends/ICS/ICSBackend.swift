@@ -16,4 +16,6 @@ public struct ICSBackend: Backend {
     public var calendarFeedPart: (any CalendarFeedPart)? { ICSCalendarFeedPart() }
 
     public var sourcesPart: (any SourcesPart)? { ICSSourcesPart() }
+
+    public var connector: (any BackendConnector)? { ICSConnect() }
 }

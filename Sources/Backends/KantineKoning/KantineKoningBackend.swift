@@ -19,4 +19,6 @@ public struct KantineKoningBackend: Backend {
     public var writes: [any BackendWrite] {
         [KantineKoningVolunteerWrite(.add), KantineKoningVolunteerWrite(.remove)]
     }
+
+    public var connector: (any BackendConnector)? { KantineKoningConnect() }
 }

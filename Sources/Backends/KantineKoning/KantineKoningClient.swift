@@ -20,11 +20,21 @@ public struct KantineKoningClient: Sendable {
         self.profile = context.profileName
     }
 
-    static func make(_ context: OperationContext) throws -> KantineKoningClient {
-        guard let settings = context.profile.kantinekoning else {
+    /// The profile's client, with the config's enrollments followed by those `daygate connect
+    /// kantinekoning` kept in the vault.
+    static func make(_ context: OperationContext) async throws -> KantineKoningClient {
+        guard let configured = context.profile.kantinekoning else {
             throw BackendError(
                 .notConfigured, backend: backend,
                 message: "Kantine Koning is not configured for profile \(context.profileName)")
+        }
+        let settings = await KantineKoningConnectedEnrollments.merged(
+            configured, vault: context.vault, profile: context.profileName)
+        guard !settings.enrollments.isEmpty else {
+            throw BackendError(
+                .reauthRequired, backend: backend,
+                message: "Kantine Koning has no enrollment for profile \(context.profileName) yet; "
+                    + "run `daygate connect kantinekoning`", retryAfter: 60)
         }
         return KantineKoningClient(settings: settings, context: context)
     }
@@ -92,11 +102,16 @@ struct KantineKoningTokenError: Error {
     var code: String
     var message: String
     var seasonEnded: Bool
+    /// The answer's `error` and `reason` as sent.
+    var rawCode: String
+    var reason: String?
 
     init(body: Data) {
         let value = try? JSONCoding.decoder.decode(JSONValue.self, from: body)
         let code = value?["error"]?.stringValue ?? "unauthorized"
         let reason = value?["reason"]?.stringValue
+        self.rawCode = code
+        self.reason = reason
         self.seasonEnded = code == "token_revoked" && reason == "season_ended"
         self.code = seasonEnded ? "season_ended" : code
         self.message =

@@ -40,7 +40,7 @@ public struct KantineKoningDienstenOperation: BackendOperation {
     }
 
     public func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
-        let client = try KantineKoningClient.make(context)
+        let client = try await KantineKoningClient.make(context)
         let zone = context.timeZone
         var pastDays = arguments["past_days"]?.int ?? 7
         var futureDays = arguments["future_days"]?.int ?? 60
@@ -193,7 +193,10 @@ public struct KantineKoningLeaderboardOperation: BackendOperation {
     }
 
     public func validate(_ arguments: [String: ArgumentValue], for profile: ProfileConfig) throws {
-        guard let tenant = arguments["tenant"]?.string, let enrollments = profile.kantinekoning?.enrollments else {
+        // Connected enrollments (in the vault) are checked when the call is made.
+        guard let tenant = arguments["tenant"]?.string, let enrollments = profile.kantinekoning?.enrollments,
+            !enrollments.isEmpty
+        else {
             return
         }
         guard enrollments.contains(where: { $0.tenant == tenant }) else {
@@ -204,7 +207,7 @@ public struct KantineKoningLeaderboardOperation: BackendOperation {
     }
 
     public func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
-        let client = try KantineKoningClient.make(context)
+        let client = try await KantineKoningClient.make(context)
         let enrollments = client.settings.enrollments
         let tenant = arguments["tenant"]?.string ?? enrollments[0].tenant
         // The tenant token is the last enrollment's at that tenant, as in the app.

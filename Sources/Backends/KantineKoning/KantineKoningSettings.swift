@@ -50,11 +50,8 @@ public struct KantineKoningSettings: BackendSettings, Hashable {
     public init(from decoder: any Decoder) throws {
         self.endpoint = try BackendEndpoint(from: decoder)
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.enrollments = try container.decode([Enrollment].self, forKey: .enrollments)
-        guard !enrollments.isEmpty else {
-            throw DecodingError.dataCorruptedError(
-                forKey: .enrollments, in: container, debugDescription: "at least one enrollment is needed")
-        }
+        // Without enrollments here the profile uses those `daygate connect kantinekoning` kept.
+        self.enrollments = try container.decodeIfPresent([Enrollment].self, forKey: .enrollments) ?? []
     }
 
     public var endpoints: [BackendEndpoint] { [endpoint] }
@@ -62,6 +59,6 @@ public struct KantineKoningSettings: BackendSettings, Hashable {
     public func encode(to encoder: any Encoder) throws {
         try endpoint.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(enrollments, forKey: .enrollments)
+        if !enrollments.isEmpty { try container.encode(enrollments, forKey: .enrollments) }
     }
 }

@@ -29,7 +29,9 @@ public struct KantineKoningSourcesPart: SourcesPart {
     public func details(_ input: SourcesInput) async -> [String: JSONValue] {
         let seasons = KantineKoningSeasons(vault: input.vault, profile: input.profileName)
         var enrollments: [ScopedSourceHealth<Enrollment>] = []
-        for enrollment in input.profile.kantinekoning?.enrollments ?? [] {
+        let configured = input.profile.kantinekoning?.enrollments ?? []
+        let connected = await KantineKoningConnectedEnrollments(vault: input.vault, profile: input.profileName).all()
+        for enrollment in configured + connected.map(\.enrollment) {
             enrollments.append(
                 ScopedSourceHealth(
                     Enrollment(

@@ -53,7 +53,7 @@ public enum KantineKoningVolunteers {
         guard name.count <= (add ? maximumNameLength : 100) else {
             throw WriteRefusal.badInput("name must be 1 to \(maximumNameLength) characters (after trimming)")
         }
-        let client = try KantineKoningClient.make(context)
+        let client = try await KantineKoningClient.make(context)
         let key = [context.profileName, client.settings.endpoint.baseURL, id].joined(separator: "|")
         return try await queue.run(key) {
             let target = try await locate(id, client: client, context: context)

@@ -13,4 +13,6 @@ public struct PRSNLBackend: Backend {
     public var writes: [any BackendWrite] {
         [PRSNLCaptureWrite()]
     }
+
+    public var connector: (any BackendConnector)? { PRSNLConnect() }
 }

@@ -96,7 +96,9 @@ public struct PRSNLClient: Sendable {
         }
         guard let email = settings.email, let password = settings.password else {
             throw BackendError(
-                .reauthRequired, backend: Self.backend, message: "PRSNL needs email and password or a token",
+                .reauthRequired, backend: Self.backend,
+                message:
+                    "there is no PRSNL login kept for \(settings.email ?? "this profile"); run `daygate connect prsnl`",
                 retryAfter: 600)
         }
         let response = try await post("/api/auth/login", ["email": email, "password": password.reveal()])

@@ -26,9 +26,11 @@ public struct PRSNLSettings: BackendSettings, Hashable {
         self.email = try container.decodeIfPresent(String.self, forKey: .email)
         self.password = try container.decodeIfPresent(Secret.self, forKey: .password)
         self.token = try container.decodeIfPresent(Secret.self, forKey: .token)
-        guard (email != nil && password != nil) || token != nil else {
+        // With the e-mail alone the login is the one `daygate connect prsnl` kept in the vault.
+        guard email != nil || token != nil else {
             throw DecodingError.dataCorruptedError(
-                forKey: .email, in: container, debugDescription: "give email and password, or token")
+                forKey: .email, in: container,
+                debugDescription: "give email (then run `daygate connect prsnl`), or token")
         }
     }
 

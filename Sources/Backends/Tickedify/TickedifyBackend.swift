@@ -20,4 +20,6 @@ public struct TickedifyBackend: Backend {
     public var writes: [any BackendWrite] {
         [TickedifyAddTaskWrite()]
     }
+
+    public var connector: (any BackendConnector)? { TickedifyConnect() }
 }

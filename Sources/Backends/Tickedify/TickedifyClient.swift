@@ -138,18 +138,60 @@ public struct TickedifyClient: Sendable {
         }
     }
 
-    /// `POST /api/auth/login`; returns the `tickedify.sid=…` cookie with its lifetime.
+    /// A new session: from the persistent login link `daygate connect tickedify` kept (no rate
+    /// limit, no password), else from the configured password. A link the server no longer
+    /// knows is forgotten; without a password that is a `reauth_required` saying to connect again.
     func login() async throws -> TickedifySessionCookie {
-        let body = try JSONCoding.encode(["email": settings.email, "wachtwoord": settings.password.reveal()])
+        let vault = session.vault
+        let profile = session.profile
+        if let token = await TickedifyPersistentLogin.stored(vault: vault, profile: profile, email: settings.email) {
+            if let cookie = try await TickedifyPersistentLogin.login(
+                token: token, baseURL: settings.endpoint.baseURL, http: http,
+                timeout: settings.endpoint.timeout.seconds, source: source, now: session.now())
+            {
+                return cookie
+            }
+            logger.warning("Tickedify no longer accepts the persistent login link kept by `daygate connect`")
+            try await TickedifyPersistentLogin.store(nil, email: settings.email, vault: vault, profile: profile)
+            if settings.password == nil {
+                throw Self.connectAgain("Tickedify no longer accepts the kept login link")
+            }
+        }
+        guard let password = settings.password else {
+            throw Self.connectAgain("there is no Tickedify login kept for \(settings.email)")
+        }
+        return try await passwordLogin(password)
+    }
+
+    /// The refusal that asks the person to run `daygate connect tickedify`.
+    static func connectAgain(_ reason: String) -> BackendError {
+        BackendError(
+            .reauthRequired, backend: backend,
+            message: "\(reason); run `daygate connect tickedify` to log in again", retryAfter: 900)
+    }
+
+    /// `POST /api/auth/login`; returns the `tickedify.sid=…` cookie with its lifetime.
+    func passwordLogin(_ password: Secret) async throws -> TickedifySessionCookie {
+        try await Self.passwordLogin(
+            email: settings.email, password: password, endpoint: settings.endpoint, http: http, source: source,
+            now: session.now())
+    }
+
+    /// `POST /api/auth/login` for `email`; the cookie, or the refusal as a `BackendError`.
+    public static func passwordLogin(
+        email: String, password: Secret, endpoint: BackendEndpoint, http: UpstreamHTTP, source: UpstreamSource,
+        now: Date
+    ) async throws -> TickedifySessionCookie {
+        let body = try JSONCoding.encode(["email": email, "wachtwoord": password.reveal()])
         let response = try await http.send(
-            .POST, url: settings.endpoint.baseURL + "/api/auth/login", body: body,
-            timeout: settings.endpoint.timeout.seconds, source: source, gate: false
+            .POST, url: endpoint.baseURL + "/api/auth/login", body: body,
+            timeout: endpoint.timeout.seconds, source: source, gate: false
         )
         switch response.status {
         case 200..<300:
             let cookie = TickedifySessionCookie.parse(
                 response.headers[canonicalForm: "Set-Cookie"].map(String.init), name: Self.cookieName,
-                serverDate: response.headers.first(name: "Date"), now: session.now()
+                serverDate: response.headers.first(name: "Date"), now: now
             )
             guard let cookie else {
                 throw BackendError(
@@ -170,7 +212,7 @@ public struct TickedifyClient: Sendable {
             let reason = UpstreamErrorMessage.extract(from: response.body).map { " (\($0))" } ?? ""
             throw BackendError(
                 .reauthRequired, backend: Self.backend,
-                message: "Tickedify refused the configured email and password\(reason); fix them in the config",
+                message: "Tickedify refused the email and password\(reason)",
                 status: response.status, retryAfter: 900
             )
         default:

@@ -16,8 +16,8 @@ public actor TickedifySession {
     public nonisolated let auth: AuthSession
     private var trust: TickedifySessionTrust
     private var restoring = false
-    private let vault: any CredentialVault
-    private let profile: String
+    nonisolated let vault: any CredentialVault
+    nonisolated let profile: String
     private let clock: @Sendable () -> Date
 
     public init(

@@ -1,7 +1,8 @@
 import Foundation
 import Model
 
-/// Tickedify: a cookie session from email + `wachtwoord`.
+/// Tickedify: a cookie session from the persistent login link `daygate connect tickedify` keeps
+/// in the vault, or from email + `wachtwoord` when the config gives a password.
 public struct TickedifySettings: BackendSettings, Hashable {
     public static let backend = "tickedify"
 
@@ -11,7 +12,9 @@ public struct TickedifySettings: BackendSettings, Hashable {
     public var endpoint: BackendEndpoint
     /// Matched case-sensitively by the server.
     public var email: String
-    public var password: Secret
+    /// Optional: without it the gateway uses the persistent login link kept by
+    /// `daygate connect tickedify`.
+    public var password: Secret?
     /// `session_trust`: how long a session Tickedify just proved is used on a planning route
     /// without checking it again (`GET /api/auth/me`); 0 checks before every such call. The
     /// risk: a session the server forgets inside it (an administrator wiping sessions) costs
@@ -19,7 +22,7 @@ public struct TickedifySettings: BackendSettings, Hashable {
     public var sessionTrust: ConfigDuration
 
     public init(
-        endpoint: BackendEndpoint, email: String, password: Secret, sessionTrust: ConfigDuration = .seconds(30)
+        endpoint: BackendEndpoint, email: String, password: Secret? = nil, sessionTrust: ConfigDuration = .seconds(30)
     ) {
         self.endpoint = endpoint
         self.email = email
@@ -36,7 +39,7 @@ public struct TickedifySettings: BackendSettings, Hashable {
         self.endpoint = try BackendEndpoint(from: decoder)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.email = try container.decode(String.self, forKey: .email)
-        self.password = try container.decode(Secret.self, forKey: .password)
+        self.password = try container.decodeIfPresent(Secret.self, forKey: .password)
         self.sessionTrust = try container.decodeIfPresent(ConfigDuration.self, forKey: .sessionTrust) ?? .seconds(30)
         guard sessionTrust.seconds <= Self.maximumSessionTrust else {
             throw DecodingError.dataCorruptedError(
@@ -53,7 +56,7 @@ public struct TickedifySettings: BackendSettings, Hashable {
         try endpoint.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(email, forKey: .email)
-        try container.encode(password, forKey: .password)
+        try container.encodeIfPresent(password, forKey: .password)
         try container.encode(sessionTrust, forKey: .sessionTrust)
     }
 }

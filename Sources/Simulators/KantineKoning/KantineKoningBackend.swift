@@ -28,6 +28,11 @@ struct KantineKoningBackend: SimulatorBackend {
         r.add(.get, p + "/enrollments/status") { req, _ in Self.enrollmentStatus(store, req) }
         r.add(.get, p + "/teams/search") { req, _ in Self.searchTeams(store, req) }
         r.add(.get, p + "/tenants/search") { req, _ in Self.searchTenants(store, req) }
+        r.add(.post, p + "/enrollments/request") { req, _ in Self.requestEnrollment(store, req) }
+        r.add(.post, p + "/enrollments/register") { req, _ in Self.registerEnrollment(store, req) }
+        r.add(.post, p + "/enrollments/remove-teams") { req, _ in Self.removeTeams(store, req) }
+        r.add(.delete, p + "/enrollments/tenant") { req, _ in Self.leave(store, req, all: false) }
+        r.add(.delete, p + "/enrollments/all") { req, _ in Self.leave(store, req, all: true) }
         self.router = r
     }
 
@@ -46,7 +51,7 @@ struct KantineKoningBackend: SimulatorBackend {
         [
             "POST /_sim/tokens/revoke", "POST /_sim/tokens/forget", "POST /_sim/tenants/{slug}/season-end",
             "GET /_sim/enrollments", "GET /_sim/clock", "POST /_sim/clock", "POST /_sim/reset", "GET /_sim/writes/fail",
-            "POST /_sim/writes/fail",
+            "POST /_sim/writes/fail", "GET /_sim/mail",
         ]
     }
 
@@ -66,6 +71,8 @@ struct KantineKoningBackend: SimulatorBackend {
             return .json(.object(["token": .string(token), "device_not_found": .bool(true)]))
         case (.get, "/_sim/enrollments"):
             return .json(store.enrollmentsJSON)
+        case (.get, "/_sim/mail"):
+            return .json(store.mailJSON)
         case (.get, "/_sim/writes/fail"):
             return .json(writeFaultJSON)
         case (.post, "/_sim/writes/fail"), (.put, "/_sim/writes/fail"):

@@ -52,6 +52,7 @@ import Model
 /// - `POST /_sim/tokens/forget {"token":"…"}`: the device enrollment is deleted → `device_not_found`
 /// - `POST /_sim/tenants/{slug}/season-end`: every token of that tenant → `token_revoked`/`season_ended`
 /// - `GET /_sim/enrollments`: tokens and their state
+/// - `GET /_sim/mail`: the enrollment links sent (`to`, `tenant`, `team_codes`, `token`, `link`)
 /// - `GET|POST /_sim/clock {"now":"2026-11-23T12:00:00Z"|null}`
 /// - `GET|POST /_sim/writes/fail {"status":500,"count":1,"after_write":false}`: the next `count`
 ///   volunteer writes (after the token and tenant checks) answer `status` in Phoenix's
@@ -60,8 +61,25 @@ import Model
 /// - `POST /_sim/reset`: reload the seeded diensten and the configured token and season states
 ///   (and clear a write failure)
 ///
-/// Not simulated (404 like any unknown route): enrollment request/register (including self-made
-/// member tokens), sync, remove-teams, tenant/all removal, e-mail preferences, APNs registration,
+/// Enrollment (what `daygate connect kantinekoning` calls), see `KantineKoningBackend+Enrollment.swift`:
+/// - `POST /enrollments/request {"email","tenant_slug","team_codes","platform"}`: "sends" a link
+///   (kept for `GET /_sim/mail`) to a team manager of every named team; with `team_codes: []`
+///   the old flow answers the teams the address manages, `{"teams":[…]}`.
+/// - `POST /enrollments/register {"enrollment_token","hardware_identifier",…}`: an e-mailed token
+///   (manager, once, within a day) or the app's self-made member token (base64 of unsigned JSON,
+///   `purpose:"device-enroll"`, `exp`, `jti` used once) → `{"tenant_slug","tenant_name",
+///   "team_codes","email","role","api_token","teams"}`.
+/// - `POST /enrollments/remove-teams` (Bearer) `{"team_codes":[team ids]}`,
+///   `DELETE /enrollments/tenant` (Bearer) `{"tenant_slug"}`, `DELETE /enrollments/all` (Bearer):
+///   the token's teams, or the device's enrollments at the club (or everywhere), are removed;
+///   their tokens then answer `device_not_found`.
+/// - Errors `{"error":code,"message":…}`: `invalid_email` (422), `tenant_not_found` (404),
+///   `invalid_team_codes` (422), `team_manager_not_found` (404), `enrollment_closed` (403, with
+///   `enrollment_allowed:false`, season ended), `enrollment_expired` (410),
+///   `invalid_or_expired_token` (422). The app reads only the codes; these statuses are the
+///   simulator's choice (docs/connect.md).
+///
+/// Not simulated (404 like any unknown route): sync, e-mail preferences, APNs registration,
 /// claim, transfer-offer, the global leaderboard, banners, season summaries and the CTA; the gateway
 /// never calls them.
 public struct KantineKoningSimulator: Sendable {
@@ -79,11 +97,14 @@ public struct KantineKoningSimulator: Sendable {
         public var naam: String
         /// The team's UUID; nil derives a stable one from the tenant slug and code.
         public var id: String?
+        /// The e-mail addresses of its team managers (`team_managers`), who may enroll by e-mail.
+        public var managers: [String]
 
-        public init(code: String, naam: String? = nil, id: String? = nil) {
+        public init(code: String, naam: String? = nil, id: String? = nil, managers: [String] = []) {
             self.code = code
             self.naam = naam ?? code
             self.id = id
+            self.managers = managers
         }
     }
 
@@ -172,6 +193,9 @@ public struct KantineKoningSimulator: Sendable {
 
     // MARK: - Demo data
 
+    /// The team manager of JO11-3 and JO11-5 at club A (the e-mail enrollment flow).
+    public static let demoManagerEmail = "manager@example.com"
+
     /// Club A.
     public static let demoTenantA = "vvwilhelmus"
     /// Club B.
@@ -184,7 +208,8 @@ public struct KantineKoningSimulator: Sendable {
         Tenant(
             slug: demoTenantA, name: "VV Wilhelmus",
             teams: [
-                Team(code: "JO11-3"), Team(code: "JO11-5"), Team(code: "JO13-1"), Team(code: "MO15-2"),
+                Team(code: "JO11-3", managers: [demoManagerEmail]), Team(code: "JO11-5", managers: [demoManagerEmail]),
+                Team(code: "JO13-1"), Team(code: "MO15-2"),
                 Team(code: "H1", naam: "Heren 1"), Team(code: "VR2", naam: "Vrouwen 2"),
             ]
         ),

@@ -120,6 +120,22 @@ final class KantineKoningStore: Sendable {
         var tokenOrder: [String] = []
         var fixedNow: Int64?
         var writeFault: WriteFault?
+        /// Links sent by `POST /enrollments/request`, by their token.
+        var links: [String: EnrollmentLink] = [:]
+        /// The `jti`s of the self-made member tokens already registered (each works once).
+        var usedJTIs: Set<String> = []
+        /// Every e-mail sent, oldest first (`GET /_sim/mail`).
+        var mail: [EnrollmentLink] = []
+    }
+
+    /// A magic link as `POST /enrollments/request` sends it.
+    struct EnrollmentLink: Sendable {
+        var token: String
+        var email: String
+        var tenant: String
+        var teamIDs: [String]
+        var expires: Int64
+        var used = false
     }
 
     private let state: Mutex<State>
@@ -166,6 +182,9 @@ final class KantineKoningStore: Sendable {
             s.tokens = [:]
             s.tokenOrder = []
             s.writeFault = nil
+            s.links = [:]
+            s.usedJTIs = []
+            s.mail = []
             for enrollment in options.enrollments {
                 s.tokens[enrollment.token] = TokenState(
                     enrollment: enrollment,
@@ -321,6 +340,105 @@ final class KantineKoningStore: Sendable {
     }
 
     var dienstCount: Int { state.withLock { $0.diensten.count } }
+
+    // MARK: - Enrollment
+
+    /// How long an e-mailed link works (the app's own tokens live 600 s).
+    static let linkLifetimeMicros: Int64 = 24 * 3600 * Civil.microsPerSecond
+
+    /// Records an e-mailed link for `email` and returns its token.
+    func sendLink(email: String, tenant: String, teamIDs: [String]) -> String {
+        let token =
+            "enr_"
+            + SeedRandom.uuid(seed: "kantinekoning|link|\(UUID().uuidString)").replacingOccurrences(
+                of: "-", with: "")
+        let link = EnrollmentLink(
+            token: token, email: email, tenant: tenant, teamIDs: teamIDs, expires: now + Self.linkLifetimeMicros)
+        state.withLock { s in
+            s.links[token] = link
+            s.mail.append(link)
+        }
+        return token
+    }
+
+    enum LinkUse {
+        case ok(EnrollmentLink)
+        case unknown
+        case used
+        case expired
+    }
+
+    /// Uses the e-mailed link `token` once.
+    func useLink(_ token: String) -> LinkUse {
+        let now = self.now
+        return state.withLock { s in
+            guard let link = s.links[token] else { return .unknown }
+            if link.used { return .used }
+            if link.expires < now { return .expired }
+            s.links[token]?.used = true
+            return .ok(link)
+        }
+    }
+
+    /// Marks a self-made token's `jti` used; false when it was used before.
+    func useJTI(_ jti: String) -> Bool {
+        state.withLock { $0.usedJTIs.insert(jti).inserted }
+    }
+
+    /// A new device enrollment; returns its `api_token`.
+    func register(
+        tenant: String, role: KantineKoningSimulator.Role, teamIDs: [String], email: String?, hardwareID: String
+    ) -> String {
+        let token = "SFMyNTY." + SeedRandom.uuid(seed: "kantinekoning|token|\(UUID().uuidString)")
+        let enrollment = KantineKoningSimulator.Enrollment(
+            tenant: tenant, role: role, token: token, label: "\(tenant) \(role.rawValue) (registered)",
+            teamCodes: teamIDs, email: email)
+        state.withLock { s in
+            s.tokens[token] = TokenState(
+                enrollment: enrollment, deviceId: SeedRandom.uuid(seed: "kantinekoning|device|\(hardwareID)"))
+            s.tokenOrder.append(token)
+        }
+        return token
+    }
+
+    /// `POST /enrollments/remove-teams`: the teams leave the token's enrollment.
+    func removeTeams(token: String, ids: [String]) {
+        state.withLock { s in
+            guard let t = s.tokens[token], let tenant = s.tenants[t.enrollment.tenant] else { return }
+            let gone = Set(
+                tenant.teams.filter { team in ids.contains { team.matches($0) } }.flatMap { [$0.id, $0.code] })
+            s.tokens[token]?.enrollment.teamCodes.removeAll { gone.contains($0) }
+        }
+    }
+
+    /// `DELETE /enrollments/tenant` (or `/all` with nil): the device's enrollments there are deleted.
+    func leave(token: String, tenant slug: String?) {
+        state.withLock { s in
+            guard let device = s.tokens[token]?.deviceId else { return }
+            for other in s.tokenOrder where s.tokens[other]?.deviceId == device {
+                if slug == nil || s.tokens[other]?.enrollment.tenant == slug {
+                    s.tokens[other]?.deleted = true
+                }
+            }
+        }
+    }
+
+    /// `GET /_sim/mail`: the links sent.
+    var mailJSON: JSONValue {
+        state.withLock { s in
+            .object([
+                "mail": .array(
+                    s.mail.map { link in
+                        .object([
+                            "to": .string(link.email), "tenant": .string(link.tenant),
+                            "team_codes": .array(link.teamIDs.map(JSONValue.string)),
+                            "token": .string(link.token),
+                            "link": .string("https://kantinekoning.com/enroll?token=\(link.token)"),
+                        ])
+                    })
+            ])
+        }
+    }
 }
 
 /// Elixir datetime rendering.

@@ -59,7 +59,7 @@ struct BackendSettingsTests {
     @Test func everyBackendDecodesItsSection() throws {
         let profile = try #require(try load(full).profiles["default"])
         #expect(profile.configuredBackends == BackendCatalog.names.sorted())
-        #expect(profile.tickedify?.password.reveal() == "tickedify-password-1")
+        #expect(profile.tickedify?.password?.reveal() == "tickedify-password-1")
         #expect(profile.eightalls?.endpoint.baseURL == "http://127.0.0.1:9101/api")
         #expect(profile.kantinekoning?.enrollments.first?.token.reveal() == "kantine-token-123")
         #expect(profile.fitiq?.refreshToken?.reveal() == "fitiq-refresh-1")
