@@ -15,6 +15,8 @@ public struct TickedifyBackend: Backend {
 
     public var summaryPart: (any SummaryPart)? { TickedifySummaryPart() }
 
+    public var sourcesPart: (any SourcesPart)? { TickedifySourcesPart() }
+
     public var writes: [any BackendWrite] {
         [TickedifyAddTaskWrite()]
     }
