@@ -312,6 +312,37 @@ struct AllBackendsTests {
                 #expect(items.count == 3)
                 let created = items.compactMap { $0["created_at"]?.stringValue }.compactMap { LenientDate.parse($0) }
                 #expect(created == created.sorted(by: >))
+
+                // PRSNL's next_cursor, passed back as cursor: the items saved before them, page
+                // after page, none twice, until the last page says null.
+                var seen = Set(items.compactMap { $0["id"]?.stringValue })
+                var cursor = try #require(recent["next_cursor"]?.stringValue, "a full page has a next_cursor")
+                var last = try #require(created.last)
+                var pages = 1
+                while pages < 20 {
+                    let uri = "/v1/knowledge/recent?limit=3&cursor=" + QueryString.escape(cursor)
+                    let page = try await client.execute(uri: uri, method: .get).json
+                    #expect(page["sections"]?["items"]?["status"] == .string("ok"))
+                    let more = try #require(page["items"]?.arrayValue)
+                    for item in more {
+                        let id = try #require(item["id"]?.stringValue)
+                        #expect(seen.insert(id).inserted, "\(id) came twice")
+                        let at = try #require(item["created_at"]?.stringValue.flatMap { LenientDate.parse($0) })
+                        #expect(at < last)
+                        last = at
+                    }
+                    pages += 1
+                    guard let next = page["next_cursor"]?.stringValue else {
+                        #expect(page["next_cursor"] == .null)
+                        break
+                    }
+                    cursor = next
+                }
+                #expect(pages > 2 && pages < 20, "\(pages) pages")
+                #expect(seen.count > 6)
+                let bad = try await client.execute(uri: "/v1/knowledge/recent?cursor=yesterday", method: .get)
+                #expect(bad.status == .badRequest)
+
                 let search = try await client.execute(uri: "/v1/knowledge/search?q=swift", method: .get)
                 let body = try search.json
                 let report = try #require(body["sections"]?["results"])
