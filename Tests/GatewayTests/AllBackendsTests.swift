@@ -308,7 +308,7 @@ struct AllBackendsTests {
         try await withDemo { demo in
             try await demo.test { client in
                 let recent = try await client.execute(uri: "/v1/knowledge/recent?limit=3", method: .get).json
-                let items = try #require(recent["items"]?.arrayValue)
+                let items = try #require(recent["items"]?.arrayValue, "\(recent)")
                 #expect(items.count == 3)
                 let created = items.compactMap { $0["created_at"]?.stringValue }.compactMap { LenientDate.parse($0) }
                 #expect(created == created.sorted(by: >))
