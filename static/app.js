@@ -10,7 +10,7 @@ const $ = (id) => document.getElementById(id);
 // date: the day asked for (null = today in the gateway's timezone); shown: the day on screen.
 // diensten: the list on screen and its section report; writes: how many writes have answered
 // (a load that started before one must not put its older list back on screen).
-const state = { date: null, shown: null, loading: null, pending: false, diensten: null, dienstenReport: null, dienstenDrawn: "", writes: 0 };
+const state = { date: null, shown: null, loading: null, pending: false, diensten: null, dienstenReport: null, dienstenDrawn: "", writes: 0, knowledge: null, knowledgeReport: null };
 // Per dienst id: {value (typed name), error (last refusal), busy ("add"|"remove"), retry ({name, key})}.
 const drafts = new Map();
 window.__daygate = { loadedAt: Date.now(), renders: 0 };
@@ -101,7 +101,9 @@ async function load({ refresh = false } = {}) {
       } else {
         state.pending = true; // a write answered meanwhile: this list may predate it
       }
-      fill("knowledge", [...render.problems([day.sections.knowledge]).map((p) => render.h("li", {}, p)), ...render.knowledge(day.knowledge)]);
+      state.knowledge = day.knowledge;
+      state.knowledgeReport = day.sections.knowledge;
+      drawKnowledge();
 
       const all = Object.values(sections).filter(Boolean);
       const incomplete = all.filter((report) => report.status !== "ok");
@@ -128,6 +130,48 @@ async function load({ refresh = false } = {}) {
     }
   })();
   return state.loading;
+}
+
+/**
+ * Recently saved: the newest items from /v1/today, then the pages after them, a click at a
+ * time, from /v1/knowledge/recent (its next_cursor; null on the last page). The pages loaded
+ * stay below the newest items when the day is loaded again.
+ */
+const KNOWLEDGE_PAGE = 5;
+const more = { items: [], cursor: undefined, busy: false };
+
+function drawKnowledge() {
+  const shown = new Set((state.knowledge || []).map((item) => item.id));
+  const items = [...(state.knowledge || []), ...more.items.filter((item) => !shown.has(item.id))];
+  fill("knowledge", [...render.problems([state.knowledgeReport]).map((p) => render.h("li", {}, p)), ...render.knowledge(items)]);
+  const button = $("knowledge-more");
+  button.hidden = !(state.knowledge || []).length || more.cursor === null;
+  button.disabled = more.busy;
+  button.textContent = more.busy ? "Loading…" : "Load more";
+}
+
+async function loadMoreKnowledge() {
+  if (more.busy) return;
+  more.busy = true;
+  drawKnowledge();
+  try {
+    // The first page's cursor (its items are the ones already shown), then the next page.
+    if (more.cursor === undefined) {
+      more.cursor = (await getJSON(`/v1/knowledge/recent?limit=${KNOWLEDGE_PAGE}`)).next_cursor ?? null;
+    }
+    if (more.cursor) {
+      const page = await getJSON(`/v1/knowledge/recent?limit=${KNOWLEDGE_PAGE}&cursor=${encodeURIComponent(more.cursor)}`);
+      more.items.push(...(page.items || []));
+      more.cursor = page.next_cursor ?? null;
+    }
+    if (more.cursor === null) announce("knowledge-status", "Everything saved is shown.");
+  } catch (error) {
+    if (error instanceof KeyRequired && error.current) askForKey();
+    announce("knowledge-status", `Could not load more: ${error.message}`);
+  } finally {
+    more.busy = false;
+    drawKnowledge();
+  }
 }
 
 /**
@@ -307,6 +351,7 @@ function start() {
   $("today").addEventListener("click", () => go(null));
   $("date-input").addEventListener("change", (event) => { if (event.target.value) go(event.target.value); });
   $("refresh").addEventListener("click", () => load({ refresh: true }));
+  $("knowledge-more").addEventListener("click", loadMoreKnowledge);
   $("key-form").addEventListener("submit", () => {
     const key = $("key-input").value.trim();
     if (key) { storeKey(key); load(); connect(); }

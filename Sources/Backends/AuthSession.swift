@@ -20,10 +20,12 @@ public actor AuthSession {
     }
 
     public let backend: String
-    public let limit: AttemptLimit
+    /// The logins and refreshes this session may make: its own, or one shared with other
+    /// sessions (Tickedify counts logins per client address, whatever the account).
+    public let budget: AttemptBudget
+    public nonisolated var limit: AttemptLimit { budget.limit }
     private var credential: String?
     private var loaded = false
-    private var attempts: [Date]?
     private var renewal: Task<String, any Error>?
     /// Session checks on their way, by the credential they check.
     private var checks: [String: Task<Bool, any Error>] = [:]
@@ -37,10 +39,15 @@ public actor AuthSession {
 
     public init(
         backend: String, profile: String, vault: any CredentialVault, vaultName: String,
-        limit: AttemptLimit = AttemptLimit(attempts: 10, window: 60), now: @escaping @Sendable () -> Date = { Date() }
+        limit: AttemptLimit = AttemptLimit(attempts: 10, window: 60), budget: AttemptBudget? = nil,
+        now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.backend = backend
-        self.limit = limit
+        self.budget =
+            budget
+            ?? AttemptBudget(
+                backend: backend, limit: limit, vault: vault, scope: profile, vaultName: vaultName + ".attempts",
+                now: now)
         self.profile = profile
         self.vault = vault
         self.vaultName = vaultName
@@ -82,7 +89,7 @@ public actor AuthSession {
         }
         // Registered before any suspension point, so concurrent callers join this renewal.
         let task = Task {
-            try await self.recordAttempt()
+            try await self.budget.record()
             return try await renew()
         }
         renewal = task
@@ -123,9 +130,40 @@ public actor AuthSession {
         return try await task.value
     }
 
-    /// Counts this attempt against the limit (kept in the vault, so a restart does not reset
-    /// it), or refuses it when the window is full.
-    private func recordAttempt() async throws {
+    /// Forgets the credential (memory and vault), e.g. after the backend rejected it.
+    public func invalidate(_ stale: String?) async throws {
+        guard await current() == stale else { return }
+        credential = nil
+        try await vault.setValue(nil, profile: profile, backend: backend, name: vaultName)
+    }
+}
+
+/// At most `limit.attempts` logins or refreshes in any `limit.window`, counted for one session
+/// or for several that share it. The attempts are kept in the vault (`scope`, `vaultName`), so
+/// a restart does not reset them.
+public actor AttemptBudget {
+    public let backend: String
+    public nonisolated let limit: AuthSession.AttemptLimit
+    private let vault: any CredentialVault
+    private let scope: String
+    private let vaultName: String
+    private let now: @Sendable () -> Date
+    private var attempts: [Date]?
+
+    public init(
+        backend: String, limit: AuthSession.AttemptLimit, vault: any CredentialVault, scope: String, vaultName: String,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.backend = backend
+        self.limit = limit
+        self.vault = vault
+        self.scope = scope
+        self.vaultName = vaultName
+        self.now = now
+    }
+
+    /// Counts this attempt against the limit, or refuses it when the window is full.
+    public func record() async throws {
         let now = self.now()
         var recent = await loadAttempts().filter { now.timeIntervalSince($0) < limit.window }
         guard recent.count < limit.attempts else {
@@ -140,27 +178,21 @@ public actor AuthSession {
         recent.append(now)
         attempts = recent
         let text = recent.map { String(Int($0.timeIntervalSince1970)) }.joined(separator: ",")
-        try await vault.setValue(text, profile: profile, backend: backend, name: vaultName + ".attempts")
+        try await vault.setValue(text, profile: scope, backend: backend, name: vaultName)
     }
 
     private func loadAttempts() async -> [Date] {
         if let attempts { return attempts }
-        let text = await vault.value(profile: profile, backend: backend, name: vaultName + ".attempts") ?? ""
+        let text = await vault.value(profile: scope, backend: backend, name: vaultName) ?? ""
         let loaded = text.split(separator: ",").compactMap { Double($0) }.map(Date.init(timeIntervalSince1970:))
         attempts = loaded
         return loaded
     }
-
-    /// Forgets the credential (memory and vault), e.g. after the backend rejected it.
-    public func invalidate(_ stale: String?) async throws {
-        guard await current() == stale else { return }
-        credential = nil
-        try await vault.setValue(nil, profile: profile, backend: backend, name: vaultName)
-    }
 }
 
-/// Every `AuthSession` of the running gateway, one per profile and backend (and name), and
-/// other per-account state a backend keeps across requests (`shared(_:make:)`).
+/// Every `AuthSession` of the running gateway, one per account scope (`AccountScope`, or a
+/// profile's name) and backend (and name), and other per-account or per-server state a
+/// backend keeps across requests (`shared(_:make:)`).
 public final class SessionRegistry: Sendable {
     private let sessions = Mutex<[String: AuthSession]>([:])
     private let others = Mutex<[String: any Sendable]>([:])
@@ -199,13 +231,15 @@ public final class SessionRegistry: Sendable {
 
     public func session(
         profile: String, backend: String, name: String = "credential",
-        limit: AuthSession.AttemptLimit = AuthSession.AttemptLimit(attempts: 10, window: 60)
+        limit: AuthSession.AttemptLimit = AuthSession.AttemptLimit(attempts: 10, window: 60),
+        budget: AttemptBudget? = nil
     ) -> AuthSession {
         let key = "\(profile)|\(backend)|\(name)"
         return sessions.withLock { sessions in
             if let existing = sessions[key] { return existing }
             let created = AuthSession(
-                backend: backend, profile: profile, vault: vault, vaultName: name, limit: limit, now: now
+                backend: backend, profile: profile, vault: vault, vaultName: name, limit: limit, budget: budget,
+                now: now
             )
             sessions[key] = created
             return created

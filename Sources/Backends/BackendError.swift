@@ -21,6 +21,9 @@ public struct BackendError: UpstreamFailure, CustomStringConvertible {
         case notConfigured = "not_configured"
         /// The backend refused the configured credentials: a person has to fix the config.
         case reauthRequired = "reauth_required"
+        /// The account logs in but may not use the service (an ended trial or beta): a person has
+        /// to upgrade it; logging in again does not help.
+        case accessExpired = "upstream_access_expired"
         /// Logging in again is not allowed yet (rate limit); the gateway waits instead of retrying.
         case reauthBlocked = "reauth_blocked"
         /// The backend has a known bug on this route; the message says what is unavailable.

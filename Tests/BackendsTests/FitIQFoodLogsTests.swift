@@ -8,15 +8,18 @@ import NIOHTTP1
 import Simulators
 import Testing
 
-/// Logging food against the FitIQ simulator (demo account, API key and seed, today in Amsterdam).
+/// Logging food against the FitIQ simulator (demo account, API key and seed, a fixed day in
+/// Amsterdam: the tests do not depend on the wall clock).
 @Suite("FitIQ food logs")
 struct FitIQFoodLogsTests {
     static let zone = TimeZone(identifier: "Europe/Amsterdam")!
     static let post = "POST /api/v1/food-logs"
+    /// "Today" for the gateway and the seed day of the simulator.
+    static let today = LocalDate(year: 2026, month: 11, day: 23)
 
     static func withSimulator(_ body: (RunningSimulator, OperationContext) async throws -> Void) async throws {
         let sim = try await FitIQSimulator(
-            options: .init(seedDay: LocalDate.today(in: zone).description, timeZone: zone)
+            options: .init(seedDay: today.description, timeZone: zone)
         ).start()
         let profile = ProfileConfig([
             FitIQSettings(
@@ -24,7 +27,11 @@ struct FitIQFoodLogsTests {
                 email: FitIQSimulator.demoEmail, password: Secret(FitIQSimulator.demoPassword)
             )
         ])
-        try await SimulatorBackedTest.run(sim, profile: profile, zone: zone, body)
+        try await SimulatorBackedTest.run(sim, profile: profile, zone: zone) { sim, context in
+            var context = context
+            context.clock = RequestClock(now: today.start(in: zone).addingTimeInterval(13 * 3600), timeZone: zone)
+            try await body(sim, context)
+        }
     }
 
     static func context(_ profile: ProfileConfig) -> OperationContext {
@@ -72,7 +79,7 @@ struct FitIQFoodLogsTests {
 
     @Test func aLoggedMealShowsInTheDaysLogsAndSummary() async throws {
         try await Self.withSimulator { sim, context in
-            let today = LocalDate.today(in: Self.zone)
+            let today = Self.today
             let banana = try await Self.foodID(sim, "Banana")
             let before = try await Self.nutrition(on: today, context)
             let beforeLogs = try await Self.logs(on: today, context)
@@ -82,8 +89,8 @@ struct FitIQFoodLogsTests {
             let input = FoodLogInput(
                 foodID: banana, foodSource: "database", mealType: "snack", servings: 2, loggedAt: loggedAt,
                 notes: "after the match")
-            let (log, date) = try await FitIQFoodLogs.log(input, context: context)
-            #expect(date == today)
+            let (log, days) = try await FitIQFoodLogs.log(input, context: context)
+            #expect(days == [today])
             let id = try #require(log["id"]?.stringValue)
             #expect(log["food_id"] == .string(banana))
             #expect(log["meal_type"] == .string("snack"))
@@ -105,7 +112,7 @@ struct FitIQFoodLogsTests {
 
     @Test func theDayIsTheLocalDayOfLoggedAtOrToday() async throws {
         try await Self.withSimulator { sim, context in
-            let today = LocalDate.today(in: Self.zone)
+            let today = Self.today
             let apple = try await Self.foodID(sim, "Apple")
             // Half past midnight here is still yesterday in UTC: the local day counts.
             let early = try await FitIQFoodLogs.log(
@@ -114,7 +121,7 @@ struct FitIQFoodLogsTests {
                     loggedAt: Self.local(today, 0, 30)),
                 context: context
             )
-            #expect(early.date == today)
+            #expect(early.days == [today])
             let yesterday = today.adding(days: -1)
             let late = try await FitIQFoodLogs.log(
                 FoodLogInput(
@@ -122,7 +129,7 @@ struct FitIQFoodLogsTests {
                     loggedAt: Self.local(yesterday, 21)),
                 context: context
             )
-            #expect(late.date == yesterday)
+            #expect(late.days == [yesterday])
             // An instant in UTC, another zone's notation of the same local day.
             let zulu = LenientDate.format(today.start(in: Self.zone).addingTimeInterval(10 * 3600), in: .gmt)
             #expect(
@@ -130,10 +137,13 @@ struct FitIQFoodLogsTests {
                     FoodLogInput(
                         foodID: apple, foodSource: "database", mealType: "lunch", servings: 0.5, loggedAt: zulu),
                     context: context
-                ).date == today)
+                ).days == [today])
+            // Without logged_at FitIQ's clock decides: the log's own day first.
             let now = try await FitIQFoodLogs.log(
                 FoodLogInput(foodID: apple, foodSource: "database", mealType: "lunch", servings: 1), context: context)
-            #expect(now.date == LocalDate.today(in: Self.zone))
+            let stored = try #require(now.log["logged_at"]?.stringValue.flatMap { LenientDate.parse($0) })
+            #expect(now.days.first == LocalDate(containing: stored, in: Self.zone))
+            #expect(now.days.contains(today))
             #expect(sim.control.calls(Self.post) == 4)
         }
     }
@@ -177,7 +187,7 @@ struct FitIQFoodLogsTests {
             let apple = try await Self.foodID(sim, "Apple")
             let edge = FoodLogInput(
                 foodID: apple, foodSource: "database", mealType: "breakfast", servings: 100,
-                loggedAt: Self.local(LocalDate.today(in: Self.zone), 8),
+                loggedAt: Self.local(Self.today, 8),
                 notes: String(repeating: "n", count: 500) + "\n"
             )
             #expect(throws: WriteRefusal.self) { try edge.validate() }
@@ -221,13 +231,16 @@ struct FitIQFoodLogsTests {
 
     @Test func anExpiredTokenIsRefreshedAndTheLogSentOnce() async throws {
         try await Self.withSimulator { sim, context in
-            let today = LocalDate.today(in: Self.zone)
+            let today = Self.today
             let apple = try await Self.foodID(sim, "Apple")
             let before = try await Self.logs(on: today, context).count
             _ = try await Self.call(sim, .POST, "/_sim/tokens/expire")
             sim.control.resetStats()
             let (log, _) = try await FitIQFoodLogs.log(
-                FoodLogInput(foodID: apple, foodSource: "database", mealType: "snack", servings: 1), context: context)
+                FoodLogInput(
+                    foodID: apple, foodSource: "database", mealType: "snack", servings: 1,
+                    loggedAt: Self.local(today, 15)),
+                context: context)
             #expect(log["id"]?.stringValue != nil)
             // The 401 wrote nothing; after the refresh it is sent again, and stored once.
             #expect(sim.control.calls(Self.post) == 2)
@@ -240,7 +253,7 @@ struct FitIQFoodLogsTests {
         try await Self.withSimulator { sim, context in
             let apple = try await Self.foodID(sim, "Apple")
             // Log in first (a read), so only the write meets the fault.
-            _ = try await Self.nutrition(on: LocalDate.today(in: Self.zone), context)
+            _ = try await Self.nutrition(on: Self.today, context)
             sim.control.resetStats()
             sim.control.setFaults(SimulatorFaults(errorStatus: 500))
             let error = await Self.error {

@@ -255,20 +255,32 @@ struct KantineKoningVolunteersTests {
         }
     }
 
+    /// The club's own refusal reaches the client with its status, text and code: here the
+    /// config calls an enrollment a manager while its token is a member's, so the gateway's
+    /// checks pass and Kantine Koning answers 403 `team_access_denied`.
     @Test func anUpstreamRefusalKeepsItsStatusAndMessage() async throws {
         try await Self.withSimulator { sim, context in
-            let dienst = try Self.futureManagerDienst(try await Self.diensten(context))
-            // The club's clock is ahead: the gateway thinks the dienst is to come, the club does not.
-            let ahead = LenientDate.format(Date().addingTimeInterval(40 * 86_400), in: .gmt)
-            #expect(try await Self.control(sim, "/_sim/clock", json: #"{"now":"\#(ahead)"}"#) == 200)
+            let member = KantineKoningSimulator.demoEnrollments[1]
+            var context = context
+            context.profile = ProfileConfig([
+                KantineKoningSettings(
+                    endpoint: try #require(context.profile.kantinekoning).endpoint,
+                    enrollments: [
+                        .init(tenant: member.tenant, role: "manager", token: Secret(member.token), label: "mislabelled")
+                    ])
+            ])
+            let dienst = try #require(
+                try await Self.diensten(context).first {
+                    $0.team?.code == "JO13-1" && Self.start($0) > Date().addingTimeInterval(3600)
+                })
             sim.control.resetStats()
             let error = await Self.error {
                 try await KantineKoningVolunteers.add(name: "Jan", toDienst: dienst.id, context: context)
             }
             let failure = try #require(error as? BackendError)
             #expect(failure.kind == .rejected)
-            #expect(failure.status == 422)
-            #expect(failure.message.contains("toekomstige diensten") && failure.message.contains("dienst_in_past"))
+            #expect(failure.status == 403)
+            #expect(failure.message.contains("niet gemachtigd") && failure.message.contains("team_access_denied"))
             #expect(Self.writes(sim, dienst.id) == (1, 0))
         }
     }

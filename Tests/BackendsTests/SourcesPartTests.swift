@@ -12,6 +12,9 @@ struct SourcesPartTests {
                 endpoint: BackendEndpoint(baseURL: "http://127.0.0.1:9"),
                 enrollments: [.init(tenant: "club", role: "member", token: Secret("token-1"), label: "Club")]),
             ICSSettings(calendars: [ICSSettings.Calendar(name: "school", url: "https://school.example/a.ics")]),
+            TickedifySettings(
+                endpoint: BackendEndpoint(baseURL: "http://127.0.0.1:9"), email: "a@example.com",
+                password: Secret("password-1")),
         ])
         let health = SourceHealth(
             UpstreamMonitor.Status(source: UpstreamSource(profile: "default", backend: "x")), zone: .gmt)
@@ -23,12 +26,15 @@ struct SourcesPartTests {
             guard let part = backend.sourcesPart else { continue }
             let details = await part.details(input)
             #expect(Set(details.keys) == Set(part.detailSchemas.keys), "\(backend.name)")
-            for (key, value) in details {
+            for (key, value) in details where key != "access" {
                 #expect(value.arrayValue?.count == 1, "\(backend.name).\(key) lists the one configured item")
+            }
+            if let access = details["access"] {
+                #expect(access["has_access"] == .null, "nothing known before Tickedify said anything")
             }
             checked += 1
         }
-        #expect(checked == 2)
+        #expect(checked == 3)
     }
 }
 

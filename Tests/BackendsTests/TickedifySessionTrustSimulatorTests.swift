@@ -252,7 +252,9 @@ struct TickedifySessionTrustSimulatorTests {
             try await f.plan(restarted)
             #expect(f.calls(Self.login) == 2, "the new cookie has a day to go")
             #expect(try await f.crashes() == 0)
-            let session = restarted.tickedifySession(profile: "default", policy: .standard)
+            let settings = try #require(f.context(restarted).profile.tickedify)
+            let session = restarted.tickedifySession(
+                scope: TickedifyClient.scope(settings), baseURL: settings.endpoint.baseURL, policy: .standard)
             let expires = try #require(await session.state.expires)
             #expect(abs(expires.timeIntervalSince(f.clock.now()) - 24 * 3600) < 60)
         }

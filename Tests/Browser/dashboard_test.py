@@ -217,6 +217,32 @@ def main():
                 return message
             check("a refused volunteer shows the gateway's error on that dienst", refused_volunteer)
 
+            def loads_more_knowledge():
+                before = page.locator("#knowledge li").all_inner_texts()
+                button = page.locator("#knowledge-more")
+                assert button.is_visible(), "no Load more under Recently saved"
+                with page.expect_response(
+                        lambda r: "/v1/knowledge/recent" in r.url and "cursor=" in r.url, timeout=10000) as answer:
+                    button.click()
+                assert answer.value.status == 200, f"the next page answered {answer.value.status}"
+                wait_until(lambda: page.locator("#knowledge li").count() > len(before))
+                after = page.locator("#knowledge li").all_inner_texts()
+                assert after[:len(before)] == before, "the newest items are no longer first"
+                assert len(set(after)) == len(after), "an item is shown twice"
+                page_one = call(demo.url + "/v1/knowledge/recent?limit=5")
+                assert page_one["next_cursor"], "a full first page has a next_cursor"
+                # Page after page until PRSNL says there is no more: the button goes away.
+                for _ in range(10):
+                    if not button.is_visible():
+                        break
+                    count = page.locator("#knowledge li").count()
+                    button.click()
+                    wait_until(lambda: not button.is_visible() or page.locator("#knowledge li").count() > count)
+                assert not button.is_visible(), "Load more is still there after the last page"
+                wait_until(lambda: "Everything saved is shown" in page.inner_text("#knowledge-status"))
+                return f"{len(before)} → {page.locator('#knowledge li').count()} items"
+            check("recently saved loads more, page after page", loads_more_knowledge)
+
             def member_diensten_read_only():
                 members = page.locator("#diensten li[data-role=member]")
                 assert members.count() > 0, "no member dienst on the page"

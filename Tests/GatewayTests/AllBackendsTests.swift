@@ -1,3 +1,4 @@
+import Backends
 import Foundation
 import Gateway
 import HTTPTypes
@@ -122,15 +123,18 @@ struct AllBackendsTests {
             #expect((body["diensten"]?.arrayValue?.count ?? 0) > 0)
             #expect(demo.calls(.kantinekoning, "GET /api/mobile/v1/diensten") == 5)
 
-            // The ended season is remembered: its enrollment is not asked again.
+            // The ended season is remembered: its enrollment is not asked again; nor is the
+            // revoked one, which is marked invalid until its token changes.
             let again = try await demo.test { client in
                 try await client.execute(uri: "/v1/diensten?future_days=30", method: .get).json
             }
+            let issues2 = again["sections"]?["diensten"]?["issues"]?.arrayValue ?? []
+            #expect(issues2.contains { $0["code"] == .string("season_ended") })
             #expect(
-                again["sections"]?["diensten"]?["issues"]?.arrayValue?.contains {
-                    $0["code"] == .string("season_ended")
-                } == true)
-            #expect(demo.calls(.kantinekoning, "GET /api/mobile/v1/diensten") == 9)
+                issues2.contains {
+                    $0["scope"] == .string("revoked one") && $0["code"] == .string("enrollment_invalid")
+                })
+            #expect(demo.calls(.kantinekoning, "GET /api/mobile/v1/diensten") == 8)
 
             // `/v1/sources` shows which enrollment's season ended, from the same record.
             let sources = try await demo.test { client in
@@ -140,6 +144,8 @@ struct AllBackendsTests {
             #expect(enrollments.count == 5)
             for enrollment in enrollments {
                 #expect(enrollment["season_ended"] == .bool(enrollment["label"] == .string("season over")))
+                let revoked = enrollment["label"] == .string("revoked one")
+                #expect((enrollment["invalid"]?["code"] == .string("token_revoked")) == revoked)
             }
         }
     }
@@ -299,10 +305,41 @@ struct AllBackendsTests {
         try await withDemo { demo in
             try await demo.test { client in
                 let recent = try await client.execute(uri: "/v1/knowledge/recent?limit=3", method: .get).json
-                let items = try #require(recent["items"]?.arrayValue)
+                let items = try #require(recent["items"]?.arrayValue, "\(recent)")
                 #expect(items.count == 3)
                 let created = items.compactMap { $0["created_at"]?.stringValue }.compactMap { LenientDate.parse($0) }
                 #expect(created == created.sorted(by: >))
+
+                // PRSNL's next_cursor, passed back as cursor: the items saved before them, page
+                // after page, none twice, until the last page says null.
+                var seen = Set(items.compactMap { $0["id"]?.stringValue })
+                var cursor = try #require(recent["next_cursor"]?.stringValue, "a full page has a next_cursor")
+                var last = try #require(created.last)
+                var pages = 1
+                while pages < 20 {
+                    let uri = "/v1/knowledge/recent?limit=3&cursor=" + QueryString.escape(cursor)
+                    let page = try await client.execute(uri: uri, method: .get).json
+                    #expect(page["sections"]?["items"]?["status"] == .string("ok"))
+                    let more = try #require(page["items"]?.arrayValue)
+                    for item in more {
+                        let id = try #require(item["id"]?.stringValue)
+                        #expect(seen.insert(id).inserted, "\(id) came twice")
+                        let at = try #require(item["created_at"]?.stringValue.flatMap { LenientDate.parse($0) })
+                        #expect(at < last)
+                        last = at
+                    }
+                    pages += 1
+                    guard let next = page["next_cursor"]?.stringValue else {
+                        #expect(page["next_cursor"] == .null)
+                        break
+                    }
+                    cursor = next
+                }
+                #expect(pages > 2 && pages < 20, "\(pages) pages")
+                #expect(seen.count > 6)
+                let bad = try await client.execute(uri: "/v1/knowledge/recent?cursor=yesterday", method: .get)
+                #expect(bad.status == .badRequest)
+
                 let search = try await client.execute(uri: "/v1/knowledge/search?q=swift", method: .get)
                 let body = try search.json
                 let report = try #require(body["sections"]?["results"])
@@ -363,19 +400,18 @@ struct AllBackendsTests {
             #expect(!logs.isEmpty)
             #expect(answers.contains("Standup"), "the keyed requests were answered")
             var secrets = Array(demo.config.secrets)
-            if let cookie = await demo.runtime.vault.value(
-                profile: "default", backend: "tickedify", name: "session_cookie")
-            {
-                secrets.append(cookie)
-            }
-            if let token = await demo.runtime.vault.value(profile: "default", backend: "fitiq", name: "access_token") {
-                secrets.append(token)
-            }
-            if let token = await demo.runtime.vault.value(profile: "default", backend: "fitiq", name: "refresh_token") {
-                secrets.append(token)
-            }
-            if let token = await demo.runtime.vault.value(profile: "default", backend: "prsnl", name: "access_token") {
-                secrets.append(token)
+            // Sessions and tokens are kept per account (`AccountScope`), not per profile.
+            let profile = try #require(demo.config.profiles["default"])
+            let tickedify = try #require(profile.tickedify.map(TickedifyClient.scope)).description
+            let fitiq = try #require(profile.fitiq.map(FitIQClient.scope)).description
+            let prsnl = try #require(profile.prsnl.map(PRSNLClient.scope)).description
+            for (scope, backend, name) in [
+                (tickedify, "tickedify", "session_cookie"), (fitiq, "fitiq", "access_token"),
+                (fitiq, "fitiq", "refresh_token"), (prsnl, "prsnl", "access_token"),
+            ] {
+                let value = await demo.runtime.vault.value(profile: scope, backend: backend, name: name)
+                #expect(value != nil, "\(backend) \(name) is in the vault under its account")
+                if let value { secrets.append(value) }
             }
             #expect(secrets.contains(clientKey))
             #expect(secrets.count >= 10)

@@ -137,7 +137,7 @@ struct ConnectCommandTests {
                     prsnl: {base_url: "\(prsnl.apiBaseURL)", email: \(PRSNLSimulator.demoEmail)}
                     kantinekoning: {base_url: "\(kantine.apiBaseURL)"}
                   wrong:
-                    prsnl: {base_url: "\(prsnl.apiBaseURL)", email: \(PRSNLSimulator.demoEmail), password: not-the-password}
+                    prsnl: {base_url: "\(prsnl.apiBaseURL)", email: someone-else@example.org, password: not-the-password}
                     kantinekoning:
                       base_url: "\(kantine.apiBaseURL)"
                       enrollments:

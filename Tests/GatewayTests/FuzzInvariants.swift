@@ -1,3 +1,4 @@
+import Backends
 import Foundation
 import Gateway
 import HTTPTypes
@@ -97,11 +98,18 @@ enum FuzzSecrets {
             PRSNLSimulator.demoPassword,
         ]
         secrets += profile.secrets.map { $0.reveal() }
+        // Sessions and tokens are kept per account (`AccountScope`), not per profile.
+        let scopes = [
+            "tickedify": profile.tickedify.map(TickedifyClient.scope)?.description,
+            "fitiq": profile.fitiq.map(FitIQClient.scope)?.description,
+            "prsnl": profile.prsnl.map(PRSNLClient.scope)?.description,
+        ]
         for (backend, name) in [
             ("tickedify", "session_cookie"), ("fitiq", "access_token"), ("fitiq", "refresh_token"),
             ("prsnl", "access_token"), ("prsnl", "refresh_token"),
         ] {
-            if let value = await demo.runtime.vault.value(profile: "default", backend: backend, name: name) {
+            guard let scope = scopes[backend] ?? nil else { continue }
+            if let value = await demo.runtime.vault.value(profile: scope, backend: backend, name: name) {
                 secrets.append(value)
             }
         }

@@ -380,6 +380,38 @@ struct FitIQSimulatorTests {
         }
     }
 
+    /// FitIQ's days are UTC days: a meal at 23:30 UTC and one at 00:30 UTC the next day are on
+    /// two days, whatever the household's zone (Amsterdam here, where both are on the 24th).
+    @Test func daysAreUTCDays() async throws {
+        try await withFitIQ { sim, client in
+            let (access, _) = try await client.fitiqLogin(sim)
+            let search = try await client.fitiq(sim, "/api/v1/foods/search?q=Apple")
+            let apple = try #require((search.fitiqData["foods"] as? [[String: Any]])?.first?["id"] as? String)
+            let before = try await client.fitiq(sim, "/api/v1/food-logs/summary?date=2026-12-01", token: access)
+            #expect(before.fitiqData["log_count"] as? Int == 0)
+            for at in ["2026-12-01T23:30:00Z", "2026-12-02T00:30:00+01:00", "2026-12-02T00:30:00Z"] {
+                let logged = try await client.fitiq(
+                    .POST, sim, "/api/v1/food-logs", token: access,
+                    json:
+                        #"{"food_id":"\#(apple)","food_source":"database","meal_type":"snack","servings":1,"logged_at":"\#(at)"}"#
+                )
+                #expect(logged.status == 201)
+            }
+            // 23:30Z and 00:30+01:00 (23:30Z) are on the 1st, 00:30Z on the 2nd.
+            let first = try await client.fitiq(sim, "/api/v1/food-logs/summary?date=2026-12-01", token: access)
+            #expect(first.fitiqData["log_count"] as? Int == 2)
+            #expect(first.fitiqData["total_calories"] as? Int == 190)
+            let second = try await client.fitiq(sim, "/api/v1/food-logs/summary?date=2026-12-02", token: access)
+            #expect(second.fitiqData["log_count"] as? Int == 1)
+            let list = try await client.fitiq(
+                sim, "/api/v1/food-logs?start_date=2026-12-02&end_date=2026-12-02", token: access)
+            #expect(
+                (list.fitiqData["logs"] as? [[String: Any]])?.compactMap { $0["logged_at"] as? String } == [
+                    "2026-12-02T00:30:00Z"
+                ])
+        }
+    }
+
     @Test func summaryInTheGuideShape() async throws {
         try await withFitIQ(guideShape: true) { sim, client in
             let (access, _) = try await client.fitiqLogin(sim)

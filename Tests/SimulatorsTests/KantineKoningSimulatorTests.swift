@@ -191,9 +191,12 @@ struct KantineKoningSimulatorTests {
 
     @Test func tenantParameterChecks() async throws {
         try await withKantineKoning { sim, client in
+            // Another club than the token's: no refusal the contract lists; the token's teams
+            // see nothing there.
             let mismatch = try await kkGet(client, sim, kkDienstenPath + "?tenant=agovv", token: KK.demoManagerToken)
-            #expect(mismatch.status == 403)
-            #expect(mismatch.object["error"] as? String == "tenant_mismatch")
+            #expect(mismatch.status == 200)
+            #expect(mismatch.kkDiensten.isEmpty)
+            #expect(mismatch.object["error"] == nil)
             let unknown = try await kkGet(client, sim, kkDienstenPath + "?tenant=nope", token: KK.demoManagerToken)
             #expect(unknown.status == 404)
             #expect(unknown.body == #"{"error":"tenant_not_found","message":"Vereniging niet gevonden"}"#)
@@ -365,7 +368,7 @@ struct KantineKoningSimulatorTests {
             // `naam` in the query string works for POST too (Phoenix merges params).
             let viaQuery = try await client.send(
                 .POST, sim, Self.volunteerPath(id) + "&naam=Kees", headers: kkAuth(KK.demoManagerToken))
-            #expect(viaQuery.status == 200 || viaQuery.object["error"] as? String == "duplicate_volunteer")
+            #expect(viaQuery.status == 200)
         }
     }
 
@@ -379,21 +382,21 @@ struct KantineKoningSimulatorTests {
             let fifteen = try await client.send(
                 .POST, sim, path, json: #"{"naam":"Maximiliaanjans"}"#, headers: manager)
             #expect(fifteen.status == 200)
+            // The 15-character limit and "no duplicates" are the app's UI rules, not refusals the
+            // contract lists: the server stores what it is sent.
             let sixteen = try await client.send(
                 .POST, sim, path, json: #"{"naam":"Maximiliaanjanss"}"#, headers: manager)
-            #expect(sixteen.status == 422)
-            #expect(sixteen.object["error"] as? String == "name_too_long")
-            // Characters, not bytes.
+            #expect(sixteen.status == 200)
+            #expect((sixteen.kkDienst["aanmeldingen"] as? [String])?.contains("Maximiliaanjanss") == true)
             let accents = try await client.send(
                 .POST, sim, path, json: #"{"naam":"Zoë-Chloë Ångström"}"#, headers: manager)
-            #expect(accents.object["error"] as? String == "name_too_long")
-            let accentsOK = try await client.send(.POST, sim, path, json: #"{"naam":"Zoë Ångström"}"#, headers: manager)
-            #expect(accentsOK.status == 200)
+            #expect(accents.status == 200)
 
             let duplicate = try await client.send(
-                .POST, sim, path, json: #"{"naam":"maximiliaanjans"}"#, headers: manager)
-            #expect(duplicate.status == 422)
-            #expect(duplicate.object["error"] as? String == "duplicate_volunteer")
+                .POST, sim, path, json: #"{"naam":"Maximiliaanjans"}"#, headers: manager)
+            #expect(duplicate.status == 200)
+            let names = duplicate.kkDienst["aanmeldingen"] as? [String] ?? []
+            #expect(names.filter { $0 == "Maximiliaanjans" }.count == 2)
 
             for body in [#"{"naam":"   "}"#, #"{}"#, #"{"naam":42}"#, #"{"naam":null}"#] {
                 let r = try await client.send(.POST, sim, path, json: body, headers: manager)
@@ -437,11 +440,11 @@ struct KantineKoningSimulatorTests {
             let pastID = past["id"] as? String ?? ""
             let r3 = try await client.send(
                 .POST, sim, Self.volunteerPath(pastID), json: #"{"naam":"Jan"}"#, headers: manager)
-            #expect(r3.status == 422 && r3.object["error"] as? String == "dienst_in_past")
-            let someone = (past["aanmeldingen"] as? [String])?.first ?? "Jan"
+            // "Future diensten only" is the app's rule, not a refusal the contract lists.
+            #expect(r3.status == 200)
             let r4 = try await client.send(
-                .DELETE, sim, Self.volunteerPath(pastID) + "&naam=\(someone)", headers: manager)
-            #expect(r4.status == 422 && r4.object["error"] as? String == "dienst_in_past")
+                .DELETE, sim, Self.volunteerPath(pastID) + "&naam=Jan", headers: manager)
+            #expect(r4.status == 200)
 
             // Unknown dienst, other tenant's dienst.
             let r5 = try await client.send(
@@ -455,7 +458,7 @@ struct KantineKoningSimulatorTests {
             let r7 = try await client.send(
                 .POST, sim, kkDienstenPath + "/\(bID)/volunteer?tenant=agovv", json: #"{"naam":"Jan"}"#,
                 headers: manager)
-            #expect(r7.status == 403 && r7.object["error"] as? String == "tenant_mismatch")
+            #expect(r7.status == 403 && r7.object["error"] as? String == "team_access_denied")
 
             // Token errors come first.
             let r8 = try await client.send(
@@ -499,9 +502,10 @@ struct KantineKoningSimulatorTests {
             #expect(stored.kkDienst["aanmeldingen"] as? [String] == before + ["Wim"])
             #expect(try await client.send(sim, "/_sim/writes/fail").object["count"] as? Int == 1)
             // A refused write still uses up the fault and answers its own refusal.
-            let duplicate = try await client.send(
-                .POST, sim, Self.volunteerPath(id), json: #"{"naam":"wim"}"#, headers: manager)
-            #expect(duplicate.status == 422)
+            let absent = try await client.send(
+                .DELETE, sim, Self.volunteerPath(id) + "&naam=Niemand", headers: manager)
+            #expect(absent.status == 404)
+            #expect(absent.object["error"] as? String == "volunteer_not_found")
             #expect(
                 try await client.send(.DELETE, sim, Self.volunteerPath(id) + "&naam=Wim", headers: manager).status
                     == 200)

@@ -288,19 +288,34 @@ struct TickedifySimulatorTests {
         }
     }
 
+    /// The knobs reach the answers: a 429 after `loginLimit` logins in a window of
+    /// `loginWindow` (long, so a slow machine cannot let it pass between the calls).
     @Test func rateLimitWindowKnobs() async throws {
         let options = TickedifySimulator.Options(
-            seedDay: testSeedDay, timeZone: testTimeZone, loginLimit: 2, loginWindow: .seconds(1))
+            seedDay: testSeedDay, timeZone: testTimeZone, loginLimit: 2, loginWindow: .seconds(60))
         try await withTickedify(options) { sim, client in
             let first = try await client.tickedifyLogin(sim)
-            #expect(first.headers["ratelimit-policy"].first == "2;w=1")
+            #expect(first.headers["ratelimit-policy"].first == "2;w=60")
             #expect(try await client.tickedifyLogin(sim).status == 200)
             let third = try await client.tickedifyLogin(sim)
             #expect(third.status == 429)
-            #expect(third.headers["retry-after"].first == "1")
-            try await Task.sleep(for: .milliseconds(1100))
-            #expect(try await client.tickedifyLogin(sim).status == 200)
+            let retryAfter = Int(third.headers["retry-after"].first ?? "") ?? 0
+            #expect((55...60).contains(retryAfter))
         }
+    }
+
+    /// The window itself, on the store's clock: a new window starts when the last one ended.
+    @Test func theLoginWindowEndsOnTime() throws {
+        let store = TickedifyStore(
+            options: TickedifySimulator.Options(
+                seedDay: testSeedDay, timeZone: testTimeZone, loginLimit: 2, loginWindow: .seconds(1)))
+        let start: Int64 = 1_795_000_000_000
+        #expect(store.hitLogin(key: "ip", now: start).totalHits == 1)
+        #expect(store.hitLogin(key: "ip", now: start + 500).totalHits == 2)
+        #expect(store.hitLogin(key: "ip", now: start + 999).totalHits == 3)
+        #expect(store.loginAttempts(key: "ip", now: start + 999) == 3)
+        #expect(store.loginAttempts(key: "ip", now: start + 1000) == 0)
+        #expect(store.hitLogin(key: "ip", now: start + 1000).totalHits == 1)
     }
 
     @Test func sessionsLogoutAndExpiry() async throws {

@@ -4,24 +4,28 @@ import NIOHTTP1
 
 /// The connect flow of a backend whose login gives an access token and a rotating refresh
 /// token (FitIQ, PRSNL): e-mail and password once, then only the tokens are kept, under the
-/// vault names the backend's client reads (`refresh_token`, `access_token`). The password is
-/// sent once and kept nowhere.
+/// vault names the backend's client reads (`refresh_token`, `access_token`), under the
+/// account's scope (`AccountScope` of the server and the e-mail), where the client looks. The
+/// password is sent once and kept nowhere.
 public struct RefreshTokenLogin: Sendable {
     public var backend: String
     /// The person's name for it (`FitIQ`).
     public var displayName: String
     public var loginURL: String
+    /// The server's base URL: with the e-mail, the account's scope in the vault.
+    public var baseURL: String
     /// Extra headers of the login call (FitIQ's `X-API-Key`).
     public var headers: [(String, String)]
     public var timeout: TimeInterval
 
     public init(
-        backend: String, displayName: String, loginURL: String, headers: [(String, String)] = [],
+        backend: String, displayName: String, baseURL: String, loginPath: String, headers: [(String, String)] = [],
         timeout: TimeInterval
     ) {
         self.backend = backend
         self.displayName = displayName
-        self.loginURL = loginURL
+        self.baseURL = baseURL
+        self.loginURL = baseURL + loginPath
         self.headers = headers
         self.timeout = timeout
     }
@@ -52,10 +56,10 @@ public struct RefreshTokenLogin: Sendable {
         else {
             throw ConnectError("\(displayName) accepted the login but sent no refresh token; nothing was kept")
         }
-        try await context.vault.setValue(refresh, profile: context.profileName, backend: backend, name: "refresh_token")
-        try await context.vault.setValue(access, profile: context.profileName, backend: backend, name: "access_token")
-        try await context.vault.setValue(
-            email, profile: context.profileName, backend: backend, name: "refresh_token.account")
+        let scope = AccountScope(baseURL: baseURL, account: email).description
+        try await context.vault.setValue(refresh, profile: scope, backend: backend, name: "refresh_token")
+        try await context.vault.setValue(access, profile: scope, backend: backend, name: "access_token")
+        try await context.vault.setValue(email, profile: scope, backend: backend, name: "refresh_token.account")
         var lines = [
             "Connected \(displayName) as \(email) for profile \(context.profileName).",
             "Kept in the vault: a refresh token (renewed on every use); the password was not kept.",
@@ -66,19 +70,18 @@ public struct RefreshTokenLogin: Sendable {
         return lines.joined(separator: "\n")
     }
 
-    /// What is kept for the profile.
-    public func list(_ context: ConnectContext) async -> [String] {
-        guard await context.vault.value(profile: context.profileName, backend: backend, name: "refresh_token") != nil
+    /// What is kept for the configured account (`scope`: its `AccountScope`).
+    public func list(_ context: ConnectContext, scope: String) async -> [String] {
+        guard await context.vault.value(profile: scope, backend: backend, name: "refresh_token") != nil
         else { return [] }
-        let account = await context.vault.value(
-            profile: context.profileName, backend: backend, name: "refresh_token.account")
+        let account = await context.vault.value(profile: scope, backend: backend, name: "refresh_token.account")
         return ["\(displayName): a refresh token for \(account ?? "the configured account")"]
     }
 
-    /// Forgets the kept tokens.
-    public func remove(_ context: ConnectContext) async throws -> String {
+    /// Forgets the kept tokens of the configured account (`scope`: its `AccountScope`).
+    public func remove(_ context: ConnectContext, scope: String) async throws -> String {
         for name in ["refresh_token", "access_token", "refresh_token.account"] {
-            try await context.vault.setValue(nil, profile: context.profileName, backend: backend, name: name)
+            try await context.vault.setValue(nil, profile: scope, backend: backend, name: name)
         }
         return "Forgot the \(displayName) login of profile \(context.profileName)."
     }

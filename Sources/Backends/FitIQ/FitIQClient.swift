@@ -7,23 +7,36 @@ import NIOHTTP1
 /// are single-use, so the rotated one is written to the vault before anything else uses it.
 /// A refused refresh falls back to the password when one is configured, else the section says
 /// `reauth_required` and the gateway stops trying until the config changes or the block ends.
+/// Tokens are kept per account (`AccountScope`: the base URL and the e-mail, or the configured
+/// refresh token), not per profile: a changed e-mail never uses the old account's tokens.
 public struct FitIQClient: Sendable {
     public static let backend = "fitiq"
     public var settings: FitIQSettings
     public var http: UpstreamHTTP
     public var access: AuthSession
     private let vault: any CredentialVault
+    /// Where the account's tokens are kept (the vault's `profile` column).
     private let profile: String
+    /// The profile's own name, where tokens were kept before they were kept per account.
+    private let profileName: String
     private let source: UpstreamSource
 
     public init(settings: FitIQSettings, context: OperationContext) {
         self.settings = settings
         self.http = context.http
-        self.access = context.sessions.session(
-            profile: context.profileName, backend: Self.backend, name: "access_token")
+        let scope = Self.scope(settings).description
+        self.access = context.sessions.session(profile: scope, backend: Self.backend, name: "access_token")
         self.vault = context.vault
-        self.profile = context.profileName
+        self.profile = scope
+        self.profileName = context.profileName
         self.source = UpstreamSource(profile: context.profileName, backend: Self.backend)
+    }
+
+    /// The account: the e-mail, else the configured refresh token (its fingerprint).
+    public static func scope(_ settings: FitIQSettings) -> AccountScope {
+        AccountScope(
+            baseURL: settings.endpoint.baseURL,
+            account: settings.email ?? "refresh:" + CredentialFingerprint.of([settings.refreshToken?.reveal() ?? ""]))
     }
 
     static func make(_ context: OperationContext) throws -> FitIQClient {
@@ -142,6 +155,7 @@ public struct FitIQClient: Sendable {
     private func currentRefreshToken() async throws -> String? {
         if let configured = settings.refreshToken?.reveal() {
             let source = CredentialFingerprint.of([configured])
+            try await migrateRefreshToken(source: source)
             if await vault.value(profile: profile, backend: Self.backend, name: "refresh_source") != source {
                 try await vault.setValue(source, profile: profile, backend: Self.backend, name: "refresh_source")
                 try await vault.setValue(configured, profile: profile, backend: Self.backend, name: "refresh_token")
@@ -149,6 +163,22 @@ public struct FitIQClient: Sendable {
             }
         }
         return await vault.value(profile: profile, backend: Self.backend, name: "refresh_token")
+    }
+
+    /// Tokens were kept under the profile's name before: a rotated refresh token stored there
+    /// that came from the same configured token (the same account, for sure) moves to the
+    /// account's scope once (refresh tokens are single-use: the configured one is spent).
+    private func migrateRefreshToken(source: String) async throws {
+        guard profile != profileName,
+            await vault.value(profile: profile, backend: Self.backend, name: "refresh_source") == nil,
+            await vault.value(profile: profileName, backend: Self.backend, name: "refresh_source") == source,
+            let rotated = await vault.value(profile: profileName, backend: Self.backend, name: "refresh_token")
+        else { return }
+        try await vault.setValue(rotated, profile: profile, backend: Self.backend, name: "refresh_token")
+        try await vault.setValue(source, profile: profile, backend: Self.backend, name: "refresh_source")
+        for name in ["refresh_token", "refresh_source", "access_token", "access_token.attempts"] {
+            try await vault.setValue(nil, profile: profileName, backend: Self.backend, name: name)
+        }
     }
 
     private func postAuth(_ path: String, body: [String: String]) async throws -> UpstreamHTTP.Response {

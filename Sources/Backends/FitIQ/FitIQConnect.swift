@@ -13,7 +13,7 @@ public struct FitIQConnect: BackendConnector {
 
     func login(_ settings: FitIQSettings) -> RefreshTokenLogin {
         RefreshTokenLogin(
-            backend: backend, displayName: "FitIQ", loginURL: settings.endpoint.baseURL + "/api/v1/auth/login",
+            backend: backend, displayName: "FitIQ", baseURL: settings.endpoint.baseURL, loginPath: "/api/v1/auth/login",
             headers: [("X-API-Key", settings.apiKey.reveal())], timeout: settings.endpoint.timeout.seconds)
     }
 
@@ -23,11 +23,13 @@ public struct FitIQConnect: BackendConnector {
     }
 
     public func list(_ context: ConnectContext) async throws -> [String] {
-        await login(try context.settings(FitIQSettings.self)).list(context)
+        let settings = try context.settings(FitIQSettings.self)
+        return await login(settings).list(context, scope: FitIQClient.scope(settings).description)
     }
 
     public func remove(_ id: String, context: ConnectContext) async throws -> String {
-        try await login(try context.settings(FitIQSettings.self)).remove(context)
+        let settings = try context.settings(FitIQSettings.self)
+        return try await login(settings).remove(context, scope: FitIQClient.scope(settings).description)
     }
 
     /// Today's food-log summary: an authenticated call that changes nothing.

@@ -98,14 +98,17 @@ public struct FoodLogInput: Sendable, Codable, Equatable {
 /// after a timeout or a 5xx. A food FitIQ does not know is its 404, kept as a `BackendError`
 /// `.rejected` with status 404.
 public enum FitIQFoodLogs {
-    /// Returns the log as the reads show it (`fitiq.food_logs`) and the local day it is on (the
-    /// day of `logged_at` in `context.timeZone`, or today), whose cached nutrition is now wrong.
+    /// Returns the log as the reads show it (`fitiq.food_logs`) and the local days whose cached
+    /// nutrition and logs it makes wrong: the day of the `logged_at` FitIQ stored (in
+    /// `context.timeZone`) and the day the gateway expected (of the `logged_at` sent, or
+    /// today when none was sent: FitIQ's clock decides then, and it may be across midnight).
+    /// The first day is the log's own.
     public static func log(_ input: FoodLogInput, context: OperationContext) async throws -> (
-        log: JSONValue, date: LocalDate
+        log: JSONValue, days: [LocalDate]
     ) {
         try input.validate()
         let client = try FitIQClient.make(context)
-        let date =
+        let expected =
             input.loggedAtDate.map { LocalDate(containing: $0, in: context.timeZone) }
             ?? context.today
         let value = try await client.post("/api/v1/food-logs", body: try JSONCoding.encode(input.upstreamBody))
@@ -114,6 +117,16 @@ public enum FitIQFoodLogs {
             throw BackendError(
                 .badResponse, backend: FitIQClient.backend, message: "FitIQ accepted the food log but sent no id")
         }
-        return (log, date)
+        let stored = log["logged_at"]?.stringValue.flatMap { LenientDate.parse($0) }.map {
+            LocalDate(containing: $0, in: context.timeZone)
+        }
+        return (log, Self.days(stored: stored, expected: expected))
+    }
+
+    /// The local days a food log touches: the stored one first, then the expected one if it
+    /// differs.
+    static func days(stored: LocalDate?, expected: LocalDate) -> [LocalDate] {
+        guard let stored else { return [expected] }
+        return stored == expected ? [stored] : [stored, expected]
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
 import Model
 
-/// `POST /v1/food-logs` → 201 `{"food_log", "date"}` (`FitIQFoodLogs`); the cached nutrition
-/// and food logs of that day are now wrong.
+/// `POST /v1/food-logs` → 201 `{"food_log", "date"}` (`FitIQFoodLogs`; `date` is the log's
+/// local day); the cached nutrition and food logs of every local day the log touches are now
+/// wrong.
 public struct FitIQLogFoodWrite: BackendWrite {
     public init() {}
 
@@ -25,11 +26,13 @@ public struct FitIQLogFoodWrite: BackendWrite {
 
     public func perform(_ request: WriteRequest, context: OperationContext) async throws -> WriteResult {
         let input = try request.decode(FoodLogInput.self)
-        let (log, date) = try await FitIQFoodLogs.log(input, context: context)
+        let (log, days) = try await FitIQFoodLogs.log(input, context: context)
         return try WriteResult(
-            status: 201, encoding: Answer(foodLog: log, date: date.description),
+            status: 201, encoding: Answer(foodLog: log, date: days[0].description),
             invalidations: [FitIQNutritionOperation().name, FitIQFoodLogsOperation().name].map { operation in
-                CacheInvalidation(operation) { $0["date"] == nil || $0["date"]?.date == date }
+                CacheInvalidation(operation) { arguments in
+                    arguments["date"]?.date.map { days.contains($0) } ?? true
+                }
             })
     }
 }

@@ -24,11 +24,34 @@ public struct FitIQNutritionOperation: FitIQOperation {
         ["date": arguments["date"] ?? .date(clock.today)]
     }
 
+    /// FitIQ's day summary is of a UTC day: it is the local day's only when the zone is at UTC
+    /// that day. Otherwise the gateway totals the food logged within the local day itself
+    /// (`FitIQDayNutrition`), from the logs of the UTC days it overlaps and the foods' values.
     public func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
         let date = arguments["date"]?.date ?? context.today
-        let value = try await FitIQClient.make(context).get(
-            "/api/v1/food-logs/summary", query: [("date", date.description)])
-        return try OperationOutput(encoding: Self.summary(value, date: date))
+        let client = try FitIQClient.make(context)
+        let window = FitIQDayWindow(day: date, zone: context.timeZone)
+        if window.isOneUTCDay {
+            let value = try await client.get("/api/v1/food-logs/summary", query: [("date", date.description)])
+            return try OperationOutput(encoding: Self.summary(value, date: date))
+        }
+        async let summary = client.get("/api/v1/food-logs/summary", query: [("date", window.firstUTCDay.description)])
+        let logs = try await FitIQFoodLogsOperation.logs(in: window, client: client)
+        let goal = FitIQDayNutrition.goal(inSummary: try await summary)
+        let ids = Set(logs.compactMap { LenientFields($0)?.string("food_id")?.lowercased() })
+        let foods = try await FitIQFoodCatalog.shared(context.sessions, baseURL: client.settings.endpoint.baseURL)
+            .foods(ids, client: client)
+        let unknown = ids.subtracting(foods.keys).count
+        let issues =
+            unknown == 0
+            ? []
+            : [
+                SectionIssue(
+                    scope: "foods", code: "food_not_found",
+                    message: "FitIQ did not find \(unknown) of the day's foods; their calories are not counted")
+            ]
+        return try OperationOutput(
+            encoding: FitIQDayNutrition.summary(date: date, logs: logs, foods: foods, goal: goal), issues: issues)
     }
 
     /// The spec's snake_case (`total_calories`, `remaining_cals`, `breakfast_logs`) or the
@@ -90,14 +113,26 @@ public struct FitIQFoodLogsOperation: FitIQOperation {
         ["date": arguments["date"] ?? .date(clock.today)]
     }
 
+    /// The logs of the UTC days the local day overlaps, those logged within the local day.
     public func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
-        let date = (arguments["date"]?.date ?? context.today).description
-        let value = try await FitIQClient.make(context).get(
-            "/api/v1/food-logs", query: [("start_date", date), ("end_date", date)])
-        let logs = (LenientList.items(in: value, keys: ["logs", "meal_logs", "data"]) ?? []).compactMap {
+        let date = arguments["date"]?.date ?? context.today
+        let window = FitIQDayWindow(day: date, zone: context.timeZone)
+        let logs = try await Self.logs(in: window, client: FitIQClient.make(context)).compactMap {
             FitIQRecord.foodLog($0, zone: context.timeZone)
         }
         return try OperationOutput(encoding: logs)
+    }
+
+    /// FitIQ's FoodLogs logged within `window` (asked for by the UTC days it overlaps).
+    static func logs(in window: FitIQDayWindow, client: FitIQClient) async throws -> [JSONValue] {
+        let value = try await client.get(
+            "/api/v1/food-logs",
+            query: [
+                ("start_date", window.firstUTCDay.description), ("end_date", window.lastUTCDay.description),
+            ])
+        return (LenientList.items(in: value, keys: ["logs", "meal_logs", "data"]) ?? []).filter {
+            window.contains(time: LenientFields($0)?.string("logged_at", "created_at"))
+        }
     }
 }
 
@@ -114,17 +149,23 @@ public struct FitIQWorkoutsOperation: FitIQOperation {
     }
 
     public func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
-        let (start, end) = FitIQRecord.interval(arguments, clock: context.clock)
-        let value = try await FitIQClient.make(context).get(
-            "/api/v1/workouts/date-range",
-            query: [
-                ("start_date", LenientDate.format(start, in: .gmt)), ("end_date", LenientDate.format(end, in: .gmt)),
-                ("limit", "100"),
-            ])
-        let workouts = (LenientList.items(in: value, keys: ["workouts", "data"]) ?? []).compactMap {
-            FitIQRecord.workout($0, zone: context.timeZone)
+        let window = FitIQRecord.dayWindow(arguments, clock: context.clock)
+        let client = try FitIQClient.make(context)
+        var paging = FitIQPaging()
+        while let offset = paging.nextOffset {
+            let value = try await client.get(
+                "/api/v1/workouts/date-range",
+                query: [
+                    ("start_date", LenientDate.format(window.start, in: .gmt)),
+                    ("end_date", LenientDate.format(window.end, in: .gmt)),
+                    ("limit", String(paging.pageSize)), ("offset", String(offset)),
+                ])
+            let page = FitIQPaging.page(value, keys: ["workouts", "data"])
+            paging.take(page.items, hasMore: page.hasMore)
         }
-        return try OperationOutput(encoding: workouts)
+        let workouts = paging.items.filter { window.contains(time: LenientFields($0)?.string("started_at")) }
+            .compactMap { FitIQRecord.workout($0, zone: context.timeZone) }
+        return try OperationOutput(encoding: workouts, issues: paging.issue("workouts").map { [$0] } ?? [])
     }
 }
 
@@ -141,14 +182,22 @@ public struct FitIQSleepOperation: FitIQOperation {
     }
 
     public func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
-        let from = arguments["from"]?.date?.description
-        let to = arguments["to"]?.date?.description
-        let value = try await FitIQClient.make(context).get(
-            "/api/v1/sleep", query: [("from", from), ("to", to), ("limit", "100")])
-        let sessions = (LenientList.items(in: value, keys: ["sessions", "data"]) ?? []).compactMap {
-            FitIQRecord.sleep($0, zone: context.timeZone)
+        let window = FitIQRecord.dayWindow(arguments, clock: context.clock)
+        let client = try FitIQClient.make(context)
+        var paging = FitIQPaging()
+        while let offset = paging.nextOffset {
+            let value = try await client.get(
+                "/api/v1/sleep",
+                query: [
+                    ("from", window.firstUTCDay.description), ("to", window.lastUTCDay.description),
+                    ("limit", String(paging.pageSize)), ("offset", String(offset)),
+                ])
+            let page = FitIQPaging.page(value, keys: ["sessions", "data"])
+            paging.take(page.items, hasMore: page.hasMore)
         }
-        return try OperationOutput(encoding: sessions)
+        let sessions = paging.items.filter { window.contains(time: LenientFields($0)?.string("start_time")) }
+            .compactMap { FitIQRecord.sleep($0, zone: context.timeZone) }
+        return try OperationOutput(encoding: sessions, issues: paging.issue("sleep sessions").map { [$0] } ?? [])
     }
 }
 
@@ -162,10 +211,12 @@ enum FitIQRecord {
         return ["from": .date(from), "to": .date(to)]
     }
 
-    static func interval(_ arguments: [String: ArgumentValue], clock: RequestClock) -> (Date, Date) {
+    /// The local days `from`…`to` of normalised arguments (a session or workout belongs to the
+    /// local day it started on).
+    static func dayWindow(_ arguments: [String: ArgumentValue], clock: RequestClock) -> FitIQDayWindow {
         let to = arguments["to"]?.date ?? clock.today
         let from = arguments["from"]?.date ?? to
-        return (from.start(in: clock.timeZone), to.adding(days: 1).start(in: clock.timeZone))
+        return FitIQDayWindow(first: from, last: to, zone: clock.timeZone)
     }
 
     static func time(_ fields: LenientFields, _ names: String..., zone: TimeZone) -> String? {

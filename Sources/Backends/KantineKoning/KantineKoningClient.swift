@@ -3,8 +3,9 @@ import Model
 
 /// Kantine Koning over HTTP (docs/backends/kantinekoning.md): one opaque Bearer token per
 /// enrollment, each call made with its own enrollment's token. A token refused on one
-/// enrollment marks that enrollment; `token_revoked` with reason `season_ended` marks the
-/// tenant's season over (remembered in the vault, so its enrollments are skipped from then on).
+/// enrollment marks that enrollment invalid until its token changes; `token_revoked` with
+/// reason `season_ended` marks the tenant's season over until its tokens change, probed again
+/// once a day (`KantineKoningSeasons`, remembered in the vault).
 public struct KantineKoningClient: Sendable {
     public static let backend = "kantinekoning"
     static let prefix = "/api/mobile/v1"
@@ -12,12 +13,14 @@ public struct KantineKoningClient: Sendable {
     public var http: UpstreamHTTP
     private let vault: any CredentialVault
     private let profile: String
+    private let now: Date
 
     public init(settings: KantineKoningSettings, context: OperationContext) {
         self.settings = settings
         self.http = context.http
         self.vault = context.vault
         self.profile = context.profileName
+        self.now = context.now
     }
 
     /// The profile's client, with the config's enrollments followed by those `daygate connect
@@ -48,32 +51,67 @@ public struct KantineKoningClient: Sendable {
         case diensten([JSONValue])
         /// The token was refused: this enrollment (or with `seasonEnded`, its tenant) is out.
         case tokenRefused(code: String, message: String, seasonEnded: Bool)
+        /// Not called: its season is over or its token was refused before.
+        case skipped(code: String, message: String)
         case failed(BackendError)
     }
 
     var seasons: KantineKoningSeasons { KantineKoningSeasons(vault: vault, profile: profile) }
 
-    func isSeasonOver(_ tenant: String) async -> Bool {
-        await seasons.isOver(tenant: tenant)
+    /// Whether `enrollment` is called, and why not: a token refused before (until the token
+    /// changes), or a season that ended (until the tenant's tokens change; probed once a day).
+    func gate(_ enrollment: KantineKoningSettings.Enrollment) async -> (code: String, message: String)? {
+        if let invalid = await seasons.invalid(enrollment) {
+            return (
+                "enrollment_invalid",
+                "\(invalid.message) (\(invalid.code), \(LenientDate.format(invalid.at, in: .gmt))); "
+                    + "not called until its token changes"
+            )
+        }
+        guard let mark = await seasons.mark(tenant: enrollment.tenant) else { return nil }
+        switch mark.decide(tokens: KantineKoningSeasons.tokens(at: enrollment.tenant, in: settings), now: now) {
+        case .skip:
+            return ("season_ended", "the season at \(enrollment.tenant) has ended")
+        case .clear:
+            await seasons.clear(tenant: enrollment.tenant)
+            return nil
+        case .probe:
+            // Renewed before the call: the other requests of the day keep skipping it.
+            await seasons.markOver(tenant: enrollment.tenant, settings: settings, at: now)
+            return nil
+        }
     }
 
-    func diensten(for enrollment: KantineKoningSettings.Enrollment, pastDays: Int, futureDays: Int) async
-        -> EnrollmentResult
-    {
-        let query = QueryString.encode([
-            ("tenant", enrollment.tenant), ("past_days", String(pastDays)), ("future_days", String(futureDays)),
-        ])
+    /// The diensten `enrollment` sees from now to `futureDays` ahead, and before that as far
+    /// as the server looks back (its default: 365 days; the app sends no `past_days` and
+    /// neither does the gateway: the caller keeps the window it asked for).
+    func diensten(for enrollment: KantineKoningSettings.Enrollment, futureDays: Int) async -> EnrollmentResult {
+        if let refusal = await gate(enrollment) {
+            return .skipped(code: refusal.code, message: refusal.message)
+        }
+        let query = QueryString.encode([("tenant", enrollment.tenant), ("future_days", String(futureDays))])
         do {
             let value = try await get("/diensten?" + query, enrollment: enrollment)
+            if await seasons.mark(tenant: enrollment.tenant) != nil { await seasons.clear(tenant: enrollment.tenant) }
             return .diensten(LenientList.items(in: value, keys: ["diensten", "data"]) ?? [])
         } catch let error as KantineKoningTokenError {
-            if error.seasonEnded { await seasons.markOver(tenant: enrollment.tenant) }
+            await refused(enrollment, error)
             return .tokenRefused(code: error.code, message: error.message, seasonEnded: error.seasonEnded)
         } catch let error as BackendError {
             return .failed(error)
         } catch {
             return .failed(
                 BackendError(.unreachable, backend: Self.backend, message: "Kantine Koning could not be reached"))
+        }
+    }
+
+    /// Remembers a token refusal: the tenant's season, or this enrollment's token.
+    func refused(_ enrollment: KantineKoningSettings.Enrollment, _ error: KantineKoningTokenError) async {
+        if error.seasonEnded {
+            await seasons.markOver(tenant: enrollment.tenant, settings: settings, at: now)
+        } else {
+            await seasons.markInvalid(
+                enrollment, KantineKoningInvalidToken(code: error.code, message: error.message, at: now))
         }
     }
 

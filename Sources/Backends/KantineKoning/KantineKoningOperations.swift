@@ -39,64 +39,66 @@ public struct KantineKoningDienstenOperation: BackendOperation {
         return result
     }
 
+    /// Every enrollment is asked for `future_days` ahead (no `past_days`: the app no longer
+    /// sends it and the server looks back 365 days by default); whatever the server answers,
+    /// only the diensten starting in the asked local window are kept (`window`).
     public func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
         let client = try await KantineKoningClient.make(context)
         let zone = context.timeZone
-        var pastDays = arguments["past_days"]?.int ?? 7
-        var futureDays = arguments["future_days"]?.int ?? 60
-        let day = arguments["date"]?.date
-        if let day {
-            let offset = context.today.days(to: day)
-            pastDays = max(0, -offset + 1)
-            futureDays = max(0, offset + 1)
-        }
-        var issues: [SectionIssue] = []
-        var active: [KantineKoningSettings.Enrollment] = []
-        for enrollment in client.settings.enrollments {
-            if await client.isSeasonOver(enrollment.tenant) {
-                issues.append(
-                    SectionIssue(
-                        scope: enrollment.label, code: "season_ended",
-                        message: "the season at \(enrollment.tenant) has ended"))
-            } else {
-                active.append(enrollment)
-            }
-        }
-        let enrollments = active
-        let (past, future) = (pastDays, futureDays)
+        let window = Self.window(arguments, today: context.today, zone: zone)
+        // Ask as far ahead as the window reaches (a day more: the server counts from its now).
+        let futureDays = max(0, context.today.days(to: window.last) + 1)
+        let enrollments = client.settings.enrollments
         let results = await withTaskGroup(of: (Int, KantineKoningClient.EnrollmentResult).self) { group in
             for (index, enrollment) in enrollments.enumerated() {
-                group.addTask { (index, await client.diensten(for: enrollment, pastDays: past, futureDays: future)) }
+                group.addTask { (index, await client.diensten(for: enrollment, futureDays: futureDays)) }
             }
             var collected: [(Int, KantineKoningClient.EnrollmentResult)] = []
             for await result in group { collected.append(result) }
             return collected.sorted { $0.0 < $1.0 }
         }
+        var issues: [SectionIssue] = []
         var seen: [(KantineKoningSettings.Enrollment, [JSONValue])] = []
         var failures: [BackendError] = []
+        var called = 0
         for (index, result) in results {
-            let enrollment = active[index]
+            let enrollment = enrollments[index]
             switch result {
-            case .diensten(let rows): seen.append((enrollment, rows))
+            case .diensten(let rows):
+                called += 1
+                seen.append((enrollment, rows))
+            case .skipped(let code, let message):
+                issues.append(SectionIssue(scope: enrollment.label, code: code, message: message))
             case .tokenRefused(let code, let message, _):
+                called += 1
                 issues.append(SectionIssue(scope: enrollment.label, code: code, message: message))
             case .failed(let error):
+                called += 1
                 failures.append(error)
                 issues.append(SectionIssue(scope: enrollment.label, code: error.kind.rawValue, message: error.message))
             }
         }
-        if seen.isEmpty, let first = failures.first, failures.count == active.count {
+        if seen.isEmpty, let first = failures.first, failures.count == called {
             throw first
         }
-        var merged = Self.merge(seen, zone: zone, now: context.now)
-        if let day {
-            let interval = day.interval(in: zone)
-            merged = merged.filter { dienst in
-                guard let start = LenientDate.parse(dienst.start) else { return false }
-                return interval.contains(start) && start != interval.end
-            }
+        let interval = DateInterval(
+            start: window.first.start(in: zone), end: window.last.adding(days: 1).start(in: zone))
+        let merged = Self.merge(seen, zone: zone, now: context.now).filter { dienst in
+            guard let start = LenientDate.parse(dienst.start) else { return false }
+            return interval.contains(start) && start != interval.end
         }
         return try OperationOutput(encoding: merged, issues: issues)
+    }
+
+    /// The local days asked for: `date` alone, or `past_days` before today to `future_days`
+    /// after it.
+    static func window(_ arguments: [String: ArgumentValue], today: LocalDate, zone: TimeZone) -> (
+        first: LocalDate, last: LocalDate
+    ) {
+        if let day = arguments["date"]?.date { return (day, day) }
+        let past = arguments["past_days"]?.int ?? 7
+        let future = arguments["future_days"]?.int ?? 60
+        return (today.adding(days: -past), today.adding(days: future))
     }
 
     /// Dedup and order per the app's rules (docs/backends/kantinekoning.md, "Several enrollments").
@@ -218,10 +220,16 @@ public struct KantineKoningLeaderboardOperation: BackendOperation {
         }
         let period = arguments["period"]?.string ?? "season"
         let value: JSONValue
+        if let refusal = await client.gate(enrollment) {
+            throw BackendError(
+                .rejected, backend: backend, message: "\(enrollment.label): \(refusal.message) (\(refusal.code))",
+                status: 401)
+        }
         do {
             value = try await client.get(
                 "/leaderboard?" + QueryString.encode([("tenant", tenant), ("period", period)]), enrollment: enrollment)
         } catch let error as KantineKoningTokenError {
+            await client.refused(enrollment, error)
             throw BackendError(
                 .rejected, backend: backend, message: "\(enrollment.label): \(error.message)", status: 401)
         }

@@ -70,6 +70,14 @@ public enum KantineKoningSchemas {
         properties["tenant"] = .string
         properties["role"] = .string
         properties["season_ended"] = .boolean
+        properties["invalid"] = .object(
+            nullable: true,
+            description:
+                "Set when Kantine Koning refused this enrollment's token (not a season end): it is not called until its token changes.",
+            properties: JSONSchema.sortedProperties([
+                "code": .string(description: "Kantine Koning's code, e.g. invalid_token or device_not_found."),
+                "reason": .string, "since": .string(format: .dateTime),
+            ]), additionalProperties: .init(false))
         return SchemaComponent(
             "EnrollmentStatus", uses: [SourceHealth.lastErrorSchemaComponent],
             schema: .closedObject(

@@ -68,15 +68,11 @@ public enum KantineKoningVolunteers {
     }
 
     static func locate(_ id: String, client: KantineKoningClient, context: OperationContext) async throws -> Target {
-        var active: [KantineKoningSettings.Enrollment] = []
-        for enrollment in client.settings.enrollments {
-            if await !client.isSeasonOver(enrollment.tenant) { active.append(enrollment) }
-        }
-        let enrollments = active
+        let enrollments = client.settings.enrollments
         let days = lookupDays
         let results = await withTaskGroup(of: (Int, KantineKoningClient.EnrollmentResult).self) { group in
             for (index, enrollment) in enrollments.enumerated() {
-                group.addTask { (index, await client.diensten(for: enrollment, pastDays: days, futureDays: days)) }
+                group.addTask { (index, await client.diensten(for: enrollment, futureDays: days)) }
             }
             var collected: [(Int, KantineKoningClient.EnrollmentResult)] = []
             for await result in group { collected.append(result) }
@@ -91,7 +87,7 @@ public enum KantineKoningVolunteers {
             case .diensten(let rows):
                 let matching = rows.filter { LenientFields($0)?.string("id") == id }
                 if !matching.isEmpty { seeing.append((enrollment, matching)) }
-            case .tokenRefused(_, let message, _):
+            case .tokenRefused(_, let message, _), .skipped(_, let message):
                 refused.append("\(enrollment.label): \(message)")
             case .failed(let error):
                 failed.append((enrollment, error))
@@ -192,10 +188,7 @@ public enum KantineKoningVolunteers {
         )
         if response.status == 401 {
             let refusal = KantineKoningTokenError(body: response.body)
-            if refusal.seasonEnded {
-                await KantineKoningSeasons(vault: context.vault, profile: context.profileName).markOver(
-                    tenant: enrollment.tenant)
-            }
+            await client.refused(enrollment, refusal)
             throw BackendError(
                 .rejected, backend: backend, message: "\(enrollment.label): \(refusal.message)", status: 401)
         }

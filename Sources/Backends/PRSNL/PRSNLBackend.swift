@@ -7,7 +7,10 @@ public struct PRSNLBackend: Backend {
     public init() {}
 
     public var operations: [any BackendOperation] {
-        [PRSNLTimelineOperation(), PRSNLSearchOperation(), PRSNLTagsOperation(), PRSNLItemOperation()]
+        [
+            PRSNLTimelineOperation(), PRSNLTimelineCursorOperation(), PRSNLSearchOperation(), PRSNLTagsOperation(),
+            PRSNLItemOperation(),
+        ]
     }
 
     public var writes: [any BackendWrite] {

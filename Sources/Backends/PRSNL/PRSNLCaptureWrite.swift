@@ -22,7 +22,8 @@ public struct PRSNLCaptureWrite: BackendWrite {
         return try WriteResult(
             status: 202, encoding: ["capture": answer],
             invalidations: [
-                PRSNLTimelineOperation().name, PRSNLSearchOperation().name, PRSNLTagsOperation().name,
+                PRSNLTimelineOperation().name, PRSNLTimelineCursorOperation().name, PRSNLSearchOperation().name,
+                PRSNLTagsOperation().name,
             ].map(CacheInvalidation.all))
     }
 }

@@ -17,10 +17,10 @@ public struct PRSNLClient: Sendable {
     public init(settings: PRSNLSettings, context: OperationContext) {
         self.settings = settings
         self.http = context.http
-        self.access = context.sessions.session(
-            profile: context.profileName, backend: Self.backend, name: "access_token")
+        let scope = Self.scope(settings).description
+        self.access = context.sessions.session(profile: scope, backend: Self.backend, name: "access_token")
         self.vault = context.vault
-        self.profile = context.profileName
+        self.profile = scope
         self.source = UpstreamSource(profile: context.profileName, backend: Self.backend)
     }
 
@@ -30,6 +30,14 @@ public struct PRSNLClient: Sendable {
                 .notConfigured, backend: backend, message: "PRSNL is not configured for profile \(context.profileName)")
         }
         return PRSNLClient(settings: settings, context: context)
+    }
+
+    /// Where the account's tokens are kept: the base URL and the e-mail, or the static token's
+    /// fingerprint (`AccountScope`), not the profile's name.
+    public static func scope(_ settings: PRSNLSettings) -> AccountScope {
+        AccountScope(
+            baseURL: settings.endpoint.baseURL,
+            account: settings.email ?? "token:" + CredentialFingerprint.of([settings.token?.reveal() ?? ""]))
     }
 
     public static func fingerprint(_ settings: PRSNLSettings) -> String {

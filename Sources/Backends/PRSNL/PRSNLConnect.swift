@@ -12,7 +12,7 @@ public struct PRSNLConnect: BackendConnector {
 
     func login(_ settings: PRSNLSettings) -> RefreshTokenLogin {
         RefreshTokenLogin(
-            backend: backend, displayName: "PRSNL", loginURL: settings.endpoint.baseURL + "/api/auth/login",
+            backend: backend, displayName: "PRSNL", baseURL: settings.endpoint.baseURL, loginPath: "/api/auth/login",
             timeout: settings.endpoint.timeout.seconds)
     }
 
@@ -26,11 +26,13 @@ public struct PRSNLConnect: BackendConnector {
     }
 
     public func list(_ context: ConnectContext) async throws -> [String] {
-        await login(try context.settings(PRSNLSettings.self)).list(context)
+        let settings = try context.settings(PRSNLSettings.self)
+        return await login(settings).list(context, scope: PRSNLClient.scope(settings).description)
     }
 
     public func remove(_ id: String, context: ConnectContext) async throws -> String {
-        try await login(try context.settings(PRSNLSettings.self)).remove(context)
+        let settings = try context.settings(PRSNLSettings.self)
+        return try await login(settings).remove(context, scope: PRSNLClient.scope(settings).description)
     }
 
     /// `GET /api/tags`: a route that enforces the token.

@@ -12,7 +12,8 @@ extension PRSNLOperation {
     }
 }
 
-/// `prsnl.timeline`: the newest saved items (`limit` ≤ 100, optional `cursor`).
+/// `prsnl.timeline`: the newest saved items (`limit` ≤ 100, optional `cursor`: a
+/// `next_cursor` of an earlier page, for the items saved before it).
 public struct PRSNLTimelineOperation: PRSNLOperation {
     public init() {}
     public var name: String { "prsnl.timeline" }
@@ -26,7 +27,7 @@ public struct PRSNLTimelineOperation: PRSNLOperation {
         guard (1...100).contains(limit) else { throw ErrorDetail.badParameter("limit must be between 1 and 100") }
         var result: [String: ArgumentValue] = ["limit": .int(limit)]
         if let cursor = arguments["cursor"]?.string {
-            guard LenientDate.parse(cursor) != nil else {
+            guard cursor.count <= 64, LenientDate.parse(cursor) != nil else {
                 throw ErrorDetail.badParameter("cursor must be a timestamp from next_cursor")
             }
             result["cursor"] = .string(cursor)
@@ -35,15 +36,45 @@ public struct PRSNLTimelineOperation: PRSNLOperation {
     }
 
     public func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
-        let value = try await PRSNLClient.make(context).request(
-            "/api/timeline",
-            query: [
-                ("limit", String(arguments["limit"]?.int ?? 10)), ("cursor", arguments["cursor"]?.string),
-            ], verifyFirst: true)
+        let value = try await Self.page(arguments, context: context)
         let items = (LenientList.items(in: value, keys: ["items", "data"]) ?? []).compactMap {
             PRSNLItems.item($0, zone: context.timeZone)
         }
         return try OperationOutput(encoding: items)
+    }
+
+    /// `GET /api/timeline` for the arguments, read once for both timeline operations.
+    static func page(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> JSONValue {
+        let client = try PRSNLClient.make(context)
+        let limit = arguments["limit"]?.int ?? 10
+        let cursor = arguments["cursor"]?.string
+        return try await PRSNLTimelinePages.shared(context.sessions, scope: PRSNLClient.scope(client.settings)).page(
+            limit: limit, cursor: cursor
+        ) {
+            try await client.request(
+                "/api/timeline", query: [("limit", String(limit)), ("cursor", cursor)], verifyFirst: true)
+        }
+    }
+}
+
+/// `prsnl.timeline_cursor`: PRSNL's `next_cursor` of the same page as `prsnl.timeline` (same
+/// arguments; the page is read once for both): a timestamp to pass back as `cursor` for the
+/// items saved before the page's last one, or null when the page was the last (PRSNL sets it
+/// only when the page is full).
+public struct PRSNLTimelineCursorOperation: PRSNLOperation {
+    public init() {}
+    public var name: String { "prsnl.timeline_cursor" }
+    public var bodySchema: SchemaComponent? { PRSNLSchemas.timelineCursor }
+    public var arguments: [OperationArgument] { PRSNLTimelineOperation().arguments }
+
+    public func normalise(_ arguments: [String: ArgumentValue], clock: RequestClock) throws -> [String: ArgumentValue] {
+        try PRSNLTimelineOperation().normalise(arguments, clock: clock)
+    }
+
+    public func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
+        let value = try await PRSNLTimelineOperation.page(arguments, context: context)
+        let cursor = LenientFields(value)?.string("next_cursor", "nextCursor")
+        return try OperationOutput(encoding: cursor.map(JSONValue.string) ?? .null)
     }
 }
 

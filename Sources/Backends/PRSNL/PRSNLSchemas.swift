@@ -16,6 +16,15 @@ public enum PRSNLSchemas {
             description: "Body of prsnl.timeline: the newest items first.",
             items: KnowledgeItem.schemaComponent.reference))
 
+    /// Body of `prsnl.timeline_cursor`.
+    public static let timelineCursor = SchemaComponent(
+        "TimelineCursor",
+        schema: .string(
+            nullable: true,
+            description:
+                "PRSNL's next_cursor: pass it back as cursor for the items saved before this page; null when this page was the last."
+        ))
+
     /// Body of `prsnl.search`.
     public static let knowledgeSearchResults = SchemaComponent(
         "KnowledgeSearchResults", uses: [KnowledgeItem.schemaComponent],

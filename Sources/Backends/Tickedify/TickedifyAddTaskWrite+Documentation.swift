@@ -13,6 +13,9 @@ extension TickedifyAddTaskWrite {
             success: .init(201, "The task is in the inbox.", schema: TickedifySchemas.taskCreated),
             badRequest:
                 "title missing, not a string, empty after trimming, longer than 500 characters or with control characters; "
-                + "or an unknown field")
+                + "or an unknown field",
+            forbidden:
+                "`upstream_access_expired`: the Tickedify account's trial or beta has ended (it logs in but has no "
+                + "access); nothing was written")
     }
 }

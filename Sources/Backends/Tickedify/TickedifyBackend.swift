@@ -17,6 +17,8 @@ public struct TickedifyBackend: Backend {
 
     public var calendarFeedPart: (any CalendarFeedPart)? { TickedifyCalendarFeedPart() }
 
+    public var sourcesPart: (any SourcesPart)? { TickedifySourcesPart() }
+
     public var writes: [any BackendWrite] {
         [TickedifyAddTaskWrite()]
     }

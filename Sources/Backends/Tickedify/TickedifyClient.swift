@@ -43,8 +43,14 @@ public struct TickedifyClient: Sendable {
         self.logger = context.logger
         self.source = UpstreamSource(profile: context.profileName, backend: Self.backend)
         self.session = context.sessions.tickedifySession(
-            profile: context.profileName, policy: TickedifySessionTrust.Policy(window: settings.sessionTrust.seconds)
+            scope: Self.scope(settings), baseURL: settings.endpoint.baseURL,
+            policy: TickedifySessionTrust.Policy(window: settings.sessionTrust.seconds)
         )
+    }
+
+    /// Where the account's session is kept: the server and the e-mail, not the profile.
+    public static func scope(_ settings: TickedifySettings) -> AccountScope {
+        AccountScope(baseURL: settings.endpoint.baseURL, account: settings.email)
     }
 
     public static func fingerprint(_ settings: TickedifySettings) -> String {
@@ -54,6 +60,7 @@ public struct TickedifyClient: Sendable {
     /// GET `path` with a session, as `use` says.
     public func get(_ path: String, session use: SessionUse) async throws -> JSONValue {
         var cookie = try await currentCookie()
+        cookie = try await withAccess(cookie)
         let response: UpstreamHTTP.Response
         switch use {
         case .provenFirst:
@@ -85,9 +92,22 @@ public struct TickedifyClient: Sendable {
     /// never retried.
     public func post(_ path: String, body: Data) async throws -> JSONValue {
         let cookie = try await verified(currentCookie())
+        if let refused = await session.currentAccess()?.error { throw refused }
         let response = try await send(.POST, path, cookie: cookie, body: body, needsProof: true)
         guard response.isSuccess else { throw UpstreamHTTP.error(for: response, backend: Self.backend) }
         return (try? JSONCoding.decoder.decode(JSONValue.self, from: response.body)) ?? .null
+    }
+
+    /// `cookie` when the account has access. While Tickedify says it has none (an ended trial
+    /// or beta), the call fails with `upstream_access_expired` without a new login; after
+    /// `TickedifyAccess.recheck` the session is checked again (`/api/auth/me` says whether
+    /// the account has access again).
+    private func withAccess(_ cookie: String) async throws -> String {
+        guard let access = await session.currentAccess(), !access.hasAccess else { return cookie }
+        guard access.needsRecheck(now: session.now()) else { throw access.error! }
+        let checked = try await verified(cookie)
+        if let refused = await session.currentAccess()?.error { throw refused }
+        return checked
     }
 
     /// `cookie` checked with `GET /api/auth/me` just now (one check shared by the calls that
@@ -97,6 +117,11 @@ public struct TickedifyClient: Sendable {
             let me = try await send(.GET, "/api/auth/me", cookie: cookie)
             if me.status == 401 { return false }
             guard me.isSuccess else { throw UpstreamHTTP.error(for: me, backend: Self.backend) }
+            if let value = try? JSONCoding.decoder.decode(JSONValue.self, from: me.body),
+                let access = TickedifyAccess.from(value, at: session.now())
+            {
+                try await session.record(access)
+            }
             return true
         }
         return valid ? cookie : try await relogin(replacing: cookie)
@@ -127,13 +152,16 @@ public struct TickedifyClient: Sendable {
         try await session.auth.renew(replacing: stale) { [self] in
             let sent = session.now()
             let cookie: TickedifySessionCookie
+            let access: TickedifyAccess?
             do {
-                cookie = try await login()
+                (cookie, access) = try await login()
             } catch let error as BackendError {
                 if let failure = Self.failure(error, needsProof: false) { await session.failed(failure) }
                 throw error
             }
             try await session.loggedIn(cookie, sentAt: sent)
+            // A login without `requiresUpgrade` says the account has access.
+            try await session.record(access ?? TickedifyAccess(hasAccess: true, checkedAt: session.now()))
             return cookie.pair
         }
     }
@@ -141,7 +169,9 @@ public struct TickedifyClient: Sendable {
     /// A new session: from the persistent login link `daygate connect tickedify` kept (no rate
     /// limit, no password), else from the configured password. A link the server no longer
     /// knows is forgotten; without a password that is a `reauth_required` saying to connect again.
-    func login() async throws -> TickedifySessionCookie {
+    /// The account's access comes with a password login (`requiresUpgrade`); a link login does
+    /// not say it.
+    func login() async throws -> (TickedifySessionCookie, TickedifyAccess?) {
         let vault = session.vault
         let profile = session.profile
         if let token = await TickedifyPersistentLogin.stored(vault: vault, profile: profile, email: settings.email) {
@@ -149,7 +179,7 @@ public struct TickedifyClient: Sendable {
                 token: token, baseURL: settings.endpoint.baseURL, http: http,
                 timeout: settings.endpoint.timeout.seconds, source: source, now: session.now())
             {
-                return cookie
+                return (cookie, nil)
             }
             logger.warning("Tickedify no longer accepts the persistent login link kept by `daygate connect`")
             try await TickedifyPersistentLogin.store(nil, email: settings.email, vault: vault, profile: profile)
@@ -170,18 +200,20 @@ public struct TickedifyClient: Sendable {
             message: "\(reason); run `daygate connect tickedify` to log in again", retryAfter: 900)
     }
 
-    /// `POST /api/auth/login`; returns the `tickedify.sid=…` cookie with its lifetime.
-    func passwordLogin(_ password: Secret) async throws -> TickedifySessionCookie {
+    /// `POST /api/auth/login`; returns the `tickedify.sid=…` cookie with its lifetime, and the
+    /// account's access when the answer says (`requiresUpgrade`: a session is made all the same).
+    func passwordLogin(_ password: Secret) async throws -> (TickedifySessionCookie, TickedifyAccess?) {
         try await Self.passwordLogin(
             email: settings.email, password: password, endpoint: settings.endpoint, http: http, source: source,
             now: session.now())
     }
 
-    /// `POST /api/auth/login` for `email`; the cookie, or the refusal as a `BackendError`.
+    /// `POST /api/auth/login` for `email`; the cookie and the account's access, or the refusal
+    /// as a `BackendError`.
     public static func passwordLogin(
         email: String, password: Secret, endpoint: BackendEndpoint, http: UpstreamHTTP, source: UpstreamSource,
         now: Date
-    ) async throws -> TickedifySessionCookie {
+    ) async throws -> (TickedifySessionCookie, TickedifyAccess?) {
         let body = try JSONCoding.encode(["email": email, "wachtwoord": password.reveal()])
         let response = try await http.send(
             .POST, url: endpoint.baseURL + "/api/auth/login", body: body,
@@ -199,7 +231,8 @@ public struct TickedifyClient: Sendable {
                     message: "Tickedify accepted the login but set no session cookie"
                 )
             }
-            return cookie
+            let answer = try? JSONCoding.decoder.decode(JSONValue.self, from: response.body)
+            return (cookie, answer.flatMap { TickedifyAccess.from($0, at: now) })
         case 429:
             let wait = response.headers.first(name: "Retry-After").flatMap { RetryAfter.seconds(from: $0) } ?? 900
             throw BackendError(

@@ -37,7 +37,8 @@ public struct TickedifyConnect: BackendConnector {
                 do {
                     cookie = try await TickedifyClient.passwordLogin(
                         email: settings.email, password: Secret(answer), endpoint: endpoint, http: context.http,
-                        source: source, now: context.now())
+                        source: source, now: context.now()
+                    ).0
                 } catch let error as BackendError {
                     throw ConnectError(Self.sentence(for: error, email: settings.email))
                 }
@@ -49,9 +50,9 @@ public struct TickedifyConnect: BackendConnector {
                 timeout: endpoint.timeout.seconds, source: source)
         }
         guard let token else { throw ConnectError("Tickedify gave no persistent login link") }
-        try await TickedifyPersistentLogin.store(
-            token, email: settings.email, vault: context.vault, profile: context.profileName)
-        try await keep(cookie, context: context)
+        let scope = TickedifyClient.scope(settings).description
+        try await TickedifyPersistentLogin.store(token, email: settings.email, vault: context.vault, profile: scope)
+        try await keep(cookie, scope: scope, context: context)
         return """
             Connected Tickedify as \(settings.email) for profile \(context.profileName).
             Kept in the vault: a persistent login link (the gateway renews its 24-hour session through it, \
@@ -81,12 +82,13 @@ public struct TickedifyConnect: BackendConnector {
     }
 
     /// The session the connect made, kept so the gateway's first call needs no login.
-    private func keep(_ cookie: TickedifySessionCookie, context: ConnectContext) async throws {
+    /// Kept under the account's scope, where the gateway's session looks.
+    private func keep(_ cookie: TickedifySessionCookie, scope: String, context: ConnectContext) async throws {
         let expires = context.now().addingTimeInterval(cookie.lifetime)
         try await context.vault.setValue(
-            cookie.pair, profile: context.profileName, backend: backend, name: TickedifySession.vaultName)
+            cookie.pair, profile: scope, backend: backend, name: TickedifySession.vaultName)
         try await context.vault.setValue(
-            TickedifySession.record(expires: expires, of: cookie.pair), profile: context.profileName,
+            TickedifySession.record(expires: expires, of: cookie.pair), profile: scope,
             backend: backend, name: TickedifySession.expiresName)
     }
 
@@ -105,7 +107,8 @@ public struct TickedifyConnect: BackendConnector {
         let settings = try context.settings(TickedifySettings.self)
         guard
             await TickedifyPersistentLogin.stored(
-                vault: context.vault, profile: context.profileName, email: settings.email) != nil
+                vault: context.vault, profile: TickedifyClient.scope(settings).description, email: settings.email)
+                != nil
         else { return [] }
         return ["Tickedify: a persistent login link for \(settings.email)"]
     }
@@ -113,9 +116,10 @@ public struct TickedifyConnect: BackendConnector {
     public func remove(_ id: String, context: ConnectContext) async throws -> String {
         let settings = try context.settings(TickedifySettings.self)
         try await TickedifyPersistentLogin.store(
-            nil, email: settings.email, vault: context.vault, profile: context.profileName)
+            nil, email: settings.email, vault: context.vault, profile: TickedifyClient.scope(settings).description)
         for name in [TickedifySession.vaultName, TickedifySession.expiresName] {
-            try await context.vault.setValue(nil, profile: context.profileName, backend: backend, name: name)
+            try await context.vault.setValue(
+                nil, profile: TickedifyClient.scope(settings).description, backend: backend, name: name)
         }
         return "Forgot the Tickedify login of profile \(context.profileName)."
     }

@@ -30,13 +30,21 @@ public struct TickedifyListOperation: TickedifyOperation {
     public var name: String { "tickedify.list" }
     public var bodySchema: SchemaComponent? { TickedifySchemas.taskList }
     public var defaultTTL: TimeInterval { 120 }
-    public var arguments: [OperationArgument] { [OperationArgument("list", .string, required: true)] }
+    public var arguments: [OperationArgument] {
+        [OperationArgument("list", .string, required: true), OperationArgument("future", .bool)]
+    }
 
+    /// `acties` lists what Tickedify's sidebar counts (`counts.acties`): the actions due by the
+    /// household's today (`verschijndatum` empty, today or earlier). Those that appear later
+    /// come only with `future` true. The day is part of the arguments, so the list is read
+    /// again on the next day.
     public func normalise(_ arguments: [String: ArgumentValue], clock: RequestClock) throws -> [String: ArgumentValue] {
         guard let list = arguments["list"]?.string, Self.lists.contains(list) else {
             throw ErrorDetail.badParameter("list must be one of \(Self.lists.joined(separator: ", "))")
         }
-        return ["list": .string(list)]
+        guard list == "acties" else { return ["list": .string(list)] }
+        if arguments["future"] == .bool(true) { return ["list": .string(list), "future": .bool(true)] }
+        return ["list": .string(list), "due_by": .date(clock.today)]
     }
 
     public func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
@@ -44,7 +52,19 @@ public struct TickedifyListOperation: TickedifyOperation {
         let list = arguments["list"]?.string ?? "inbox"
         // An unauthenticated /api/lijst answers 404, so the session must be proven first.
         let value = try await client.get("/api/lijst/\(QueryString.pathSegment(list))", session: .provenFirst)
-        return try OperationOutput(encoding: TickedifyNormalisation.tasks(value, list: list, zone: context.timeZone))
+        let tasks = try TickedifyNormalisation.tasks(value, list: list, zone: context.timeZone)
+        guard list == "acties", arguments["future"] != .bool(true) else { return try OperationOutput(encoding: tasks) }
+        let dueBy = arguments["due_by"]?.date ?? context.today
+        return try OperationOutput(encoding: Self.due(tasks, by: dueBy))
+    }
+
+    /// The actions due by `day`, as Tickedify's sidebar counts them: no `verschijndatum`, or
+    /// one on `day` or before.
+    static func due(_ tasks: [TaskItem], by day: LocalDate) -> [TaskItem] {
+        tasks.filter { (task: TaskItem) -> Bool in
+            guard let text = task.appearsOn, let appears = LocalDate(text) else { return true }
+            return appears <= day
+        }
     }
 }
 

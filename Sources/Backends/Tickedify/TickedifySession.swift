@@ -1,9 +1,10 @@
 import Foundation
 import Model
 
-/// The session of one Tickedify account, shared by every request of its profile (one per
-/// profile in the `SessionRegistry`): the cookie with its logins and checks (`AuthSession`)
-/// and the trust in it (`TickedifySessionTrust`).
+/// The session of one Tickedify account, shared by every request of every profile that uses
+/// the account (one per `AccountScope` in the `SessionRegistry`): the cookie with its logins
+/// and checks (`AuthSession`), the trust in it (`TickedifySessionTrust`) and whether the
+/// account has access (`TickedifyAccess`, kept in the vault as `access` for `/v1/sources`).
 ///
 /// The cookie's expiry is kept in the vault next to the cookie (`session_cookie.expires`,
 /// with a fingerprint of the cookie it belongs to), so it survives a restart; the trust
@@ -11,11 +12,14 @@ import Model
 public actor TickedifySession {
     public static let vaultName = "session_cookie"
     static let expiresName = vaultName + ".expires"
+    public static let accessName = "access"
 
     /// The cookie, its logins (single-flight, limited) and its shared checks.
     public nonisolated let auth: AuthSession
     private var trust: TickedifySessionTrust
     private var restoring = false
+    private var access: TickedifyAccess?
+    private var accessLoaded = false
     nonisolated let vault: any CredentialVault
     nonisolated let profile: String
     private let clock: @Sendable () -> Date
@@ -82,6 +86,35 @@ public actor TickedifySession {
     /// Ends the trust.
     public func failed(_ failure: TickedifySessionTrust.Failure) {
         trust.failed(failure, at: now())
+    }
+
+    /// What Tickedify last said about the account's access (nil: nothing yet).
+    public func currentAccess() async -> TickedifyAccess? {
+        if !accessLoaded {
+            let stored = await vault.value(profile: profile, backend: TickedifyClient.backend, name: Self.accessName)
+            if !accessLoaded {
+                access = stored.flatMap { try? JSONCoding.decoder.decode(TickedifyAccess.self, from: Data($0.utf8)) }
+                accessLoaded = true
+            }
+        }
+        return access
+    }
+
+    /// Tickedify said something about the account's access (a login, `/api/auth/me`).
+    public func record(_ access: TickedifyAccess) async throws {
+        let previous = await currentAccess()
+        self.access = access
+        guard previous?.hasAccess != access.hasAccess || previous?.message != access.message || !access.hasAccess
+        else { return }
+        let text = String(decoding: try JSONCoding.encode(access), as: UTF8.self)
+        try await vault.setValue(text, profile: profile, backend: TickedifyClient.backend, name: Self.accessName)
+    }
+
+    /// The account's stored access, for `/v1/sources` (no session needed).
+    public static func storedAccess(vault: any CredentialVault, scope: AccountScope) async -> TickedifyAccess? {
+        await vault.value(profile: scope.description, backend: TickedifyClient.backend, name: accessName).flatMap {
+            try? JSONCoding.decoder.decode(TickedifyAccess.self, from: Data($0.utf8))
+        }
     }
 
     /// `<unix seconds> <fingerprint of the cookie>`.

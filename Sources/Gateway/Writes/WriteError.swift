@@ -43,6 +43,7 @@ enum WriteError {
         case .rateLimited: return .tooManyRequests
         case .timeout: return .gatewayTimeout
         case .notConfigured: return .notFound
+        case .accessExpired: return .forbidden
         case .circuitOpen, .unavailable, .reauthBlocked: return .serviceUnavailable
         case .unreachable, .status, .badResponse, .reauthRequired: return .badGateway
         }
@@ -74,7 +75,8 @@ struct WriteFailed: HTTPResponseError {
         case let failure as BackendError:
             switch failure.kind {
             case .rejected: return .refused
-            case .rateLimited, .circuitOpen, .unavailable, .reauthBlocked, .reauthRequired, .notConfigured:
+            case .rateLimited, .circuitOpen, .unavailable, .reauthBlocked, .reauthRequired, .notConfigured,
+                .accessExpired:
                 return .notDone
             case .status: return .notDone
             case .timeout, .badResponse, .unreachable: return failure.mayHaveArrived ? .unknown : .notDone

@@ -10,21 +10,23 @@ import Model
 ///   token's tenant, filtered by the token's team codes (a code or a team id both match), window
 ///   `start_tijd` in [now − past_days, now + future_days] (defaults 365 and 60; an unparsable value
 ///   falls back to the default). Without `tenant` the token's own tenant is used (the deprecated
-///   `fetchAllDiensten`); an unknown tenant is 404 `tenant_not_found`, another tenant than the
-///   token's is 403 `tenant_mismatch`. Open diensten (`team:null`) are not in this list (no team
-///   code matches them) unless ``Options/openDienstenInList`` is set.
+///   `fetchAllDiensten`); an unknown tenant is 404 `tenant_not_found`; another tenant than the
+///   token's answers an empty list (the server filters by the token's teams; the contract lists
+///   no refusal for it). Open diensten (`team:null`) are not in this list (no team code matches
+///   them) unless ``Options/openDienstenInList`` is set.
 /// - `GET /diensten/available[?current_team_code=X]` (managers; members get 403
 ///   `team_access_denied`): future open diensten and diensten offered for transfer by other teams.
 /// - `GET /diensten/{id}?tenant=<slug>` → `{"dienst":Dienst}`.
 /// - `POST /diensten/{id}/volunteer?tenant=<slug>` `{"naam":"Jan"}` and
 ///   `DELETE /diensten/{id}/volunteer?tenant=<slug>&naam=<name>` → `{"dienst":Dienst}` with
 ///   `aanmeldingen`, `aanmeldingen_count` and `updated_at` changed. Checks in order: token (401),
-///   tenant (404/403), dienst exists in the tenant (404 `dienst_not_found`), manager of the
-///   dienst's team (403 `team_access_denied`; members and open diensten always), dienst in the
-///   future (422 `dienst_in_past`), name present after trimming (422 `invalid_name`), ≤ 15
-///   characters (422 `name_too_long`), no duplicate, case-insensitive (422 `duplicate_volunteer`);
-///   removing an absent name is 404 `volunteer_not_found`. `naam` may also come from the query
-///   string (Phoenix merges query and body params).
+///   tenant (404 `tenant_not_found`; another club's dienst: 403 `team_access_denied`), dienst
+///   exists in the tenant (404 `dienst_not_found`), manager of the dienst's team (403
+///   `team_access_denied`; members and open diensten always), name present after trimming (422
+///   `invalid_name`); removing an absent name is 404 `volunteer_not_found`. The 15-character
+///   limit, the duplicate check and "future diensten only" are the app's own rules (its UI), not
+///   refusals the contract lists: the server stores what it is sent. `naam` may also come from
+///   the query string (Phoenix merges query and body params).
 /// - `GET /leaderboard?tenant=<slug>&period=week|month|season[&team_id=X]` (Bearer optional; a
 ///   bad token is still a 401): top 10 plus the highlighted team, points and hours computed from
 ///   the seeded diensten (season adds a seeded base per team); an unknown period is 400

@@ -70,7 +70,8 @@ struct LoginConnectTests {
         let source = UpstreamSource(profile: "browser", backend: "tickedify")
         let cookie = try await TickedifyClient.passwordLogin(
             email: TickedifySimulator.demoEmail, password: Secret(TickedifySimulator.demoPassword),
-            endpoint: BackendEndpoint(baseURL: sim.apiBaseURL), http: http, source: source, now: Date())
+            endpoint: BackendEndpoint(baseURL: sim.apiBaseURL), http: http, source: source, now: Date()
+        ).0
         return try await TickedifyPersistentLogin.generate(
             cookie: cookie.pair, baseURL: sim.apiBaseURL, http: http, timeout: 5, source: source)
     }
@@ -88,7 +89,8 @@ struct LoginConnectTests {
                 #expect(!said.contains(TickedifySimulator.demoPassword))
                 let token = try #require(
                     await TickedifyPersistentLogin.stored(
-                        vault: vault, profile: "default", email: TickedifySimulator.demoEmail))
+                        vault: vault, profile: TickedifyClient.scope(profile.tickedify!).description,
+                        email: TickedifySimulator.demoEmail))
                 #expect(sim.control.calls("POST /api/auth/login") == 1)
                 // The gateway starts with the kept session: no login.
                 let context = Self.operationContext(profile, vault: vault, http: http)
@@ -120,7 +122,8 @@ struct LoginConnectTests {
                         prompt: ScriptedPrompt(["password": TickedifySimulator.demoPassword]), now: { start }))
                 let token = try #require(
                     await TickedifyPersistentLogin.stored(
-                        vault: vault, profile: "default", email: TickedifySimulator.demoEmail))
+                        vault: vault, profile: TickedifyClient.scope(profile.tickedify!).description,
+                        email: TickedifySimulator.demoEmail))
                 // A gateway whose clock reads 23.5 hours after the connect.
                 let sessions = SessionRegistry(vault: vault, now: { start.addingTimeInterval(23.5 * 3600) })
                 let context = OperationContext(
@@ -153,7 +156,8 @@ struct LoginConnectTests {
                 #expect(message?.contains("run `daygate connect tickedify`") == true)
                 #expect(
                     await TickedifyPersistentLogin.stored(
-                        vault: vault, profile: "default", email: TickedifySimulator.demoEmail)
+                        vault: vault, profile: TickedifyClient.scope(profile.tickedify!).description,
+                        email: TickedifySimulator.demoEmail)
                         == nil)
                 // No password was tried: only the two deliberate logins happened.
                 #expect(sim.control.calls("POST /api/auth/login") == 2)
@@ -177,13 +181,15 @@ struct LoginConnectTests {
                 #expect(wrong?.contains("did not accept the password") == true)
                 #expect(
                     await vault.value(
-                        profile: "default", backend: "tickedify", name: TickedifyPersistentLogin.tokenName) == nil)
+                        profile: TickedifyClient.scope(profile.tickedify!).description, backend: "tickedify",
+                        name: TickedifyPersistentLogin.tokenName) == nil)
                 let token = try await Self.browserLink(sim, http: http)
                 _ = try await TickedifyConnect().connect(
                     Self.connectContext(profile, vault: vault, http: http, ["link": "\(sim.apiBaseURL)/al/\(token)"]))
                 #expect(
                     await TickedifyPersistentLogin.stored(
-                        vault: vault, profile: "default", email: TickedifySimulator.demoEmail)
+                        vault: vault, profile: TickedifyClient.scope(profile.tickedify!).description,
+                        email: TickedifySimulator.demoEmail)
                         == token)
                 // Connecting with a link makes no new one (that would replace the person's).
                 #expect(sim.control.calls("GET /api/auth/generate-persistent-token") == 1)
@@ -209,17 +215,24 @@ struct LoginConnectTests {
                         Self.connectContext(profile, vault: vault, http: http, ["password": "wrong-password-1"]))
                 }
                 #expect(wrong?.contains("did not accept") == true)
-                #expect(await vault.value(profile: "default", backend: "fitiq", name: "refresh_token") == nil)
+                #expect(
+                    await vault.value(
+                        profile: FitIQClient.scope(profile.fitiq!).description, backend: "fitiq", name: "refresh_token")
+                        == nil)
                 _ = try await FitIQConnect().connect(
                     Self.connectContext(profile, vault: vault, http: http, ["password": FitIQSimulator.demoPassword]))
                 let refresh = try #require(
-                    await vault.value(profile: "default", backend: "fitiq", name: "refresh_token"))
+                    await vault.value(
+                        profile: FitIQClient.scope(profile.fitiq!).description, backend: "fitiq", name: "refresh_token")
+                )
                 #expect(refresh != FitIQSimulator.demoPassword)
                 // Forget the access token: the gateway must refresh with the kept refresh token.
-                try await vault.setValue(nil, profile: "default", backend: "fitiq", name: "access_token")
+                try await vault.setValue(
+                    nil, profile: FitIQClient.scope(profile.fitiq!).description, backend: "fitiq", name: "access_token")
                 let checks = await FitIQConnect().check(Self.operationContext(profile, vault: vault, http: http))
                 #expect(checks.map(\.ok) == [true])
-                let rotated = await vault.value(profile: "default", backend: "fitiq", name: "refresh_token")
+                let rotated = await vault.value(
+                    profile: FitIQClient.scope(profile.fitiq!).description, backend: "fitiq", name: "refresh_token")
                 #expect(rotated != nil && rotated != refresh)
             }
         }
@@ -236,7 +249,10 @@ struct LoginConnectTests {
                 ])
                 _ = try await PRSNLConnect().connect(
                     Self.connectContext(profile, vault: vault, http: http, ["password": PRSNLSimulator.demoPassword]))
-                #expect(await vault.value(profile: "default", backend: "prsnl", name: "refresh_token") != nil)
+                #expect(
+                    await vault.value(
+                        profile: PRSNLClient.scope(profile.prsnl!).description, backend: "prsnl", name: "refresh_token")
+                        != nil)
                 #expect(
                     await PRSNLConnect().check(Self.operationContext(profile, vault: vault, http: http)).map(\.ok) == [
                         true

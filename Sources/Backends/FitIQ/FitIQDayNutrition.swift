@@ -1,0 +1,87 @@
+import Foundation
+import Model
+
+/// The nutrition of a local day totalled by the gateway from the food logged within it (FitIQ's
+/// own summary totals a UTC day): each log's servings times its food's values per serving, as
+/// FitIQ totals them.
+enum FitIQDayNutrition {
+    /// A food's values per serving.
+    struct Food: Sendable, Equatable {
+        var calories: Double
+        var proteinG: Double
+        var carbsG: Double
+        var fatG: Double
+
+        init(calories: Double, proteinG: Double, carbsG: Double, fatG: Double) {
+            self.calories = calories
+            self.proteinG = proteinG
+            self.carbsG = carbsG
+            self.fatG = fatG
+        }
+
+        /// FitIQ's Food (`calories`, `protein_g`, `carbs_g`, `fat_g`); nil without calories.
+        init?(_ value: JSONValue) {
+            guard let fields = LenientFields(value["food"] ?? value) else { return nil }
+            func number(_ names: String...) -> Double? {
+                for name in names {
+                    if let value = fields.value(name)?.numberValue { return value }
+                }
+                return nil
+            }
+            guard let calories = number("calories") else { return nil }
+            self.init(
+                calories: calories, proteinG: number("protein_g", "protein") ?? 0,
+                carbsG: number("carbs_g", "carbs") ?? 0, fatG: number("fat_g", "fat") ?? 0)
+        }
+    }
+
+    /// The day's goal from FitIQ's day summary (its `calorie_goal` is the account's, whichever
+    /// day is asked); nil when it names none.
+    static func goal(inSummary value: JSONValue) -> Int? {
+        LenientFields(value["summary"] ?? value)?.int("calorie_goal", "goal_calories", "calorieGoal")
+    }
+
+    /// Totals `logs` (FitIQ's FoodLogs, already those of the day) with `foods`; a log whose food
+    /// is not in `foods` counts as an item without calories.
+    static func summary(date: LocalDate, logs: [JSONValue], foods: [String: Food], goal: Int?) -> NutritionSummary {
+        struct Total {
+            var calories = 0.0, protein = 0.0, carbs = 0.0, fat = 0.0, items = 0, known = 0
+        }
+        var total = Total()
+        var meals: [String: Total] = [:]
+        for log in logs {
+            guard let fields = LenientFields(log) else { continue }
+            let meal = fields.string("meal_type") ?? "snack"
+            let servings: Double = {
+                if let value = fields.value("servings")?.numberValue { return value }
+                return 1
+            }()
+            var mealTotal = meals[meal, default: Total()]
+            total.items += 1
+            mealTotal.items += 1
+            if let id = fields.string("food_id"), let food = foods[id.lowercased()] {
+                total.calories += food.calories * servings
+                total.protein += food.proteinG * servings
+                total.carbs += food.carbsG * servings
+                total.fat += food.fatG * servings
+                total.known += 1
+                mealTotal.calories += food.calories * servings
+                mealTotal.known += 1
+            }
+            meals[meal] = mealTotal
+        }
+        func round1(_ value: Double) -> Double { (value * 10).rounded() / 10 }
+        func meal(_ name: String) -> NutritionSummary.Meal {
+            guard let t = meals[name] else { return .init(calories: nil, items: 0) }
+            return .init(calories: t.known > 0 ? Int(t.calories.rounded()) : nil, items: t.items)
+        }
+        let calories = Int(total.calories.rounded())
+        let goal = goal.flatMap { $0 > 0 ? $0 : nil }
+        return NutritionSummary(
+            date: date.description, calories: calories, proteinG: round1(total.protein), carbsG: round1(total.carbs),
+            fatG: round1(total.fat), goalCalories: goal, remainingCalories: goal.map { $0 - calories },
+            meals: .init(
+                breakfast: meal("breakfast"), lunch: meal("lunch"), dinner: meal("dinner"), snack: meal("snack"))
+        )
+    }
+}

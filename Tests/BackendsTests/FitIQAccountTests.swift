@@ -1,0 +1,96 @@
+import Foundation
+import Logging
+import Model
+import Simulators
+import Testing
+
+@testable import Backends
+
+/// FitIQ tokens belong to the account on its server, not to the profile: a changed e-mail
+/// logs in as the new account instead of using the old one's token; a rotated refresh token
+/// kept under the profile's name by an older gateway moves to its account.
+@Suite("FitIQ accounts")
+struct FitIQAccountTests {
+    static let zone = TimeZone(identifier: "Europe/Amsterdam")!
+    static let day = LocalDate(year: 2026, month: 11, day: 23)
+    static let login = "POST /api/v1/auth/login"
+
+    static func settings(_ sim: RunningSimulator, email: String, password: String) -> FitIQSettings {
+        FitIQSettings(
+            endpoint: BackendEndpoint(baseURL: sim.apiBaseURL), apiKey: Secret(FitIQSimulator.demoAPIKey), email: email,
+            password: Secret(password))
+    }
+
+    @Test func aChangedEmailNeverUsesTheOldAccountsToken() async throws {
+        let sim = try await FitIQSimulator(options: .init(seedDay: Self.day.description, timeZone: Self.zone)).start()
+        let anna = Self.settings(sim, email: FitIQSimulator.demoEmail, password: FitIQSimulator.demoPassword)
+        let bas = Self.settings(sim, email: "bas@example.org", password: "Bas-Demo-2025!")
+        try await SimulatorBackedTest.run(sim, profile: ProfileConfig([anna]), zone: Self.zone) { sim, context in
+            var context = context
+            context.clock = RequestClock(
+                now: Self.day.start(in: Self.zone).addingTimeInterval(20 * 3600), timeZone: Self.zone)
+            func goal(_ settings: FitIQSettings) async throws -> Double? {
+                var asked = context
+                asked.profile = ProfileConfig([settings])
+                let output = try await FitIQNutritionOperation().fetch(["date": .date(Self.day)], context: asked)
+                return try JSONDecoder().decode(JSONValue.self, from: output.body)["goal_calories"]?.numberValue
+            }
+            let annas = try await goal(anna)
+            #expect(annas == 2200)
+            #expect(sim.control.calls(Self.login) == 1)
+            // The same profile with Bas's e-mail: his own login and his own goal.
+            let bass = try await goal(bas)
+            #expect(bass == 2600)
+            #expect(sim.control.calls(Self.login) == 2)
+            // Anna's token is still hers.
+            let annasAgain = try await goal(anna)
+            #expect(annasAgain == 2200)
+            #expect(sim.control.calls(Self.login) == 2)
+            #expect(FitIQClient.scope(anna) != FitIQClient.scope(bas))
+            #expect(FitIQClient.fingerprint(anna) != FitIQClient.fingerprint(bas), "cached answers are per account too")
+        }
+    }
+
+    /// An older gateway kept the rotated refresh token under the profile's name; when it came
+    /// from the refresh token configured now, it is the same account's, and it is used (the
+    /// configured one is spent: refresh tokens are single-use).
+    @Test func aRotatedRefreshTokenOfAnOlderGatewayMovesToItsAccount() async throws {
+        let sim = try await FitIQSimulator(options: .init(seedDay: Self.day.description, timeZone: Self.zone)).start()
+        let login = Self.settings(sim, email: FitIQSimulator.demoEmail, password: FitIQSimulator.demoPassword)
+        try await SimulatorBackedTest.run(sim, profile: ProfileConfig([login]), zone: Self.zone) { sim, context in
+            // Two refresh tokens from two logins: the first is "configured", the second is
+            // the one it was rotated into.
+            let configured = try await Self.refreshToken(sim)
+            let rotated = try await Self.refreshToken(sim)
+            let settings = FitIQSettings(
+                endpoint: BackendEndpoint(baseURL: sim.apiBaseURL), apiKey: Secret(FitIQSimulator.demoAPIKey),
+                refreshToken: Secret(configured))
+            let vault = context.vault
+            try await vault.setValue(rotated, profile: "default", backend: "fitiq", name: "refresh_token")
+            try await vault.setValue(
+                CredentialFingerprint.of([configured]), profile: "default", backend: "fitiq", name: "refresh_source")
+            // The configured token is spent.
+            _ = try await SimulatorBackedTest.call(
+                sim, .POST, "/api/v1/auth/refresh", json: #"{"refresh_token":"\#(configured)"}"#,
+                headers: [("X-API-Key", FitIQSimulator.demoAPIKey)])
+            var asked = context
+            asked.profile = ProfileConfig([settings])
+            sim.control.resetStats()
+            _ = try await FitIQNutritionOperation().fetch(["date": .date(Self.day)], context: asked)
+            #expect(sim.control.calls("POST /api/v1/auth/refresh") == 1)
+            let scope = FitIQClient.scope(settings).description
+            #expect(await vault.value(profile: scope, backend: "fitiq", name: "refresh_token") != nil)
+            #expect(
+                await vault.value(profile: scope, backend: "fitiq", name: "refresh_token") != rotated, "rotated again")
+            #expect(await vault.value(profile: "default", backend: "fitiq", name: "refresh_token") == nil)
+        }
+    }
+
+    static func refreshToken(_ sim: RunningSimulator) async throws -> String {
+        let answer = try await SimulatorBackedTest.call(
+            sim, .POST, "/api/v1/auth/login",
+            json: #"{"email":"\#(FitIQSimulator.demoEmail)","password":"\#(FitIQSimulator.demoPassword)"}"#,
+            headers: [("X-API-Key", FitIQSimulator.demoAPIKey)])
+        return try #require(answer["data"]?["refresh_token"]?.stringValue)
+    }
+}

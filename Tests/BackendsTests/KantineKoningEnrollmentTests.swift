@@ -1,0 +1,211 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import Model
+import NIOCore
+import NIOHTTP1
+import Simulators
+import Testing
+
+@testable import Backends
+
+/// Enrollments Kantine Koning refused, and the window of the list: a season that ended is
+/// forgotten when the club's token changes and probed once a day; a refused token is not
+/// called again until it changes, and `/v1/sources` says why; the list keeps only the asked
+/// local days whatever the server sends. The simulator runs on a fixed clock.
+@Suite("Kantine Koning enrollments")
+struct KantineKoningEnrollmentTests {
+    typealias KK = KantineKoningSimulator
+    static let zone = TimeZone(identifier: "Europe/Amsterdam")!
+    static let seedDay = LocalDate(year: 2026, month: 11, day: 23)
+    /// 14:00 on the seed day.
+    static let now = seedDay.start(in: zone).addingTimeInterval(14 * 3600)
+    static let list = "GET /api/mobile/v1/diensten"
+
+    static func enrollment(_ e: KK.Enrollment, token: String? = nil) -> KantineKoningSettings.Enrollment {
+        .init(tenant: e.tenant, role: e.role.rawValue, token: Secret(token ?? e.token), label: e.label)
+    }
+
+    static func withSimulator(
+        _ enrollments: [KantineKoningSettings.Enrollment],
+        _ body: (RunningSimulator, OperationContext) async throws -> Void
+    ) async throws {
+        let sim = try await KK(options: .init(seedDay: seedDay.description, timeZone: zone, now: now)).start()
+        let profile = ProfileConfig([
+            KantineKoningSettings(endpoint: BackendEndpoint(baseURL: sim.apiBaseURL), enrollments: enrollments)
+        ])
+        try await SimulatorBackedTest.run(sim, profile: profile, zone: zone) { sim, context in
+            var context = context
+            context.clock = RequestClock(now: now, timeZone: zone)
+            try await body(sim, context)
+        }
+    }
+
+    static func fetch(
+        _ context: OperationContext, _ arguments: [String: ArgumentValue] = [:]
+    ) async throws -> (diensten: [Dienst], issues: [SectionIssue]) {
+        let operation = KantineKoningDienstenOperation()
+        let normalised = try operation.normalise(arguments, clock: context.clock)
+        let output = try await operation.fetch(normalised, context: context)
+        return (try JSONDecoder().decode([Dienst].self, from: output.body), output.issues)
+    }
+
+    static func with(_ settings: KantineKoningSettings, in context: OperationContext) -> OperationContext {
+        var context = context
+        context.profile = ProfileConfig([settings])
+        return context
+    }
+
+    static func sources(_ context: OperationContext) async -> [JSONValue] {
+        let input = SourcesInput(profileName: context.profileName, profile: context.profile, vault: context.vault) {
+            _ in
+            SourceHealth(
+                UpstreamMonitor.Status(source: UpstreamSource(profile: "default", backend: "kantinekoning")), zone: .gmt
+            )
+        }
+        return await KantineKoningSourcesPart().details(input)["enrollments"]?.arrayValue ?? []
+    }
+
+    @Test func aRefusedTokenIsNotCalledAgainUntilItChanges() async throws {
+        let good = Self.enrollment(KK.demoEnrollments[0])
+        let revoked = Self.enrollment(KK.revokedEnrollment)
+        try await Self.withSimulator([good, revoked]) { sim, context in
+            let first = try await Self.fetch(context)
+            #expect(sim.control.calls(Self.list) == 2)
+            #expect(first.issues.map(\.code) == ["token_revoked"])
+            #expect(!first.diensten.isEmpty, "the other enrollment answered")
+
+            for _ in 0..<3 {
+                let again = try await Self.fetch(context)
+                #expect(again.issues.first?.code == "enrollment_invalid")
+                #expect(again.issues.first?.scope == revoked.label)
+                #expect(again.issues.first?.message.contains("revoked") == true)
+            }
+            #expect(sim.control.calls(Self.list) == 2 + 3, "only the good enrollment is called")
+
+            let shown = await Self.sources(context)
+            #expect(shown.count == 2)
+            #expect(shown[0]["invalid"] == .null)
+            #expect(shown[1]["invalid"]?["code"] == .string("token_revoked"))
+            #expect(shown[1]["invalid"]?["reason"]?.stringValue?.contains("admin_revoked") == true)
+            #expect(!String(decoding: try JSONEncoder().encode(shown[1]), as: UTF8.self).contains(KK.revokedToken))
+
+            // A new token for the enrollment: called again.
+            var settings = try #require(context.profile.kantinekoning)
+            settings.enrollments[1] = Self.enrollment(KK.revokedEnrollment, token: KK.demoMemberToken)
+            let renewed = Self.with(settings, in: context)
+            sim.control.resetStats()
+            let after = try await Self.fetch(renewed)
+            #expect(sim.control.calls(Self.list) == 2)
+            #expect(after.issues.isEmpty)
+            #expect(await Self.sources(renewed)[1]["invalid"] == .null)
+        }
+    }
+
+    @Test func anEndedSeasonIsForgottenWhenTheClubsTokenChanges() async throws {
+        let good = Self.enrollment(KK.demoEnrollments[0])
+        let ended = Self.enrollment(KK.seasonEndedEnrollment)
+        try await Self.withSimulator([good, ended]) { sim, context in
+            let first = try await Self.fetch(context)
+            #expect(first.issues.map(\.code) == ["season_ended"])
+            #expect(sim.control.calls(Self.list) == 2)
+            _ = try await Self.fetch(context)
+            #expect(sim.control.calls(Self.list) == 3, "the ended season is not called again the same day")
+            #expect(await Self.sources(context)[1]["season_ended"] == .bool(true))
+
+            // The next season: the same club, a new token (here one the simulator knows at
+            // another club, which answers instead of refusing).
+            var settings = try #require(context.profile.kantinekoning)
+            settings.enrollments[1] = Self.enrollment(KK.seasonEndedEnrollment, token: KK.demoClubBMemberToken)
+            let next = Self.with(settings, in: context)
+            #expect(await Self.sources(next)[1]["season_ended"] == .bool(false))
+            sim.control.resetStats()
+            let reopened = try await Self.fetch(next)
+            #expect(sim.control.calls(Self.list) == 2)
+            #expect(reopened.issues.isEmpty)
+            #expect(await KantineKoningSeasons(vault: next.vault, profile: "default").mark(tenant: ended.tenant) == nil)
+        }
+    }
+
+    @Test func anEndedSeasonIsProbedOnceADay() async throws {
+        let ended = Self.enrollment(KK.seasonEndedEnrollment)
+        let good = Self.enrollment(KK.demoEnrollments[0])
+        try await Self.withSimulator([good, ended]) { sim, context in
+            _ = try await Self.fetch(context)
+            #expect(sim.control.calls(Self.list) == 2)
+            var later = context
+            later.clock = RequestClock(now: Self.now.addingTimeInterval(23 * 3600), timeZone: Self.zone)
+            _ = try await Self.fetch(later)
+            #expect(sim.control.calls(Self.list) == 3, "within a day: not asked")
+            later.clock = RequestClock(now: Self.now.addingTimeInterval(24 * 3600 + 60), timeZone: Self.zone)
+            let probed = try await Self.fetch(later)
+            #expect(sim.control.calls(Self.list) == 5, "a day later: asked once")
+            #expect(probed.issues.map(\.code) == ["season_ended"])
+            _ = try await Self.fetch(later)
+            #expect(sim.control.calls(Self.list) == 6, "the probe renewed the mark")
+
+            // A club that reopened: the probe answers and the mark is gone (a mark from a day
+            // ago, for the tokens configured now, at a club that answers).
+            let seasons = KantineKoningSeasons(vault: context.vault, profile: "default")
+            let settings = try #require(context.profile.kantinekoning)
+            await seasons.markOver(tenant: good.tenant, settings: settings, at: Self.now.addingTimeInterval(-86_400))
+            sim.control.resetStats()
+            let reopened = try await Self.fetch(context)
+            #expect(sim.control.calls(Self.list) == 1, "the open club is probed; the ended one still waits")
+            #expect(!reopened.diensten.isEmpty)
+            #expect(await seasons.mark(tenant: good.tenant) == nil)
+        }
+    }
+
+    @Test func seasonMarks() {
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let mark = KantineKoningSeasonMark(markedAt: now, tokens: "abc")
+        #expect(KantineKoningSeasonMark(record: mark.record) == mark)
+        #expect(mark.decide(tokens: "abc", now: now.addingTimeInterval(3600)) == .skip)
+        #expect(mark.decide(tokens: "abd", now: now.addingTimeInterval(3600)) == .clear)
+        #expect(mark.decide(tokens: "abc", now: now.addingTimeInterval(86_400)) == .probe)
+        // An older gateway's mark ("1") is probed: nobody knows its token or its day.
+        #expect(KantineKoningSeasonMark(record: "1").decide(tokens: "abc", now: now) == .probe)
+    }
+
+    /// The list asks no `past_days` (the server looks back 365 days by default) and keeps the
+    /// asked local days: a dienst that started earlier today is today's (a server window from
+    /// "now" would drop it), and nothing before the first asked day is kept.
+    @Test func theListKeepsTheAskedLocalDays() async throws {
+        let manager = Self.enrollment(KK.demoEnrollments[0])
+        try await Self.withSimulator([manager]) { sim, context in
+            let wide = try await Self.fetch(context, ["past_days": .int(14), "future_days": .int(21)])
+            // A past dienst that starts before 22:00 local: "now" becomes an hour after its start.
+            let dienst = try #require(
+                wide.diensten.first {
+                    guard let start = LenientDate.parse($0.start) else { return false }
+                    let day = LocalDate(containing: start, in: Self.zone)
+                    return start < Self.now && start.addingTimeInterval(3600) < day.adding(days: 1).start(in: Self.zone)
+                })
+            let start = try #require(LenientDate.parse(dienst.start))
+            let now = start.addingTimeInterval(3600)
+            let day = LocalDate(containing: start, in: Self.zone)
+            let clock = LenientDate.format(now, in: .gmt)
+            _ = try await SimulatorBackedTest.call(sim, .POST, "/_sim/clock", json: #"{"now":"\#(clock)"}"#)
+            var then = context
+            then.clock = RequestClock(now: now, timeZone: Self.zone)
+
+            let narrow = try await Self.fetch(then, ["past_days": .int(0), "future_days": .int(2)])
+            #expect(narrow.diensten.contains { $0.id == dienst.id }, "today's earlier dienst is today's")
+            let window = DateInterval(start: day.start(in: Self.zone), end: day.adding(days: 3).start(in: Self.zone))
+            for dienst in narrow.diensten {
+                let start = try #require(LenientDate.parse(dienst.start))
+                #expect(window.contains(start) && start != window.end, "\(dienst.start)")
+            }
+            let pastOnly = try await Self.fetch(then, ["past_days": .int(3), "future_days": .int(0)])
+            let from = day.adding(days: -3).start(in: Self.zone)
+            let until = day.adding(days: 1).start(in: Self.zone)
+            #expect(
+                pastOnly.diensten.allSatisfy {
+                    let start = LenientDate.parse($0.start) ?? .distantPast
+                    return start >= from && start < until
+                })
+            #expect(pastOnly.diensten.count < wide.diensten.count)
+        }
+    }
+}
