@@ -301,6 +301,23 @@ struct AllBackendsTests {
         }
     }
 
+    /// `/v1/knowledge/tags`: PRSNL's tags (a Bearer-only endpoint) with their counts.
+    @Test func knowledgeTags() async throws {
+        try await withDemo { demo in
+            try await demo.test { client in
+                let body = try await client.execute(uri: "/v1/knowledge/tags", method: .get).json
+                #expect(body["sections"]?["tags"]?["status"] == .string("ok"), "\(body)")
+                let tags = try #require(body["tags"]?.arrayValue)
+                #expect(!tags.isEmpty)
+                #expect(
+                    tags.allSatisfy {
+                        $0["name"]?.stringValue?.isEmpty == false && ($0["count"]?.numberValue ?? -1) >= 0
+                    })
+            }
+            #expect(demo.calls(.prsnl, "GET /api/tags") == 1)
+        }
+    }
+
     @Test func knowledgeRecentAndSearch() async throws {
         try await withDemo { demo in
             try await demo.test { client in
