@@ -60,25 +60,33 @@ public struct KantineKoningClient: Sendable {
 
     /// Whether `enrollment` is called, and why not: a token refused before (until the token
     /// changes), or a season that ended (until the tenant's tokens change; probed once a day).
-    func gate(_ enrollment: KantineKoningSettings.Enrollment) async -> (code: String, message: String)? {
-        if let invalid = await seasons.invalid(enrollment) {
+    /// `probing`: the tenant carries a season mark that a successful call ends. Both marks are
+    /// read at once (two vault reads in parallel, not in a row: this is on every cold fetch).
+    func gate(_ enrollment: KantineKoningSettings.Enrollment) async -> (
+        refusal: (code: String, message: String)?, probing: Bool
+    ) {
+        async let invalidMark = seasons.invalid(enrollment)
+        async let seasonMark = seasons.mark(tenant: enrollment.tenant)
+        if let invalid = await invalidMark {
             return (
-                "enrollment_invalid",
-                "\(invalid.message) (\(invalid.code), \(LenientDate.format(invalid.at, in: .gmt))); "
-                    + "not called until its token changes"
+                (
+                    "enrollment_invalid",
+                    "\(invalid.message) (\(invalid.code), \(LenientDate.format(invalid.at, in: .gmt))); "
+                        + "not called until its token changes"
+                ), false
             )
         }
-        guard let mark = await seasons.mark(tenant: enrollment.tenant) else { return nil }
+        guard let mark = await seasonMark else { return (nil, false) }
         switch mark.decide(tokens: KantineKoningSeasons.tokens(at: enrollment.tenant, in: settings), now: now) {
         case .skip:
-            return ("season_ended", "the season at \(enrollment.tenant) has ended")
+            return (("season_ended", "the season at \(enrollment.tenant) has ended"), false)
         case .clear:
             await seasons.clear(tenant: enrollment.tenant)
-            return nil
+            return (nil, false)
         case .probe:
             // Renewed before the call: the other requests of the day keep skipping it.
             await seasons.markOver(tenant: enrollment.tenant, settings: settings, at: now)
-            return nil
+            return (nil, true)
         }
     }
 
@@ -86,13 +94,15 @@ public struct KantineKoningClient: Sendable {
     /// as the server looks back (its default: 365 days; the app sends no `past_days` and
     /// neither does the gateway: the caller keeps the window it asked for).
     func diensten(for enrollment: KantineKoningSettings.Enrollment, futureDays: Int) async -> EnrollmentResult {
-        if let refusal = await gate(enrollment) {
+        let gate = await gate(enrollment)
+        if let refusal = gate.refusal {
             return .skipped(code: refusal.code, message: refusal.message)
         }
         let query = QueryString.encode([("tenant", enrollment.tenant), ("future_days", String(futureDays))])
         do {
             let value = try await get("/diensten?" + query, enrollment: enrollment)
-            if await seasons.mark(tenant: enrollment.tenant) != nil { await seasons.clear(tenant: enrollment.tenant) }
+            // The probe of an ended season succeeded: the club is back.
+            if gate.probing { await seasons.clear(tenant: enrollment.tenant) }
             return .diensten(LenientList.items(in: value, keys: ["diensten", "data"]) ?? [])
         } catch let error as KantineKoningTokenError {
             await refused(enrollment, error)

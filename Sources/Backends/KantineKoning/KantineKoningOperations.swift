@@ -220,7 +220,7 @@ public struct KantineKoningLeaderboardOperation: BackendOperation {
         }
         let period = arguments["period"]?.string ?? "season"
         let value: JSONValue
-        if let refusal = await client.gate(enrollment) {
+        if let refusal = await client.gate(enrollment).refusal {
             throw BackendError(
                 .rejected, backend: backend, message: "\(enrollment.label): \(refusal.message) (\(refusal.code))",
                 status: 401)
