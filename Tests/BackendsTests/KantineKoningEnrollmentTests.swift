@@ -145,8 +145,9 @@ struct KantineKoningEnrollmentTests {
             #expect(sim.control.calls(Self.list) == 6, "the probe renewed the mark")
 
             // A club that reopened: the probe answers and the mark is gone (a mark from a day
-            // ago, for the tokens configured now, at a club that answers).
-            let seasons = KantineKoningSeasons(vault: context.vault, profile: "default")
+            // ago, for the tokens configured now, at a club that answers), written where the
+            // gateway keeps its marks.
+            let seasons = KantineKoningSeasons(vault: KantineKoningClient.marks(context), profile: "default")
             let settings = try #require(context.profile.kantinekoning)
             await seasons.markOver(tenant: good.tenant, settings: settings, at: Self.now.addingTimeInterval(-86_400))
             sim.control.resetStats()

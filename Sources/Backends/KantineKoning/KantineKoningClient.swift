@@ -11,16 +11,24 @@ public struct KantineKoningClient: Sendable {
     static let prefix = "/api/mobile/v1"
     public var settings: KantineKoningSettings
     public var http: UpstreamHTTP
-    private let vault: any CredentialVault
+    /// The enrollment marks' vault: remembered in memory, as only this process writes them and
+    /// every call to an enrollment reads two.
+    private let marks: any CredentialVault
     private let profile: String
     private let now: Date
 
     public init(settings: KantineKoningSettings, context: OperationContext) {
         self.settings = settings
         self.http = context.http
-        self.vault = context.vault
+        self.marks = Self.marks(context)
         self.profile = context.profileName
         self.now = context.now
+    }
+
+    /// The vault the enrollment marks are read and written through (one per gateway).
+    static func marks(_ context: OperationContext) -> any CredentialVault {
+        let vault = context.vault
+        return context.sessions.shared("kantinekoning|marks") { RememberedVault(vault) }
     }
 
     /// The profile's client, with the config's enrollments followed by those `daygate connect
@@ -56,7 +64,7 @@ public struct KantineKoningClient: Sendable {
         case failed(BackendError)
     }
 
-    var seasons: KantineKoningSeasons { KantineKoningSeasons(vault: vault, profile: profile) }
+    var seasons: KantineKoningSeasons { KantineKoningSeasons(vault: marks, profile: profile) }
 
     /// Whether `enrollment` is called, and why not: a token refused before (until the token
     /// changes), or a season that ended (until the tenant's tokens change; probed once a day).
