@@ -39,8 +39,7 @@ public struct KantineKoningClient: Sendable {
                 .notConfigured, backend: backend,
                 message: "Kantine Koning is not configured for profile \(context.profileName)")
         }
-        let settings = await KantineKoningConnectedEnrollments.merged(
-            configured, vault: context.vault, profile: context.profileName)
+        let settings = await KantineKoningConnectedEnrollments.merged(configured, context: context)
         guard !settings.enrollments.isEmpty else {
             throw BackendError(
                 .reauthRequired, backend: backend,

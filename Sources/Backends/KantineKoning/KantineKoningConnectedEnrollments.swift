@@ -1,5 +1,6 @@
 import Foundation
 import Model
+import Synchronization
 
 /// The enrollments `daygate connect kantinekoning` made (`KantineKoningConnectedEnrollment`),
 /// kept in the vault as one JSON record (`enrollments`) per profile; the gateway's Kantine
@@ -37,6 +38,29 @@ public struct KantineKoningConnectedEnrollments: Sendable {
         return merged
     }
 
+    /// How long the gateway's calls use a list read before without reading the vault again:
+    /// `daygate connect` writes it from another process, and a new enrollment shows once the
+    /// diensten entry expires anyway (minutes), so reading it on every cold fetch (an SQLite
+    /// read before the calls can start) buys nothing.
+    static let rereadInterval: TimeInterval = 10
+
+    /// The config's enrollments followed by the connected ones, as the gateway's calls use them.
+    static func merged(_ settings: KantineKoningSettings, context: OperationContext) async -> KantineKoningSettings {
+        let vault = context.vault
+        let recent = context.sessions.shared("kantinekoning|connected") { RecentConnectedEnrollments() }
+        let now = context.now
+        let connected: [KantineKoningConnectedEnrollment]
+        if let kept = recent.kept(profile: context.profileName, now: now) {
+            connected = kept
+        } else {
+            connected = await KantineKoningConnectedEnrollments(vault: vault, profile: context.profileName).all()
+            recent.keep(connected, profile: context.profileName, now: now)
+        }
+        var merged = settings
+        merged.enrollments += connected.map(\.enrollment)
+        return merged
+    }
+
     static var encoder: JSONEncoder {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
@@ -48,5 +72,23 @@ public struct KantineKoningConnectedEnrollments: Sendable {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         return decoder
+    }
+}
+
+/// The connected enrollments each profile's calls read last, and when (one per gateway).
+final class RecentConnectedEnrollments: Sendable {
+    private let lists = Mutex<[String: (at: Date, list: [KantineKoningConnectedEnrollment])]>([:])
+
+    func kept(profile: String, now: Date) -> [KantineKoningConnectedEnrollment]? {
+        lists.withLock { lists in
+            guard let kept = lists[profile], now >= kept.at,
+                now.timeIntervalSince(kept.at) < KantineKoningConnectedEnrollments.rereadInterval
+            else { return nil }
+            return kept.list
+        }
+    }
+
+    func keep(_ list: [KantineKoningConnectedEnrollment], profile: String, now: Date) {
+        lists.withLock { $0[profile] = (now, list) }
     }
 }
