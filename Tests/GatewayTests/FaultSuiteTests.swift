@@ -112,9 +112,15 @@ struct FaultSuiteTests {
         var sources: Int { kind == .kantinekoning ? KantineKoningSimulator.demoEnrollments.count : 1 }
 
         /// Most upstream calls one fetch makes (no login: the session exists after the warm-up):
-        /// Tickedify checks the session before the plan, Kantine Koning asks every enrollment.
-        /// Tickedify checks its session before the plan, PRSNL its token before the timeline.
-        var callsPerFetch: Int { kind == .tickedify || kind == .prsnl ? 2 : sources }
+        /// Tickedify checks its session before the plan, PRSNL its token before the timeline,
+        /// FitIQ reads the food logs of the local day's UTC days beside the day summary (for the
+        /// goal), Kantine Koning asks every enrollment.
+        var callsPerFetch: Int { kind == .tickedify || kind == .prsnl || kind == .fitiq ? 2 : sources }
+
+        /// Cache entries one request of the route fetches: `/v1/knowledge/recent` keeps its items
+        /// and its `next_cursor` as two entries that share one page read while both are asked
+        /// at once, but back off on their own when it fails.
+        var entriesPerRequest: Int { kind == .prsnl ? 2 : 1 }
     }
 
     // MARK: - One test per fault, for every backend
@@ -456,7 +462,7 @@ struct FaultSuiteTests {
     /// - 429: its `Retry-After: 60` holds back every call to the source after the first one.
     /// - Garbage is a 200 to the circuit: only the per-key backoff bounds it.
     static func callBound(_ fault: Fault, _ target: Target, seconds: Double) -> Int {
-        let keys = 2
+        let keys = 2 * target.entriesPerRequest
         let fetchesPerKey = Int(log2(seconds + 1)) + 1
         let attemptsPerCall = fault == .reset ? 3 : 1
         let byBackoff = keys * fetchesPerKey * target.callsPerFetch * attemptsPerCall
