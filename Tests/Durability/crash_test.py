@@ -64,7 +64,9 @@ AIMED_AT_ROTATION = {2, 4}       # of those, the ones whose kill is aimed at the
 AIM_SECONDS = 0.08               # the aimed kill comes 0 to this many seconds after the request
 RENEWAL_BUDGET = 9               # FitIQ renewals the test causes in any 61 s (the gateway allows 10/60 s)
 TODAY_DATA_KEYS = ["date", "plan", "events", "diensten", "nutrition", "knowledge"]
-FITIQ_REFRESH = ("default", "fitiq", "refresh_token")
+# FitIQ's tokens are kept per account (the vault's profile column is the account's scope,
+# `account:<fingerprint of the server and e-mail>`); the demo has one FitIQ account.
+FITIQ_REFRESH = ("account:%", "fitiq", "refresh_token")
 
 checks = Checks("durability")
 check = checks.check
@@ -91,7 +93,7 @@ class VaultWatch:
         if self.connection is None:
             self.connection = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, timeout=1, check_same_thread=False)
         return self.connection.execute(
-            "SELECT value, updated_at FROM credential WHERE profile = ? AND backend = ? AND name = ?", FITIQ_REFRESH
+            "SELECT value, updated_at FROM credential WHERE profile LIKE ? AND backend = ? AND name = ?", FITIQ_REFRESH
         ).fetchone()
 
     def poll(self):
