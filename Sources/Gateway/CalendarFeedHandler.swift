@@ -20,7 +20,7 @@ struct CalendarFeedHandler: Sendable {
         }
         var headers: HTTPFields = [
             .contentType: "text/calendar; charset=utf-8",
-            .eTag: feed.etag,
+            .eTag: "W/" + feed.etag,
             .cacheControl: "private, max-age=300",
             .contentDisposition: "inline; filename=\"daygate.ics\"",
         ]
@@ -31,23 +31,14 @@ struct CalendarFeedHandler: Sendable {
                 "calendar feed without some sections",
                 metadata: ["missing": "\(feed.missing.map { "\($0.key): \($0.value.code)" }.sorted())"])
         }
-        if let asked = request.headers[.ifNoneMatch], Self.matches(asked, feed.etag) {
+        if RenderedAnswer.isNotModified(
+            status: .ok, etag: feed.etag, method: request.method, ifNoneMatch: request.headers[values: .ifNoneMatch])
+        {
+            headers[.contentType] = nil
             return Response(status: .notModified, headers: headers)
         }
         return Response(
             status: .ok, headers: headers,
             body: request.method == .head ? .init() : .init(byteBuffer: ByteBuffer(string: feed.text)))
-    }
-
-    /// `If-None-Match` names `etag` (weak comparison, RFC 9110 §13.1.2) or is `*`.
-    static func matches(_ header: String, _ etag: String) -> Bool {
-        func opaque(_ tag: Substring) -> Substring {
-            let trimmed = tag.trimmingCharacters(in: .whitespaces)
-            return Substring(trimmed.hasPrefix("W/") ? String(trimmed.dropFirst(2)) : trimmed)
-        }
-        let own = opaque(Substring(etag))
-        return header.split(separator: ",").contains {
-            $0.trimmingCharacters(in: .whitespaces) == "*" || opaque($0) == own
-        }
     }
 }

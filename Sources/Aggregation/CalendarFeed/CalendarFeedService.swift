@@ -32,7 +32,8 @@ public struct CalendarFeedService: Sendable {
     /// A feed: its text, a validator that ignores `DTSTAMP`, and what could not be read.
     public struct Feed: Sendable {
         public var text: String
-        /// Weak: equal for two feeds with the same entries (only their `DTSTAMP` differs).
+        /// The opaque tag (`"…"`), equal for two feeds with the same entries (only their
+        /// `DTSTAMP` differs): sent as a weak ETag.
         public var etag: String
         /// Sections that failed without a kept copy: their entries are missing.
         public var missing: [String: ErrorDetail]
@@ -103,7 +104,7 @@ public struct CalendarFeedService: Sendable {
         for (name, report) in answer.sections where answer.sectionBodies[name] == nil {
             if let error = report.error { missing[name] = error }
         }
-        return Feed(text: text, etag: "W/\"\(digest)\"", missing: missing, window: window)
+        return Feed(text: text, etag: "\"\(digest)\"", missing: missing, window: window)
     }
 
     /// An event as a feed entry: timed in the zone, or whole days (the end made exclusive).
@@ -128,24 +129,9 @@ public struct CalendarFeedService: Sendable {
             default: "CONFIRMED"
             }
         return CalendarFeedEntry(
-            uid: "\(uidSafe(source))-\(uidSafe(event.id))@daygate", summary: event.title, time: time,
+            uid: "\(QueryString.escape(source))-\(QueryString.escape(event.id))@daygate", summary: event.title,
+            time: time,
             location: event.location, description: description.isEmpty ? nil : description,
             categories: [event.calendar ?? "8alls"] + event.tags, status: status)
-    }
-
-    /// Letters, digits, `-`, `.` and `_` kept, anything else percent-encoded: a UID that reads
-    /// the same in every client.
-    static func uidSafe(_ text: String) -> String {
-        var out = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"):
-                out.append(Character(Unicode.Scalar(byte)))
-            default:
-                out += String(format: "%%%02X", byte)
-            }
-        }
-        return out
     }
 }
