@@ -1,5 +1,5 @@
 // Talks to the gateway: JSON with the client key (when one is configured), the writes (task
-// inbox, volunteers), and the live change stream read with fetch, so the key can travel as a
+// inbox, ticking tasks off and reopening them, logging and deleting food, volunteers), and the live change stream read with fetch, so the key can travel as a
 // Bearer header (EventSource cannot send headers).
 
 const KEY_STORAGE = "daygate.key";
@@ -84,6 +84,7 @@ export async function sendJSON(method, path, body, { idempotencyKey = null } = {
     const error = answer && answer.error;
     throw new WriteFailed(error?.message || `The gateway answered ${response.status}.`, { status: response.status, code: error?.code || "" });
   }
+  if (response.status === 204) return {};
   if (!answer) throw new WriteFailed(`The gateway answered ${response.status} without JSON.`, { status: response.status });
   return answer;
 }
@@ -91,6 +92,26 @@ export async function sendJSON(method, path, body, { idempotencyKey = null } = {
 /** POST /v1/tasks: a task in the Tickedify inbox. */
 export function addTask(title, idempotencyKey) {
   return sendJSON("POST", "/v1/tasks", { title }, { idempotencyKey });
+}
+
+/** POST /v1/tasks/{id}/complete: ticks a Tickedify task off; answers `{task, next_task_id}`. */
+export function completeTask(taskID, idempotencyKey) {
+  return sendJSON("POST", `/v1/tasks/${encodeURIComponent(taskID)}/complete`, undefined, { idempotencyKey });
+}
+
+/** POST /v1/tasks/{id}/reopen: a completed task back into the inbox; answers `{task}`. */
+export function reopenTask(taskID, idempotencyKey) {
+  return sendJSON("POST", `/v1/tasks/${encodeURIComponent(taskID)}/reopen`, undefined, { idempotencyKey });
+}
+
+/** POST /v1/food-logs: logs `servings` of a food found by GET /v1/foods/search; answers `{food_log, date}`. */
+export function logFood(food, servings, mealType, idempotencyKey) {
+  return sendJSON("POST", "/v1/food-logs", { food_id: food.id, food_source: food.source, servings, meal_type: mealType }, { idempotencyKey });
+}
+
+/** DELETE /v1/food-logs/{id}: removes a logged food (204, no body). */
+export function deleteFoodLog(logID) {
+  return sendJSON("DELETE", `/v1/food-logs/${encodeURIComponent(logID)}`);
 }
 
 /** POST /v1/diensten/{id}/volunteers: signs a name up; answers `{dienst}`. */

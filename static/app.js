@@ -1,8 +1,10 @@
-// The dashboard: the day from /v1/today, task counts, upcoming diensten; live updates over
-// /v1/stream; the date in the URL (?date=YYYY-MM-DD). Writes: a task into the Tickedify inbox,
-// and volunteers on the diensten a manager sees.
+// The dashboard: the day from /v1/today, task counts and lists, upcoming diensten; live updates
+// over /v1/stream; the date in the URL (?date=YYYY-MM-DD). Writes: a task into the Tickedify
+// inbox, a task ticked off or reopened, a meal logged or deleted, and volunteers on the diensten
+// a manager sees. Saved items open in place.
 import {
-  addTask, addVolunteer, followChanges, getJSON, KeyRequired, newIdempotencyKey, removeVolunteer, storeKey, WriteFailed,
+  addTask, addVolunteer, completeTask, deleteFoodLog, followChanges, getJSON, KeyRequired, logFood, newIdempotencyKey,
+  removeVolunteer, reopenTask, storeKey, WriteFailed,
 } from "./api.js";
 import * as render from "./render.js";
 
@@ -10,7 +12,17 @@ const $ = (id) => document.getElementById(id);
 // date: the day asked for (null = today in the gateway's timezone); shown: the day on screen.
 // diensten: the list on screen and its section report; writes: how many writes have answered
 // (a load that started before one must not put its older list back on screen).
-const state = { date: null, shown: null, loading: null, pending: false, diensten: null, dienstenReport: null, dienstenDrawn: "", writes: 0, knowledge: null, knowledgeReport: null };
+// today: the gateway's today, as the last load without a date said. The rest is what is on screen.
+const state = {
+  date: null, shown: null, today: null, loading: null, pending: false, diensten: null, dienstenReport: null, dienstenDrawn: "",
+  writes: 0, knowledge: null, knowledgeReport: null, day: null, list: "inbox", listTasks: null, listReport: null,
+  nutrition: null, foodLogs: null,
+};
+// Per task id: {busy ("complete"|"reopen"), done (the write answered; until a load shows it), error, retry ({kind, key})}.
+const taskStates = new Map();
+// Per food log id: {busy, error}. Per saved item id (opened in place): {busy, item, error}.
+const logStates = new Map();
+const openedItems = new Map();
 // Per dienst id: {value (typed name), error (last refusal), busy ("add"|"remove"), retry ({name, key})}.
 const drafts = new Map();
 window.__daygate = { loadedAt: Date.now(), renders: 0 };
@@ -80,20 +92,38 @@ async function load({ refresh = false } = {}) {
     let again = false;
     try {
       const query = state.date ? `?date=${state.date}` : "";
-      const [day, counts, upcoming] = await Promise.all([
+      const list = state.list;
+      const [day, counts, upcoming, tasks, nutrition] = await Promise.all([
         getJSON(`/v1/today${query}`, { refresh }),
         getJSON("/v1/tasks/counts", { refresh }).catch(() => null),
         getJSON("/v1/diensten?past_days=0&future_days=30", { refresh }).catch(() => null),
+        getJSON(list === "done" ? `/v1/tasks/done${query}` : `/v1/tasks?list=${list}`, { refresh }).catch((error) => ({ failed: error })),
+        getJSON(`/v1/nutrition${query}`, { refresh }).catch(() => null),
       ]);
       state.shown = day.date;
+      if (!state.date) state.today = day.date;
       $("date-input").value = day.date;
       document.title = `daygate — ${day.date}`;
 
       const sections = { ...day.sections, counts: counts?.sections?.counts, diensten: upcoming?.sections?.diensten ?? day.sections.diensten };
       setBadges(sections);
-      fill("timeline", [...render.problems([day.sections.plan, day.sections.events, day.sections.subscribed]), ...render.timeline(day.date, day.plan, day.events)]);
       fill("counts", [...render.problems([sections.counts]), ...render.counts(counts?.counts)]);
-      fill("nutrition", [...render.problems([day.sections.nutrition]), ...render.nutrition(day.nutrition)]);
+      if (state.writes === writes) {
+        // Ticks answered before this load started are in what it got: forget them.
+        for (const [id, task] of taskStates) if (task.done && !task.busy) taskStates.delete(id);
+        for (const [id, log] of logStates) if (!log.busy && !log.error) logStates.delete(id);
+        state.day = day;
+        if (state.list === list) {
+          state.listTasks = tasks.failed ? null : tasks.tasks;
+          state.listReport = tasks.failed ? { error: { message: `Could not load the list: ${tasks.failed.message}` } } : tasks.sections?.tasks;
+        }
+        state.nutrition = day.nutrition;
+        state.foodLogs = nutrition?.food_logs ?? null;
+        drawTasks();
+        drawNutrition();
+      } else {
+        state.pending = true; // a write answered meanwhile: what this load got may predate it
+      }
       if (state.writes === writes) {
         state.diensten = upcoming?.diensten ?? day.diensten;
         state.dienstenReport = sections.diensten;
@@ -133,6 +163,250 @@ async function load({ refresh = false } = {}) {
 }
 
 /**
+ * Redraws `id` with `nodes` and puts the focus back where it was when the element that had it is
+ * drawn again (same id), with the caret of a text box kept; otherwise on `fallback()`'s element.
+ */
+function fillKeepingFocus(id, nodes, fallback = () => null) {
+  const holder = $(id);
+  const focused = holder.contains(document.activeElement) ? document.activeElement : null;
+  const focusedID = focused?.id;
+  const selection = focused instanceof HTMLInputElement && focused.type === "text" ? [focused.selectionStart, focused.selectionEnd] : null;
+  holder.replaceChildren(...nodes);
+  if (!focused) return;
+  const again = (focusedID && document.getElementById(focusedID)) || fallback();
+  if (!again) return;
+  again.focus({ preventScroll: true });
+  if (selection && again instanceof HTMLInputElement) again.setSelectionRange(...selection);
+}
+
+/** The timeline and the task list, with each task's box as its write and refusal leave it. */
+function drawTasks() {
+  const day = state.day;
+  if (day) {
+    fillKeepingFocus("timeline", [...render.problems([day.sections.plan, day.sections.events, day.sections.subscribed]),
+      ...render.timeline(day.date, day.plan, day.events, taskStates)], () => $("timeline").querySelector("input.task-check:not(:disabled)"));
+  }
+  const completed = state.list === "done";
+  const list = state.listTasks;
+  fillKeepingFocus("task-list", [...render.problems([state.listReport]).map((p) => render.h("li", {}, p)),
+    ...(list || !state.listReport ? render.taskList(list, taskStates, { completed }) : [])],
+  () => $("task-list").querySelector("input.task-check") || $("task-list-choice"));
+}
+
+/**
+ * Ticks a task off (its box in the timeline or a list) or, from the done list, reopens it. The
+ * box shows the outcome at once and stays as the gateway answered: a refusal unticks it and is
+ * shown under that task; the same Idempotency-Key goes with a retry after an unknown outcome.
+ */
+async function toggleTask(box) {
+  const id = box.dataset.task;
+  const title = box.dataset.title;
+  const kind = box.dataset.action === "reopen-task" ? "reopen" : "complete";
+  const task = taskStates.get(id) || {};
+  if (task.busy) return;
+  taskStates.set(id, task);
+  if (task.retry?.kind !== kind) task.retry = { kind, key: newIdempotencyKey() };
+  task.busy = kind;
+  task.error = "";
+  task.done = false;
+  drawTasks();
+  let answered = false;
+  try {
+    if (kind === "reopen") await reopenTask(id, task.retry.key); else await completeTask(id, task.retry.key);
+    task.retry = null;
+    task.done = true;
+    answered = true;
+    state.writes += 1;
+    announce("tasks-status", kind === "reopen" ? `Moved “${title}” back to the inbox.` : `Done: “${title}”.`);
+  } catch (error) {
+    task.error = refusal(error);
+    if (!(error instanceof WriteFailed && error.unknownOutcome)) task.retry = null;
+  } finally {
+    task.busy = null;
+    drawTasks();
+  }
+  if (answered) load();
+}
+
+function followTaskControls() {
+  for (const id of ["timeline", "task-list"]) {
+    // A box whose write is on its way does not toggle (a click or Space is cancelled).
+    $(id).addEventListener("click", (event) => {
+      if (event.target.closest("input.task-check[aria-disabled=true]")) event.preventDefault();
+    });
+    $(id).addEventListener("change", (event) => {
+      const box = event.target.closest("input[data-action=complete-task], input[data-action=reopen-task]");
+      if (box) toggleTask(box);
+    });
+  }
+  $("task-list-choice").addEventListener("change", (event) => {
+    state.list = event.target.value;
+    state.listTasks = null;
+    state.listReport = null;
+    drawTasks();
+    load();
+  });
+}
+
+/**
+ * Nutrition: the ring and the food logged on the day (each can be deleted), and "Log a meal":
+ * search FitIQ's foods by name, pick one, servings and meal, log. The ring moves at once by what
+ * was logged or deleted (the food's kcal and macros per serving times the servings); the next
+ * load brings FitIQ's own figures.
+ */
+const meal = { foods: [], picked: null, searched: "", timer: null, asked: 0, busy: false, retry: null };
+
+function drawNutrition() {
+  const day = state.day;
+  fill("nutrition", [...render.problems([day?.sections.nutrition]), ...render.nutrition(state.nutrition)]);
+  fillKeepingFocus("food-logs", render.foodLogs(state.foodLogs, logStates), () => $("meal-log").querySelector("summary"));
+  const loggable = !state.date || state.date === state.today;
+  $("meal-log").hidden = !loggable;
+}
+
+/** Moves the ring by `servings` of `food` (negative to take it back). */
+function adjustNutrition(food, servings) {
+  const now = state.nutrition;
+  if (!now) return;
+  const add = (value, per) => (value ?? 0) + (per ?? 0) * servings;
+  const calories = Math.round(add(now.calories, food.calories));
+  state.nutrition = {
+    ...now, calories, protein_g: add(now.protein_g, food.protein_g), carbs_g: add(now.carbs_g, food.carbs_g), fat_g: add(now.fat_g, food.fat_g),
+    remaining_calories: now.goal_calories != null ? now.goal_calories - calories : now.remaining_calories,
+  };
+}
+
+function drawFoods(message = "") {
+  const nodes = render.foodResults(meal.foods, meal.picked);
+  if (message) nodes.unshift(render.h("li", { class: "empty", text: message }));
+  fillKeepingFocus("food-results", nodes, () => $("food-query"));
+}
+
+async function searchFoods(query) {
+  const asked = ++meal.asked;
+  try {
+    const answer = await getJSON(`/v1/foods/search?q=${encodeURIComponent(query)}`);
+    if (asked !== meal.asked) return; // a later search is on its way
+    meal.foods = answer.foods || [];
+    meal.searched = query;
+    if (!meal.foods.some((food) => food.id === meal.picked)) meal.picked = meal.foods.length === 1 ? meal.foods[0].id : null;
+    drawFoods(meal.foods.length ? "" : `No food found for “${query}”.`);
+  } catch (error) {
+    if (asked !== meal.asked) return;
+    if (error instanceof KeyRequired && error.current) askForKey();
+    meal.foods = [];
+    drawFoods(`Could not search: ${error.message}`);
+  }
+}
+
+/** The meal the time of day suggests (the browser's clock; only a default). */
+function mealNow() {
+  const hour = new Date().getHours();
+  return hour < 11 ? "breakfast" : hour < 15 ? "lunch" : hour < 17 ? "snack" : hour < 22 ? "dinner" : "snack";
+}
+
+function followMealForm() {
+  const form = $("meal-form");
+  const query = $("food-query");
+  const showError = (text) => { $("meal-error").textContent = text; };
+  $("meal-log").addEventListener("toggle", () => { if ($("meal-log").open) { $("meal-type").value = mealNow(); query.focus(); } });
+  query.addEventListener("input", () => {
+    clearTimeout(meal.timer);
+    const text = query.value.trim();
+    showError("");
+    if (text.length < 2) { meal.asked += 1; meal.foods = []; meal.picked = null; drawFoods(); return; }
+    meal.timer = setTimeout(() => searchFoods(text), 250);
+  });
+  $("food-results").addEventListener("change", (event) => { if (event.target.name === "food") meal.picked = event.target.value; });
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    if (meal.busy) return;
+    showError("");
+    const food = meal.foods.find((item) => item.id === meal.picked);
+    const servings = Number($("meal-servings").value);
+    const mealType = $("meal-type").value;
+    if (!food) { showError(meal.foods.length ? "Pick a food first." : "Search for a food first."); query.focus(); return; }
+    if (!(servings > 0 && servings <= 100)) { showError("Servings: more than 0, at most 100."); $("meal-servings").focus(); return; }
+    const attempt = `${food.id}|${servings}|${mealType}`;
+    if (meal.retry?.attempt !== attempt) meal.retry = { attempt, key: newIdempotencyKey() };
+    const button = $("meal-submit");
+    meal.busy = true;
+    button.disabled = true;
+    form.setAttribute("aria-busy", "true");
+    let answered = false;
+    try {
+      await logFood(food, servings, mealType, meal.retry.key);
+      meal.retry = null;
+      answered = true;
+      state.writes += 1;
+      adjustNutrition(food, servings);
+      drawNutrition();
+      announce("nutrition-status", `Logged ${servings === 1 ? "" : `${servings} × `}${food.name} (${mealType}).`);
+      query.value = "";
+      meal.foods = [];
+      meal.picked = null;
+      $("meal-servings").value = "1";
+      drawFoods();
+    } catch (error) {
+      showError(refusal(error));
+      if (!(error instanceof WriteFailed && error.unknownOutcome)) meal.retry = null;
+    } finally {
+      meal.busy = false;
+      button.disabled = false;
+      form.removeAttribute("aria-busy");
+      if (focusLost()) query.focus();
+    }
+    if (answered) load();
+  });
+  $("food-logs").addEventListener("click", async (event) => {
+    const button = event.target.closest("button[data-action=delete-food-log]");
+    if (!button || button.disabled) return;
+    const id = button.dataset.log;
+    const log = (state.foodLogs || []).find((item) => item.id === id);
+    const entry = { busy: true, error: "" };
+    logStates.set(id, entry);
+    drawNutrition();
+    let answered = false;
+    try {
+      await deleteFoodLog(id);
+      answered = true;
+      state.writes += 1;
+      state.foodLogs = (state.foodLogs || []).filter((item) => item.id !== id);
+      if (log) adjustNutrition({ calories: log.calories, protein_g: log.protein_g, carbs_g: log.carbs_g, fat_g: log.fat_g }, -1);
+      announce("nutrition-status", `Deleted ${button.dataset.name}.`);
+    } catch (error) {
+      entry.error = refusal(error);
+    } finally {
+      entry.busy = false;
+      drawNutrition();
+    }
+    if (answered) load();
+  });
+}
+
+/** Recently saved: the title opens the item in place (GET /v1/knowledge/items/{id}), again closes it. */
+async function toggleItem(id) {
+  if (openedItems.has(id)) {
+    if (!openedItems.get(id).busy) openedItems.delete(id);
+    drawKnowledge();
+    return;
+  }
+  const entry = { busy: true, item: null, error: "" };
+  openedItems.set(id, entry);
+  drawKnowledge();
+  try {
+    entry.item = (await getJSON(`/v1/knowledge/items/${encodeURIComponent(id)}`)).item ?? null;
+    if (!entry.item) entry.error = "The item could not be read.";
+  } catch (error) {
+    if (error instanceof KeyRequired && error.current) askForKey();
+    entry.error = `Could not open it: ${error.message}`;
+  } finally {
+    entry.busy = false;
+    drawKnowledge();
+  }
+}
+
+/**
  * Recently saved: the newest items from /v1/today, then the pages after them, a click at a
  * time, from /v1/knowledge/recent (its next_cursor; null on the last page). The pages loaded
  * stay below the newest items when the day is loaded again.
@@ -143,7 +417,7 @@ const more = { items: [], cursor: undefined, busy: false };
 function drawKnowledge() {
   const shown = new Set((state.knowledge || []).map((item) => item.id));
   const items = [...(state.knowledge || []), ...more.items.filter((item) => !shown.has(item.id))];
-  fill("knowledge", [...render.problems([state.knowledgeReport]).map((p) => render.h("li", {}, p)), ...render.knowledge(items)]);
+  fillKeepingFocus("knowledge", [...render.problems([state.knowledgeReport]).map((p) => render.h("li", {}, p)), ...render.knowledge(items, openedItems)]);
   const button = $("knowledge-more");
   button.hidden = !(state.knowledge || []).length || more.cursor === null;
   button.disabled = more.busy;
@@ -352,12 +626,18 @@ function start() {
   $("date-input").addEventListener("change", (event) => { if (event.target.value) go(event.target.value); });
   $("refresh").addEventListener("click", () => load({ refresh: true }));
   $("knowledge-more").addEventListener("click", loadMoreKnowledge);
+  $("knowledge").addEventListener("click", (event) => {
+    const button = event.target.closest("button[data-action=toggle-item]");
+    if (button) toggleItem(button.dataset.item);
+  });
   $("key-form").addEventListener("submit", () => {
     const key = $("key-input").value.trim();
     if (key) { storeKey(key); load(); connect(); }
   });
   window.addEventListener("popstate", () => { state.date = dateFromURL(); load(); });
   followTaskForm();
+  followTaskControls();
+  followMealForm();
   followDienstControls();
   load();
   connect();

@@ -62,9 +62,33 @@ export function safeColor(value) {
   return typeof value === "string" && /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.test(value) ? value : null;
 }
 
+/**
+ * The checkbox that ticks a Tickedify task off (or, in the done list, reopens it). `where` keeps
+ * ids unique when one task shows in two places (the timeline and a list); `states` (task id →
+ * {busy: "complete"|"reopen", done, error}) keeps a write in flight and its refusal across
+ * redraws. The refusal is shown under the task (`role=alert`) and tied to the box. A box whose
+ * write is on its way is `aria-disabled` (not `disabled`, which would throw the focus out).
+ */
+function taskCheck(task, where, states, { completed = false } = {}) {
+  const state = states.get(task.id) || {};
+  const id = `${where}-${task.id}`;
+  const checked = completed ? state.busy !== "reopen" && !state.done : Boolean(state.busy === "complete" || state.done);
+  return {
+    box: h("input", {
+      type: "checkbox", class: "task-check", id: `check-${id}`, "data-action": completed ? "reopen-task" : "complete-task",
+      "data-task": task.id, "data-title": task.title, checked, "aria-disabled": state.busy ? "true" : null,
+      "aria-label": completed ? `Done: ${task.title} (uncheck to reopen)` : `Done: ${task.title}`,
+      "aria-invalid": state.error ? "true" : null, "aria-describedby": state.error ? `error-${id}` : null,
+    }),
+    error: state.error ? h("p", { class: "task-error", id: `error-${id}`, role: "alert", text: state.error }) : null,
+    done: checked,
+  };
+}
+
 /** Events and planned slots of one day, merged by time; all-day events first. Events keep
- * their colour (an 8alls colour, or their subscribed calendar's) and name their calendar. */
-export function timeline(date, plan, events) {
+ * their colour (an 8alls colour, or their subscribed calendar's) and name their calendar.
+ * Planned tasks have a checkbox that ticks them off (`taskCheck`). */
+export function timeline(date, plan, events, tasks = new Map()) {
   const rows = [];
   for (const event of events || []) {
     const startsToday = (event.start || "").startsWith(date);
@@ -77,20 +101,42 @@ export function timeline(date, plan, events) {
   }
   for (const item of plan || []) {
     const duration = item.duration_minutes ? `${item.duration_minutes} min` : "";
+    const check = item.kind === "task" && item.task_id ? taskCheck({ id: item.task_id, title: item.title }, "plan", tasks) : null;
     rows.push({
       key: item.hour * 60, order: 1 + (item.position || 0), kind: item.kind,
-      time: `${String(item.hour).padStart(2, "0")}:00`, title: item.title, sub: duration,
+      time: `${String(item.hour).padStart(2, "0")}:00`, title: item.title, sub: duration, check,
     });
   }
   rows.sort((a, b) => a.key - b.key || a.order - b.order);
   if (!rows.length) return [h("li", {}, h("span"), h("p", { class: "empty", text: "Nothing planned." }))];
   const labels = { event: "event", task: "task", break: "break", blocked: "blocked" };
-  return rows.map((row) => h("li", { "data-kind": row.kind, "data-status": row.status || null, "data-calendar": row.calendar || null },
-    h("time", { text: row.time }),
-    painted(row.color, h("div", { class: "what" },
-      h("span", { class: "kind", text: labels[row.kind] || row.kind }),
-      h("span", { class: "title", text: row.title }),
-      row.sub ? h("span", { class: "sub", text: row.sub }) : null))));
+  return rows.map((row) => h("li", {
+    "data-kind": row.kind, "data-status": row.status || null, "data-calendar": row.calendar || null,
+    "data-task": row.check?.box.dataset.task || null, "data-done": row.check ? String(row.check.done) : null,
+  },
+  h("time", { text: row.time }),
+  painted(row.color, h("div", { class: "what" },
+    row.check ? h("label", { class: "task-line" }, row.check.box,
+      h("span", { class: "kind", text: labels[row.kind] }), h("span", { class: "title", text: row.title }))
+      : [h("span", { class: "kind", text: labels[row.kind] || row.kind }), h("span", { class: "title", text: row.title })],
+    row.sub ? h("span", { class: "sub", text: row.sub }) : null,
+    row.check?.error))));
+}
+
+/**
+ * One of Tickedify's lists (inbox, actions, follow up), or the tasks done on the day
+ * (`completed`: their boxes are ticked, unticking reopens one into the inbox).
+ */
+export function taskList(tasks, states = new Map(), { completed = false } = {}) {
+  if (!tasks || !tasks.length) return [h("li", {}, h("p", { class: "empty", text: completed ? "Nothing done yet." : "No open tasks." }))];
+  return tasks.map((task) => {
+    const check = taskCheck(task, completed ? "done" : "list", states, { completed });
+    const when = completed && task.completed_at ? `done ${clock(task.completed_at)}` : task.appears_on ? `from ${task.appears_on}` : "";
+    return h("li", { "data-task": task.id, "data-done": String(check.done) },
+      h("label", { class: "task-line" }, check.box, h("span", { class: "title", text: task.title })),
+      when || task.priority === "high" ? h("span", { class: "sub", text: [task.priority === "high" ? "high priority" : "", when].filter(Boolean).join(" · ") }) : null,
+      check.error);
+  });
 }
 
 /** The element with its left border in `color` (through the CSSOM, which the page's
@@ -148,6 +194,51 @@ export function nutrition(summary) {
       macro("Fat", summary.fat_g, "macro-fat"),
       remaining != null ? h("p", { class: "sub", text: remaining >= 0 ? `${remaining} kcal left` : `${-remaining} kcal over` }) : null),
     h("p", { class: "meals", text: mealText }))];
+}
+
+const MEALS = { breakfast: "Breakfast", lunch: "Lunch", dinner: "Dinner", snack: "Snack" };
+
+/** "2 × Banana" with its kcal, for a food log or a food found. */
+function portion(servings, name) {
+  return `${servings === 1 ? "" : `${servings} × `}${name || "Unknown food"}`;
+}
+
+/**
+ * The food logged on the day (from /v1/nutrition's food_logs), by meal, each with a button that
+ * deletes it; `states` (log id → {busy, error}) keeps a delete in flight and its refusal.
+ */
+export function foodLogs(logs, states = new Map()) {
+  if (!logs || !logs.length) return [];
+  const order = Object.keys(MEALS);
+  const sorted = [...logs].sort((a, b) => order.indexOf(a.meal_type) - order.indexOf(b.meal_type) || String(a.logged_at).localeCompare(String(b.logged_at)));
+  return sorted.map((log) => {
+    const state = states.get(log.id) || {};
+    const text = portion(log.servings, log.name);
+    const errorID = `food-log-${log.id}-error`;
+    return h("li", { "data-log": log.id, "aria-busy": state.busy ? "true" : null },
+      h("span", { class: "meal", text: MEALS[log.meal_type] || log.meal_type }),
+      h("span", { class: "food", text }),
+      h("span", { class: "kcal", text: log.calories != null ? `${Math.round(log.calories)} kcal` : "" }),
+      h("button", {
+        type: "button", class: "remove", id: `food-log-${log.id}-delete`, "data-action": "delete-food-log", "data-log": log.id,
+        "data-name": text, "aria-label": `Delete ${text} (${MEALS[log.meal_type] || log.meal_type})`, title: "Delete",
+        "aria-describedby": state.error ? errorID : null, disabled: Boolean(state.busy), text: "×",
+      }),
+      state.error ? h("p", { class: "task-error", id: errorID, role: "alert", text: state.error }) : null);
+  });
+}
+
+/** The foods a search found, as radio buttons (one is picked to log); values are per serving. */
+export function foodResults(foods, picked) {
+  return foods.map((food, index) => {
+    const id = `food-${index}`;
+    const serving = food.serving_size != null ? `${food.serving_size}${food.serving_unit ? ` ${food.serving_unit}` : ""}` : "1 serving";
+    return h("li", {},
+      h("input", { type: "radio", name: "food", id, value: food.id, checked: picked === food.id }),
+      h("label", { for: id },
+        h("span", { class: "food", text: food.brand ? `${food.name} (${food.brand})` : food.name }),
+        h("span", { class: "sub", text: `${Math.round(food.calories ?? 0)} kcal per ${serving}` })));
+  });
 }
 
 /** "28/11 08:30–11:00" of a dienst. */
@@ -217,11 +308,43 @@ function manage(dienst, label, whenID, draft) {
     draft.error ? h("p", { class: "dienst-error", id: errorID, role: "alert", text: draft.error }) : null);
 }
 
-export function knowledge(items) {
+function link(url, text) {
+  return url && /^https?:\/\//.test(url) ? h("a", { href: url, rel: "noopener noreferrer", text: text || url }) : null;
+}
+
+/**
+ * Recently saved items. Each title is a button that opens the item in place (`opened`: item id →
+ * {busy, item, error}, the answer of /v1/knowledge/items/{id}): its summary, content, tags and link.
+ */
+export function knowledge(items, opened = new Map()) {
   if (!items || !items.length) return [h("li", {}, h("p", { class: "empty", text: "Nothing saved recently." }))];
-  return items.map((item) => h("li", {},
-    item.url && /^https?:\/\//.test(item.url) ? h("a", { href: item.url, rel: "noopener noreferrer", text: item.title || item.url }) : h("span", { text: item.title || "Untitled" }),
-    h("span", { class: "sub" },
-      (item.tags || []).map((tag) => h("span", { class: "tag", text: tag })),
-      item.created_at ? `${item.created_at.slice(0, 10)} ${clock(item.created_at)}` : "")));
+  return items.map((item) => {
+    const open = opened.get(item.id);
+    const detailID = `item-${item.id}-detail`;
+    return h("li", { "data-item": item.id },
+      h("button", {
+        type: "button", class: "item-toggle", id: `item-${item.id}-toggle`, "data-action": "toggle-item", "data-item": item.id,
+        "aria-expanded": String(Boolean(open)), "aria-controls": detailID, text: item.title || item.url || "Untitled",
+      }),
+      item.url && /^https?:\/\//.test(item.url)
+        ? h("a", { class: "item-link", href: item.url, rel: "noopener noreferrer", "aria-label": `Open ${item.title || "the link"}`, title: item.url, text: "↗" })
+        : null,
+      h("span", { class: "sub" },
+        (item.tags || []).map((tag) => h("span", { class: "tag", text: tag })),
+        item.created_at ? `${item.created_at.slice(0, 10)} ${clock(item.created_at)}` : ""),
+      open ? h("div", { class: "item-detail", id: detailID, role: "region", "aria-label": item.title || "Saved item", "aria-busy": open.busy ? "true" : null },
+        open.busy ? h("p", { class: "empty", text: "Loading…" }) : null,
+        open.error ? h("p", { class: "task-error", role: "alert", text: open.error }) : null,
+        open.item ? itemDetail(open.item) : null) : null);
+  });
+}
+
+function itemDetail(item) {
+  const content = (item.content || "").trim();
+  return [
+    item.summary ? h("p", { class: "summary", text: item.summary }) : null,
+    content && content !== (item.summary || "").trim() ? h("p", { class: "content", text: content.length > 1200 ? `${content.slice(0, 1200)}…` : content }) : null,
+    !item.summary && !content ? h("p", { class: "empty", text: "No text saved with this item." }) : null,
+    h("p", { class: "sub" }, [item.type, item.url ? null : "note"].filter(Boolean).join(" · "), " ", link(item.url, "Open the link")),
+  ];
 }

@@ -125,9 +125,10 @@ def main():
                 call(demo.simulators["eightalls"] + "/_sim/faults", "POST", {"down": "reset"})
                 page.click("#refresh")
                 page.wait_for_selector(".badge[data-section=events][data-state=stale]", timeout=10000)
-                assert page.get_attribute(".badge[data-section=plan]", "data-state") == "fresh"
-                assert page.locator("#banner").is_visible()
-                assert "Incomplete" in page.inner_text("#banner")
+                plan = page.get_attribute(".badge[data-section=plan]", "data-state")
+                assert plan == "fresh", f"the plan badge is {plan}"
+                assert page.locator("#banner").is_visible(), "no banner"
+                assert "Incomplete" in page.inner_text("#banner"), page.inner_text("#banner")
                 page.screenshot(path=os.path.join(shots, "dashboard-stale.png"), full_page=True)
                 call(demo.simulators["eightalls"] + "/_sim/faults", "POST", {})
             check("a faulted simulator shows a stale badge", stale_badge)
@@ -251,6 +252,124 @@ def main():
                 managed = page.locator("#diensten li[data-role=manager][data-manageable=true] form.volunteer-add")
                 assert managed.count() > 0, "no manager dienst has controls (nothing to compare with)"
             check("member diensten have no volunteer controls", member_diensten_read_only)
+
+            def ticks_off_a_planned_task_with_the_keyboard():
+                title = "Offerte tegelzetter vergelijken"
+                box = page.locator("#timeline li[data-kind=task]", has_text=title).locator("input.task-check")
+                assert box.count() == 1, f"{box.count()} checkboxes for {title!r} on the timeline"
+                assert page.locator("#timeline li[data-kind=task] input.task-check").count() >= 3, "not every planned task has a box"
+                posts = []
+                def on_request(request):
+                    if request.method == "POST" and request.url.endswith("/complete"):
+                        posts.append(request)
+                page.on("request", on_request)
+                try:
+                    box.focus()
+                    page.keyboard.press("Space")
+                    # Gone from the plan: Tickedify drops a completed task's planning items.
+                    wait_until(lambda: page.locator("#timeline li", has_text=title).count() == 0)
+                finally:
+                    page.remove_listener("request", on_request)
+                assert len(posts) == 1, f"{len(posts)} POSTs for one key press"
+                assert len(posts[0].headers.get("idempotency-key", "")) >= 16, "no Idempotency-Key"
+                wait_until(lambda: f"Done: “{title}”" in page.inner_text("#tasks-status"))
+                done = call(demo.url + "/v1/tasks/done", headers={"Cache-Control": "no-cache"})
+                assert title in [task["title"] for task in done["tasks"]], "not in Tickedify's completed tasks"
+                page.focus("#task-list-choice")
+                page.select_option("#task-list-choice", "done")
+                row = page.locator("#task-list li", has_text=title)
+                row.wait_for(timeout=10000)
+                assert row.locator("input.task-check").is_checked(), "a done task's box is not ticked"
+            check("a planned task is ticked off from the timeline with the keyboard", ticks_off_a_planned_task_with_the_keyboard)
+
+            def reopens_a_done_task():
+                title = "Offerte tegelzetter vergelijken"
+                box = page.locator("#task-list li", has_text=title).locator("input.task-check")
+                box.focus()
+                page.keyboard.press("Space")
+                wait_until(lambda: page.locator("#task-list li", has_text=title).count() == 0)
+                wait_until(lambda: "back to the inbox" in page.inner_text("#tasks-status"))
+                page.select_option("#task-list-choice", "inbox")
+                row = page.locator("#task-list li", has_text=title)
+                row.wait_for(timeout=10000)
+                assert not row.locator("input.task-check").is_checked()
+            check("a done task is reopened into the inbox from the done list", reopens_a_done_task)
+
+            def a_refused_tick_shows_on_that_task():
+                page.select_option("#task-list-choice", "inbox")
+                page.locator("#task-list li input.task-check").first.wait_for(timeout=10000)
+                row = page.locator("#task-list li").first
+                task_id = row.get_attribute("data-task")
+                call(demo.simulators["tickedify"] + "/_sim/faults", "POST", {"down": "reset"})
+                try:
+                    box = row.locator("input.task-check")
+                    box.focus()
+                    page.keyboard.press("Space")
+                    error = page.locator(f"#task-list li[data-task='{task_id}'] .task-error[role=alert]")
+                    error.wait_for(timeout=15000)
+                    message = error.inner_text()
+                    again = page.locator(f"#task-list li[data-task='{task_id}'] input.task-check")
+                    assert not again.is_checked(), "the box stayed ticked after a refusal"
+                    assert again.get_attribute("aria-describedby") == error.get_attribute("id")
+                    assert page.evaluate("document.activeElement && document.activeElement.dataset.task") == task_id, "the focus left the task"
+                    assert page.locator("#task-list .task-error").count() == 1, "the refusal shows on other tasks too"
+                    page.screenshot(path=os.path.join(shots, "dashboard-task-refused.png"), full_page=True)
+                finally:
+                    call(demo.simulators["tickedify"] + "/_sim/faults", "POST", {})
+                return message
+            check("a refused tick shows the gateway's error on that task", a_refused_tick_shows_on_that_task)
+
+            def logs_a_meal():
+                ring = page.locator("#nutrition svg.ring")
+                before = int(ring.locator("text").first.text_content())
+                page.click("#meal-log summary")
+                page.fill("#food-query", "banan")
+                page.locator("#food-results input[type=radio]").first.wait_for(timeout=10000)
+                option = page.locator("#food-results li", has_text="Banana").locator("input[type=radio]")
+                option.check()
+                page.fill("#meal-servings", "2")
+                page.select_option("#meal-type", "snack")
+                searches = [call(demo.url + "/v1/foods/search?q=banan")]
+                kcal = round(next(food for food in searches[0]["foods"] if food["name"] == "Banana")["calories"] * 2)
+                page.click("#meal-submit")
+                # The ring moves when the write answers, before FitIQ is asked again.
+                wait_until(lambda: int(ring.locator("text").first.text_content()) == before + kcal, timeout=10000)
+                assert page.inner_text("#meal-error") == "", page.inner_text("#meal-error")
+                wait_until(lambda: "Logged 2 × Banana" in page.inner_text("#nutrition-status"))
+                page.locator("#food-logs li", has_text="2 × Banana").wait_for(timeout=10000)
+                # FitIQ's own figures after the reload agree.
+                wait_until(lambda: int(ring.locator("text").first.text_content()) == before + kcal, timeout=10000)
+                return f"{before} → {before + kcal} kcal"
+            check("a meal is found by name, logged, and the ring moves at once", logs_a_meal)
+
+            def deletes_a_food_log():
+                ring = page.locator("#nutrition svg.ring")
+                before = int(ring.locator("text").first.text_content())
+                row = page.locator("#food-logs li", has_text="2 × Banana")
+                row.locator("button[data-action=delete-food-log]").click()
+                wait_until(lambda: page.locator("#food-logs li", has_text="2 × Banana").count() == 0)
+                wait_until(lambda: int(ring.locator("text").first.text_content()) < before)
+                nutrition = call(demo.url + "/v1/nutrition", headers={"Cache-Control": "no-cache"})
+                assert int(ring.locator("text").first.text_content()) == nutrition["nutrition"]["calories"]
+            check("a food log is deleted and the ring follows", deletes_a_food_log)
+
+            def opens_a_saved_item_in_place():
+                toggle = page.locator("#knowledge li button[data-action=toggle-item]").first
+                item_id = toggle.get_attribute("data-item")
+                toggle.focus()
+                page.keyboard.press("Enter")
+                detail = page.locator(f"#knowledge li[data-item='{item_id}'] .item-detail")
+                detail.wait_for(timeout=10000)
+                wait_until(lambda: detail.get_attribute("aria-busy") is None)
+                item = call(demo.url + f"/v1/knowledge/items/{item_id}")["item"]
+                text = detail.inner_text()
+                assert (item.get("summary") or item.get("content") or "")[:40].strip() in text, text
+                assert toggle.get_attribute("aria-expanded") == "true"
+                assert page.url.endswith("/") or "date=" in page.url, "opening it navigated away"
+                page.keyboard.press("Enter")
+                wait_until(lambda: detail.count() == 0)
+                assert toggle.get_attribute("aria-expanded") == "false"
+            check("a saved item opens in place and closes again", opens_a_saved_item_in_place)
 
             page.emulate_media(color_scheme="dark")
             page.screenshot(path=os.path.join(shots, "dashboard-dark.png"), full_page=True)
