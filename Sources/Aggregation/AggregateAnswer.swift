@@ -4,7 +4,9 @@ import Model
 
 /// An aggregated answer and what the HTTP layer needs to describe it.
 public struct AggregateAnswer: Sendable {
-    /// 200 when any section has data; 504 when every section timed out; 502 otherwise.
+    /// 200 when any section has data; 404 (`body` is then `{"error":{…}}`) when the route's only
+    /// section failed with `not_found` (its backend says the thing asked for does not exist);
+    /// 504 when every section timed out; 502 otherwise.
     public var status: Int
     public var body: Data
     /// The body without what changes from one response to the next for the same data

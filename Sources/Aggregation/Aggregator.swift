@@ -33,15 +33,20 @@ public final class Aggregator: Sendable {
         RequestClock(now: now(), timeZone: config.timeZone)
     }
 
-    /// Typed parameter values from query items; defaults applied ("today" of `clock`). Unknown
-    /// and repeated parameters are refused (names starting with `_` are ignored, for
-    /// cache-busting).
-    public func parameters(for route: Route, query: [(String, String)], clock: RequestClock) throws(ErrorDetail)
-        -> [String: ArgumentValue]
-    {
+    /// Typed parameter values from the path's `{name}` segments (`path`, percent-decoded) and
+    /// the query items; defaults applied ("today" of `clock`). Both go through the same
+    /// `RouteParameter.parse`. Unknown and repeated parameters are refused, and so is a path
+    /// parameter given in the query (names starting with `_` are ignored, for cache-busting).
+    public func parameters(
+        for route: Route, query: [(String, String)], path: [String: String] = [:], clock: RequestClock
+    ) throws(ErrorDetail) -> [String: ArgumentValue] {
         var raw: [String: String] = [:]
-        let known = Set(route.parameters.map(\.name))
+        let inPath = Set(route.pathParameterNames)
+        let known = Set(route.parameters.map(\.name)).subtracting(inPath)
         for (name, value) in query where !name.hasPrefix("_") {
+            guard !inPath.contains(name) else {
+                throw .badParameter("\(name) is part of the path of \(route.path); it cannot be given in the query")
+            }
             guard known.contains(name) else {
                 let list = known.isEmpty ? "none" : known.sorted().joined(separator: ", ")
                 throw .badParameter(
@@ -50,6 +55,10 @@ public final class Aggregator: Sendable {
             guard raw[name] == nil else {
                 throw .badParameter("\(name) is given more than once")
             }
+            raw[name] = value
+        }
+        for name in route.pathParameterNames {
+            guard let value = path[name] else { throw .badParameter("\(name) is required") }
             raw[name] = value
         }
         var values: [String: ArgumentValue] = [:]
@@ -87,15 +96,16 @@ public final class Aggregator: Sendable {
     /// Checks the profile and parses the query (see `parameters(for:query:clock:)`), at the
     /// request's moment (`clock`, the gateway's clock now by default).
     public func resolve(
-        route: Route, query: [(String, String)], profileName: String, clock: RequestClock? = nil
+        route: Route, query: [(String, String)], path: [String: String] = [:], profileName: String,
+        clock: RequestClock? = nil
     ) throws(ErrorDetail) -> ResolvedRequest {
         guard config.profiles[profileName] != nil else {
             throw ErrorDetail(code: "unknown_profile", message: "no profile \(profileName)")
         }
         let clock = clock ?? self.clock()
         return ResolvedRequest(
-            route: route, profileName: profileName, values: try parameters(for: route, query: query, clock: clock),
-            clock: clock
+            route: route, profileName: profileName,
+            values: try parameters(for: route, query: query, path: path, clock: clock), clock: clock
         )
     }
 
@@ -109,10 +119,12 @@ public final class Aggregator: Sendable {
     /// - Parameter logger: the request's logger (its request id goes on every line the
     ///   backends log for this answer); the aggregator's own by default.
     public func run(
-        route: Route, query: [(String, String)], profileName: String, forceRefresh: Bool = false, logger: Logger? = nil
+        route: Route, query: [(String, String)], path: [String: String] = [:], profileName: String,
+        forceRefresh: Bool = false, logger: Logger? = nil
     ) async throws(ErrorDetail) -> AggregateAnswer {
         try await run(
-            resolve(route: route, query: query, profileName: profileName), forceRefresh: forceRefresh, logger: logger)
+            resolve(route: route, query: query, path: path, profileName: profileName), forceRefresh: forceRefresh,
+            logger: logger)
     }
 
     public func run(_ request: ResolvedRequest, forceRefresh: Bool = false, logger: Logger? = nil)
@@ -334,6 +346,16 @@ public final class Aggregator: Sendable {
         let status: Int
         if reports.isEmpty || reports.values.contains(where: { $0.status.hasData }) {
             status = 200
+        } else if reports.count == 1, let missing = reports.values.first?.error,
+            missing.code == BackendError.Kind.notFound.rawValue
+        {
+            // A route of one section whose backend says the thing asked for does not exist: a 404
+            // of the gateway's error shape, not a failed section.
+            let body = (try? JSONCoding.encode(ErrorBody(missing))) ?? Data("{}".utf8)
+            return AggregateAnswer(
+                status: 404, body: body, validatorBody: body, complete: false, stale: false, ageSeconds: 0,
+                maxAge: nil, sections: reports, lookups: lookups, sectionBodies: bodies, reusableUntil: nil,
+                generation: 0)
         } else if reports.values.allSatisfy({ $0.status == .timeout }) {
             status = 504
         } else {

@@ -11,6 +11,17 @@ public struct Route: Sendable {
     public var parameters: [RouteParameter]
     public var sections: [RouteSection]
 
+    /// The `{name}` segments of `path`, in path order: parameters taken from the path, not the
+    /// query (always required; declared under `parameters:` like the others).
+    public var pathParameterNames: [String] { Self.pathParameterNames(in: path) }
+
+    public static func pathParameterNames(in path: String) -> [String] {
+        path.split(separator: "/").compactMap { segment in
+            segment.count > 2 && segment.hasPrefix("{") && segment.hasSuffix("}")
+                ? String(segment.dropFirst().dropLast()) : nil
+        }
+    }
+
     public static let defaultDeadline: TimeInterval = 2
     /// Top-level keys of every answer; parameters and sections may not use them.
     public static let reservedKeys: Set<String> = ["complete", "stale", "age_seconds", "sections", "error"]

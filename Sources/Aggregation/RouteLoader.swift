@@ -57,14 +57,16 @@ public struct RouteLoader: Sendable {
             }
             do {
                 let route = try parse(text, file: file)
-                if let other = seenPaths[route.path] {
+                // `/v1/items/{id}` and `/v1/items/{key}` are the same route to the router.
+                let pattern = Self.pathPattern(route.path, placeholder: "{}")
+                if let other = seenPaths[pattern] {
                     problems.append(
                         YAMLSourceError(
                             file: file, line: YAMLDocument.line(of: ["path"], in: text), keyPath: "path",
                             reason: "\(route.path) is already defined in \(other)"
                         ))
                 } else {
-                    seenPaths[route.path] = file
+                    seenPaths[pattern] = file
                     routes.append(route)
                 }
             } catch let error as RouteLoadError {
@@ -89,13 +91,40 @@ public struct RouteLoader: Sendable {
                 ))
         }
 
-        if !routeFile.path.hasPrefix("/v1/") || routeFile.path.count < 5
-            || !routeFile.path.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || "/-_".contains($0)) })
-            || routeFile.path.hasSuffix("/") || routeFile.path.contains("//")
+        // `{name}` segments are path parameters; the rest of the path is literal.
+        let pathNames = Route.pathParameterNames(in: routeFile.path)
+        let literalPath = Self.pathPattern(routeFile.path, placeholder: "p")
+        if !literalPath.hasPrefix("/v1/") || literalPath.count < 5
+            || !literalPath.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || "/-_".contains($0)) })
+            || literalPath.hasSuffix("/") || literalPath.contains("//")
         {
-            problem(["path"], "must start with /v1/ and use lowercase letters, digits, -, _ and / only (no trailing /)")
+            problem(
+                ["path"],
+                "must start with /v1/ and use lowercase letters, digits, -, _ and / only (no trailing /), and {name} "
+                    + "for a whole segment taken from the path")
         } else if builtinPaths.contains(routeFile.path) {
             problem(["path"], "\(routeFile.path) is served by the gateway itself")
+        }
+        for name in pathNames {
+            if !Self.isIdentifier(name) {
+                problem(
+                    ["path"], "{\(RouteParameter.shown(name))} is not a parameter name (lowercase letters, digits, _)")
+            } else if pathNames.filter({ $0 == name }).count > 1 {
+                problem(["path"], "{\(name)} appears more than once")
+            } else if let spec = routeFile.parameters?[name] {
+                if spec.default != nil {
+                    problem(
+                        ["parameters", name, "default"], "\(name) is in the path, so it is always given: no default")
+                }
+                if spec.defaultUnlessGiven != nil {
+                    problem(["parameters", name, "default_unless_given"], "\(name) is in the path: it has no default")
+                }
+                if spec.type != ArgumentValue.Kind.string.rawValue, spec.type != ArgumentValue.Kind.int.rawValue {
+                    problem(["parameters", name, "type"], "\(name) is in the path: its type is string or int")
+                }
+            } else {
+                problem(["path"], "{\(name)} is not declared under parameters")
+            }
         }
 
         var deadline = Route.defaultDeadline
@@ -290,6 +319,13 @@ public struct RouteLoader: Sendable {
             ? RouteSection(
                 name: name, operation: operation, arguments: bindings, ttl: spec.ttl?.seconds,
                 mergeInto: spec.mergeInto) : nil
+    }
+
+    /// `path` with every `{name}` segment replaced by `placeholder`.
+    static func pathPattern(_ path: String, placeholder: String) -> String {
+        path.split(separator: "/", omittingEmptySubsequences: false).map { segment in
+            segment.count > 2 && segment.hasPrefix("{") && segment.hasSuffix("}") ? placeholder : String(segment)
+        }.joined(separator: "/")
     }
 
     static func isIdentifier(_ name: String) -> Bool {

@@ -15,6 +15,9 @@ public struct BackendError: UpstreamFailure, CustomStringConvertible {
         case rejected = "upstream_rejected"
         /// 429.
         case rateLimited = "upstream_rate_limited"
+        /// The backend answered that the one thing asked for (an item, a barcode) does not
+        /// exist: not a failure of the backend. A route of one section answers it as a 404.
+        case notFound = "not_found"
         /// The body was not what the contract says (garbage, wrong shape, too large).
         case badResponse = "upstream_bad_response"
         /// The profile has no settings for this backend.

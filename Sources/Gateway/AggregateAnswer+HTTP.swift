@@ -21,7 +21,9 @@ extension AggregateAnswer {
         headers.reserveCapacity(7)
         headers[.contentType] = "application/json; charset=utf-8"
         headers[.eTag] = tag
-        headers[.cacheControl] = maxAge.map { "private, max-age=\($0)" } ?? "private, no-cache"
+        // A 404 (`not_found`: the one thing asked for does not exist) is an error answer: not stored.
+        headers[.cacheControl] =
+            status == 404 ? "no-store" : maxAge.map { "private, max-age=\($0)" } ?? "private, no-cache"
         headers[.age] = String(ageSeconds)
         headers[.cacheStatus] = cacheStatus
         headers[.serverTiming] = serverTiming

@@ -16,7 +16,8 @@ struct AggregateRouteHandler: Sendable {
         let resolved: Aggregator.ResolvedRequest
         do throws(ErrorDetail) {
             resolved = try aggregator.resolve(
-                route: route, query: QueryItems.parse(request.uri.query), profileName: context.profile)
+                route: route, query: QueryItems.parse(request.uri.query), path: Self.pathValues(of: route, context),
+                profileName: context.profile)
         } catch {
             throw GatewayError(.badRequest, error)
         }
@@ -30,6 +31,19 @@ struct AggregateRouteHandler: Sendable {
         } catch let error as ErrorDetail {
             throw GatewayError(.badRequest, error)
         }
+    }
+
+    /// The route's `{name}` segments as the router matched them, percent-decoded (checked then
+    /// by `RouteParameter.parse` like a query value).
+    static func pathValues(of route: Route, _ context: GatewayRequestContext) throws(ErrorDetail) -> [String: String] {
+        var values: [String: String] = [:]
+        for name in route.pathParameterNames {
+            guard let raw = context.parameters.get(name), let value = raw.removingPercentEncoding else {
+                throw .badParameter("\(name) is not a valid path segment")
+            }
+            values[name] = value
+        }
+        return values
     }
 
     /// `Cache-Control: no-cache` (or `max-age=0`, or `Pragma: no-cache`) asks for a refetch.

@@ -10,6 +10,8 @@ extension KnowledgeItem {
                 "title": .string(nullable: true),
                 "url": .string(nullable: true),
                 "summary": .string(nullable: true),
+                "content": .string(
+                    nullable: true, description: "The item's text: in /v1/knowledge/items/{id} only; null in lists."),
                 "type": .string(nullable: true),
                 "tags": .array(items: .string),
                 "created_at": .string(format: .dateTime, nullable: true),

@@ -4,6 +4,8 @@ public struct KnowledgeItem: Sendable, Hashable, Codable {
     public var title: String?
     public var url: String?
     public var summary: String?
+    /// The item's text; only the single-item answer (`prsnl.item`) carries it, lists have null.
+    public var content: String?
     public var type: String?
     public var tags: [String]
     public var createdAt: String?
@@ -11,12 +13,13 @@ public struct KnowledgeItem: Sendable, Hashable, Codable {
 
     public init(
         id: String, title: String?, url: String?, summary: String?, type: String?, tags: [String], createdAt: String?,
-        permalink: String?
+        permalink: String?, content: String? = nil
     ) {
         self.id = id
         self.title = title
         self.url = url
         self.summary = summary
+        self.content = content
         self.type = type
         self.tags = tags
         self.createdAt = createdAt
@@ -24,7 +27,7 @@ public struct KnowledgeItem: Sendable, Hashable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, title, url, summary, type, tags
+        case id, title, url, summary, content, type, tags
         case createdAt = "created_at"
         case permalink
     }
@@ -35,6 +38,7 @@ public struct KnowledgeItem: Sendable, Hashable, Codable {
         try container.encode(title, forKey: .title)
         try container.encode(url, forKey: .url)
         try container.encode(summary, forKey: .summary)
+        try container.encode(content, forKey: .content)
         try container.encode(type, forKey: .type)
         try container.encode(tags, forKey: .tags)
         try container.encode(createdAt, forKey: .createdAt)

@@ -13,21 +13,29 @@ struct ScriptedOperation: BackendOperation {
         case answer(String)
         case fail
         case slow(Duration, String)
+        /// The backend says the thing asked for does not exist.
+        case missing
+        /// Echoes its `id` argument as a JSON string.
+        case echoID
     }
     let name: String
     let backend: String
     let behaviour: Behaviour
+    let arguments: [OperationArgument]
     let counter = CallCounter()
     var calls: Int { counter.value }
 
-    init(_ name: String, backend: String, _ behaviour: Behaviour) {
+    init(
+        _ name: String, backend: String, _ behaviour: Behaviour,
+        arguments: [OperationArgument] = [OperationArgument("date", .date)]
+    ) {
         self.name = name
         self.backend = backend
         self.behaviour = behaviour
+        self.arguments = arguments
     }
 
     var defaultTTL: TimeInterval { 60 }
-    var arguments: [OperationArgument] { [OperationArgument("date", .date)] }
     func isConfigured(for profile: ProfileConfig) -> Bool { true }
     func credentialFingerprint(for profile: ProfileConfig) -> String { "none" }
     func normalise(_ arguments: [String: ArgumentValue], clock: RequestClock) throws -> [String: ArgumentValue] {
@@ -42,6 +50,10 @@ struct ScriptedOperation: BackendOperation {
         case .slow(let delay, let body):
             try await Task.sleep(for: delay)
             return OperationOutput(body: Data(body.utf8))
+        case .missing:
+            throw BackendError(.notFound, backend: backend, message: "\(backend) has no item 42", status: 404)
+        case .echoID:
+            return try OperationOutput(encoding: arguments["id"]?.description ?? "none")
         }
     }
 }
@@ -149,6 +161,79 @@ struct AggregatorTests {
         defer { try? FileManager.default.removeItem(atPath: slowFolder) }
         let timedOut = try await slowAggregator.run(route: slowRoute, query: [], profileName: "default")
         #expect(timedOut.status == 504)
+    }
+
+    @Test func aMissingItemOfASingleSectionRouteIs404() async throws {
+        let single = """
+            path: /v1/test
+            sections:
+              a: { operation: test.missing }
+            """
+        let (aggregator, route, folder) = try makeAggregator(
+            [ScriptedOperation("test.missing", backend: "gamma", .missing)], routeText: single)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let answer = try await aggregator.run(route: route, query: [], profileName: "default")
+        #expect(answer.status == 404)
+        let body = try JSONDecoder().decode(JSONValue.self, from: answer.body)
+        #expect(body["error"]?["code"] == .string("not_found"))
+        #expect(body["error"]?["message"] == .string("gamma has no item 42"))
+
+        // With another section that has data the route answers 200 and the section says why.
+        let two = """
+            path: /v1/test
+            sections:
+              a: { operation: test.missing }
+              b: { operation: test.fast }
+            """
+        let (both, bothRoute, bothFolder) = try makeAggregator(
+            [
+                ScriptedOperation("test.missing", backend: "gamma", .missing),
+                ScriptedOperation("test.fast", backend: "alpha", .answer("1")),
+            ], routeText: two)
+        defer { try? FileManager.default.removeItem(atPath: bothFolder) }
+        let mixed = try await both.run(route: bothRoute, query: [], profileName: "default")
+        #expect(mixed.status == 200)
+        #expect(mixed.sections["a"]?.error?.code == "not_found")
+    }
+
+    @Test func pathParametersAreParsedAndCachedPerValue() async throws {
+        let text = """
+            path: /v1/test/{id}
+            parameters:
+              id: { type: string, max_length: 5, values: [one, two, three] }
+            sections:
+              item: { operation: test.item, arguments: { id: $id } }
+            """
+        let item = ScriptedOperation(
+            "test.item", backend: "alpha", .echoID, arguments: [OperationArgument("id", .string, required: true)])
+        let (aggregator, route, folder) = try makeAggregator([item], routeText: text)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let one = try await aggregator.run(route: route, query: [], path: ["id": "one"], profileName: "default")
+        let oneBody = try JSONDecoder().decode(JSONValue.self, from: one.body)
+        #expect(oneBody["item"] == .string("one"))
+        #expect(oneBody["id"] == .string("one"))
+        let again = try await aggregator.run(route: route, query: [], path: ["id": "one"], profileName: "default")
+        #expect(again.sections["item"]?.cache == .hit)
+        let two = try await aggregator.run(route: route, query: [], path: ["id": "two"], profileName: "default")
+        #expect(two.sections["item"]?.cache == .miss)
+        #expect(item.calls == 2)
+
+        func message(query: [(String, String)] = [], path: [String: String]) -> String? {
+            do {
+                _ = try aggregator.parameters(for: route, query: query, path: path, clock: aggregator.clock())
+                return nil
+            } catch {
+                #expect(error.code == "bad_parameter")
+                return error.message
+            }
+        }
+        #expect(message(path: ["id": "four"]) == "id must be one of one, two, three, got \"four\"")
+        #expect(message(path: ["id": "sevens"]) == "id is 6 characters long; at most 5")
+        #expect(
+            message(query: [("id", "one")], path: ["id": "two"])
+                == "id is part of the path of /v1/test/{id}; it cannot be given in the query")
+        #expect(message(path: [:]) == "id is required")
+        #expect(item.calls == 2)
     }
 
     @Test func completeFreshAnswerHasAMaxAge() async throws {

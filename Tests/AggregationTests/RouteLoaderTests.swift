@@ -34,7 +34,8 @@ struct RouteLoaderTests {
         let paths = routes.map(\.path).sorted()
         #expect(
             paths == [
-                "/v1/calendars", "/v1/diensten", "/v1/events", "/v1/fitness", "/v1/knowledge/recent",
+                "/v1/calendars", "/v1/diensten", "/v1/events", "/v1/fitness", "/v1/foods/barcode/{code}",
+                "/v1/foods/search", "/v1/knowledge/items/{id}", "/v1/knowledge/recent",
                 "/v1/knowledge/search", "/v1/knowledge/tags",
                 "/v1/leaderboard",
                 "/v1/nutrition", "/v1/plan", "/v1/tasks", "/v1/tasks/counts", "/v1/today",
@@ -172,6 +173,74 @@ struct RouteLoaderTests {
         } catch let error as RouteLoadError {
             #expect(error.description.contains("b.yaml:1: path: /v1/same is already defined in"))
         }
+    }
+
+    @Test func pathParameters() throws {
+        let route = try loader.parse(
+            """
+            path: /v1/knowledge/items/{id}
+            parameters:
+              id: { type: string, max_length: 36 }
+            sections:
+              item:
+                operation: prsnl.item
+                arguments: { id: $id }
+            """, file: "item.yaml")
+        #expect(route.pathParameterNames == ["id"])
+        #expect(route.sections[0].arguments["id"] == .parameter("id"))
+    }
+
+    @Test func pathParameterRefusals() throws {
+        let found = problems(
+            """
+            path: /v1/items/{id}/{day}/{kind}/{Bad}/x{y}
+            parameters:
+              day: { type: date }
+              kind: { type: string, default: link }
+            sections:
+              item:
+                operation: prsnl.item
+                arguments: { id: $kind }
+            """)
+        let reasons = found.map { "\($0.keyPath): \($0.reason)" }
+        for prefix in [
+            "path: {id} is not declared under parameters",
+            "parameters.day.type: day is in the path: its type is string or int",
+            "parameters.kind.default: kind is in the path, so it is always given: no default",
+            "path: must start with /v1/",
+        ] {
+            #expect(
+                reasons.contains { $0.hasPrefix(prefix) }, "missing: \(prefix)\nin \(reasons.joined(separator: "\n"))")
+        }
+        #expect(found.allSatisfy { $0.line != nil && $0.file == "kitchen.yaml" })
+        let undeclared = try #require(found.first { $0.reason.hasPrefix("{id}") })
+        #expect(undeclared.line == 1)
+        let twice = problems(
+            """
+            path: /v1/items/{id}/{id}
+            parameters:
+              id: { type: string }
+            sections:
+              item: { operation: prsnl.item, arguments: { id: $id } }
+            """)
+        #expect(twice.contains { $0.reason == "{id} appears more than once" })
+    }
+
+    @Test func samePathWithOtherParameterNamesIsADuplicate() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "daygate-routes-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for name in ["id", "key"] {
+            try """
+            path: /v1/items/{\(name)}
+            parameters:
+              \(name): { type: string }
+            sections:
+              item: { operation: prsnl.item, arguments: { id: $\(name) } }
+            """.write(to: folder.appendingPathComponent("\(name).yaml"), atomically: true, encoding: .utf8)
+        }
+        #expect(throws: RouteLoadError.self) { try loader.load(directory: folder.path) }
     }
 
     @Test func emptyOrMissingFolder() {

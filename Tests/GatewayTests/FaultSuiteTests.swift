@@ -119,8 +119,9 @@ struct FaultSuiteTests {
 
         /// Cache entries one request of the route fetches: `/v1/knowledge/recent` keeps its items
         /// and its `next_cursor` as two entries that share one page read while both are asked
-        /// at once, but back off on their own when it fails.
-        var entriesPerRequest: Int { kind == .prsnl ? 2 : 1 }
+        /// at once, but back off on their own when it fails; `/v1/nutrition` its day summary and
+        /// its food logs (each at most two calls: the logs, and the summary or a food).
+        var entriesPerRequest: Int { kind == .prsnl || kind == .fitiq ? 2 : 1 }
     }
 
     // MARK: - One test per fault, for every backend

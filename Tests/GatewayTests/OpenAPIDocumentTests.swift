@@ -49,7 +49,12 @@ import Testing
             let operation = try #require(paths[route.path]?["get"], "\(route.path) is not documented")
             let parameters = operation["parameters"]?.arrayValue ?? []
             let query = parameters.filter { $0["in"] == .string("query") }.compactMap { $0["name"]?.stringValue }
-            #expect(Set(query) == Set(route.parameters.map(\.name)), "\(route.path): \(query)")
+            let inPath = parameters.filter { $0["in"] == .string("path") }
+            #expect(inPath.compactMap { $0["name"]?.stringValue } == route.pathParameterNames, "\(route.path)")
+            #expect(inPath.allSatisfy { $0["required"] == .bool(true) }, "\(route.path): path parameters are required")
+            #expect(
+                Set(query) == Set(route.parameters.map(\.name)).subtracting(route.pathParameterNames),
+                "\(route.path): \(query)")
             for parameter in route.parameters {
                 let documented = try #require(parameters.first { $0["name"]?.stringValue == parameter.name })
                 let type = documented["schema"]?["type"]?.stringValue
@@ -81,6 +86,8 @@ import Testing
             for status in ["200", "304", "400", "502", "504"] {
                 #expect(responses[status] != nil, "\(route.path) lacks \(status)")
             }
+            // A route of one section can answer 404 not_found.
+            #expect((responses["404"] != nil) == (route.sections.count == 1), "\(route.path) 404")
             let ref = try #require(responses["200"]?["content"]?["application/json"]?["schema"]?["$ref"]?.stringValue)
             let answer = try #require(schemas[String(ref.split(separator: "/").last ?? "")])
             let properties = try #require(answer["properties"]?.objectValue)
@@ -333,13 +340,14 @@ import Testing
     @Test func writeEndpointsAreDocumented() throws {
         let document = try Self.document(try Self.routes())
         let paths = try #require(document["paths"]?.objectValue)
-        let writes: [(method: String, path: String, success: String, body: String?, answer: String)] = [
+        let writes: [(method: String, path: String, success: String, body: String?, answer: String?)] = [
             ("post", "/v1/tasks", "201", "NewTask", "TaskCreated"),
             ("post", "/v1/events", "201", "EventCreate", "EventAnswer"),
             ("put", "/v1/events/{id}", "200", "EventUpdate", "EventAnswer"),
             ("delete", "/v1/events/{id}", "200", nil, "EventDeleted"),
             ("post", "/v1/captures", "202", "NewCapture", "CaptureAccepted"),
             ("post", "/v1/food-logs", "201", "NewFoodLog", "FoodLogCreated"),
+            ("delete", "/v1/food-logs/{id}", "204", nil, nil),
             ("post", "/v1/diensten/{id}/volunteers", "200", "NewVolunteer", "DienstAnswer"),
             ("delete", "/v1/diensten/{id}/volunteers/{name}", "200", nil, "DienstAnswer"),
         ]
@@ -353,8 +361,9 @@ import Testing
             }
             let responses = try #require(operation["responses"]?.objectValue)
             let answer = responses[write.success]?["content"]?["application/json"]?["schema"]?["$ref"]
+            #expect(responses[write.success] != nil, "\(name) lacks \(write.success)")
             #expect(
-                answer == .string("#/components/schemas/\(write.answer)"),
+                answer == write.answer.map { .string("#/components/schemas/\($0)") },
                 "\(name) \(write.success): \(String(describing: answer))")
             var statuses = [
                 "400", "401", "403", "404", "409", "410", "413", "422", "429", "431", "502", "503", "504", "default",

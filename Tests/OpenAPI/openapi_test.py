@@ -166,6 +166,37 @@ class Spec:
         return out
 
 
+def fitiq_foods(simulators, query):
+    """Foods of the FitIQ simulator's public catalog (its built-in demo API key,
+    FitIQSimulator.demoAPIKey; the catalog needs no user)."""
+    if "fitiq" not in simulators:
+        return []
+    request = urllib.request.Request(
+        simulators["fitiq"] + "/api/v1/foods/search?" + urllib.parse.urlencode({"q": query, "limit": 100}),
+        headers={"X-API-Key": "fitiq-demo-api-key-2025"},
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read())["data"]["foods"]
+
+
+def path_values(base, template, simulators):
+    """For a route with path parameters: (a path with values that exist, one the gateway refuses
+    before any call, one the backend does not know); None when no real value is known."""
+    if template == "/v1/knowledge/items/{id}":
+        status, _, body = fetch(base + "/v1/knowledge/recent?limit=1")
+        items = (json.loads(body).get("items") or []) if status == 200 else []
+        if not items:
+            return None
+        return ("/v1/knowledge/items/" + urllib.parse.quote(items[0]["id"], safe=""), "/v1/knowledge/items/not-a-uuid",
+                "/v1/knowledge/items/00000000-0000-4000-8000-00000000abcd")
+    if template == "/v1/foods/barcode/{code}":
+        code = next((food["barcode"] for food in fitiq_foods(simulators, "a") if food.get("barcode")), None)
+        if code is None:
+            return None
+        return "/v1/foods/barcode/" + code, "/v1/foods/barcode/12ab", "/v1/foods/barcode/00000000"
+    return None
+
+
 def query_value(value):
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -366,8 +397,28 @@ def run_checks(base, document, simulators):
             continue
 
         values = call_values(spec, path)
-        url = base + path + ("?" + urllib.parse.urlencode(values) if values else "")
-        shown = path + ("?" + urllib.parse.urlencode(values) if values else "")
+        target_path = path
+        if "{" in path:
+            # A route with path parameters: real values (an id that exists), then a value that
+            # is refused before any call and one the backend does not know.
+            filled = path_values(base, path, simulators)
+            if filled is None:
+                check(f"GET {path} has a real value for its path parameters", lambda path=path: (_ for _ in ()).throw(
+                    AssertionError(f"no real value known for {path}")))
+                continue
+            target_path, refused, unknown = filled
+            for label, bad_path, expected, code in [("a refused value", refused, 400, "bad_parameter"),
+                                                    ("an unknown value", unknown, 404, "not_found")]:
+                def path_check(path=path, bad_path=bad_path, expected=expected, code=code):
+                    status, headers, body = fetch(base + bad_path)
+                    assert status == expected, f"status {status}: {body[:200].decode(errors='replace')}"
+                    validate_answer(spec, path, status, headers, body)
+                    got = json.loads(body)["error"]["code"]
+                    assert got == code, f"error code {got!r}"
+                    return json.loads(body)["error"]["message"][:80]
+                check(f"GET {bad_path} ({label}) → {expected} {code}", path_check)
+        url = base + target_path + ("?" + urllib.parse.urlencode(values) if values else "")
+        shown = target_path + ("?" + urllib.parse.urlencode(values) if values else "")
         answer = {}
 
         def call(path=path, url=url, answer=answer):
@@ -389,7 +440,7 @@ def run_checks(base, document, simulators):
             wrong = bad_value(target.get("schema", {}))
             bad = dict(values)
             bad[target["name"]] = wrong
-            bad_url = base + path + "?" + urllib.parse.urlencode(bad)
+            bad_url = base + target_path + "?" + urllib.parse.urlencode(bad)
 
             def bad_call(path=path, bad_url=bad_url):
                 status, headers, body = fetch(bad_url)
@@ -480,7 +531,8 @@ def degraded_checks(base, spec, simulators):
 
 WRITES = [
     ("post", "/v1/tasks"), ("post", "/v1/events"), ("put", "/v1/events/{id}"), ("delete", "/v1/events/{id}"),
-    ("post", "/v1/captures"), ("post", "/v1/food-logs"), ("post", "/v1/diensten/{id}/volunteers"),
+    ("post", "/v1/captures"), ("post", "/v1/food-logs"), ("delete", "/v1/food-logs/{id}"),
+    ("post", "/v1/diensten/{id}/volunteers"),
     ("delete", "/v1/diensten/{id}/volunteers/{name}"),
 ]
 METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
@@ -695,21 +747,45 @@ def write_checks(base, spec, simulators):
 
     # FitIQ food logs: a food of the simulator's public catalog (read with its built-in demo API
     # key, FitIQSimulator.demoAPIKey; the catalog needs no user).
+    logged = {}
+
     def food_log():
-        food_id = None
-        if "fitiq" in simulators:
-            request = urllib.request.Request(
-                simulators["fitiq"] + "/api/v1/foods/search?q=a&limit=1", headers={"X-API-Key": "fitiq-demo-api-key-2025"},
-            )
-            with urllib.request.urlopen(request, timeout=10) as response:
-                foods = json.loads(response.read())["data"]["foods"]
-            food_id = foods[0]["id"] if foods else None
+        foods = fitiq_foods(simulators, "a")
+        food_id = foods[0]["id"] if foods else None
         assert food_id, "no food in the FitIQ simulator's catalog"
         body = {"food_id": food_id, "food_source": "database", "meal_type": "snack", "servings": 1.5,
                 "logged_at": datetime.now(zone).isoformat(timespec="seconds"), "notes": "OpenAPI check"}
         answer = write("post", "/v1/food-logs", body=body, expected={201})[0]
+        logged["id"] = answer["food_log"]["id"]
         return f"201, date {answer['date']}"
     check("POST /v1/food-logs → 201 FoodLogCreated", food_log)
+
+    def delete_food_log():
+        assert "id" in logged, "no food log was created"
+        path = "/v1/food-logs/" + urllib.parse.quote(logged["id"], safe="")
+        status, headers, raw = send(base, "DELETE", path)
+        assert status == 204, f"status {status}: {raw[:200].decode(errors='replace')}"
+        assert raw == b"", f"a 204 with a body: {raw[:80]!r}"
+        response, _ = spec.response("/v1/food-logs/{id}", 204, "delete")
+        assert response is not None, "204 is not documented"
+        status, _, body = fetch(f"{base}/v1/nutrition")
+        listed = [log["id"] for log in (json.loads(body).get("food_logs") or [])]
+        assert logged["id"] not in listed, "the deleted log is still listed by /v1/nutrition"
+        return "204, gone from /v1/nutrition"
+    check("DELETE /v1/food-logs/{id} → 204, and /v1/nutrition no longer lists it", delete_food_log)
+
+    def delete_food_log_again():
+        assert "id" in logged, "no food log was created"
+        path = "/v1/food-logs/" + urllib.parse.quote(logged["id"], safe="")
+        answer = write("delete", "/v1/food-logs/{id}", path, expected={404})[0]
+        assert answer["error"]["code"] == "not_found", answer
+        return answer["error"]["code"]
+    check("DELETE /v1/food-logs/{id} of a deleted log → 404 not_found", delete_food_log_again)
+
+    def delete_food_log_bad_id():
+        answer = write("delete", "/v1/food-logs/{id}", "/v1/food-logs/not-a-uuid", expected={400})[0]
+        return answer["error"]["code"]
+    check("DELETE /v1/food-logs/{id} with an id that is not a UUID → 400 Error", delete_food_log_bad_id)
     bad_body("post", "/v1/food-logs", None, {"food_id": "x", "food_source": "database", "meal_type": "snack", "servings": 1,
                                              "colour": "red"}, "colour")
 

@@ -7,13 +7,16 @@ public struct FitIQBackend: Backend {
     public init() {}
 
     public var operations: [any BackendOperation] {
-        [FitIQNutritionOperation(), FitIQFoodLogsOperation(), FitIQWorkoutsOperation(), FitIQSleepOperation()]
+        [
+            FitIQNutritionOperation(), FitIQFoodLogsOperation(), FitIQWorkoutsOperation(), FitIQSleepOperation(),
+            FitIQFoodSearchOperation(), FitIQFoodBarcodeOperation(),
+        ]
     }
 
     public var summaryPart: (any SummaryPart)? { FitIQSummaryPart() }
 
     public var writes: [any BackendWrite] {
-        [FitIQLogFoodWrite()]
+        [FitIQLogFoodWrite(), FitIQDeleteFoodLogWrite()]
     }
 
     public var connector: (any BackendConnector)? { FitIQConnect() }

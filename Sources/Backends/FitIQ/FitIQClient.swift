@@ -54,10 +54,22 @@ public struct FitIQClient: Sendable {
         ])
     }
 
-    /// GET `path`; returns the payload (`data` when the answer is wrapped).
-    public func get(_ path: String, query: [(String, String?)] = []) async throws -> JSONValue {
+    /// GET `path`; returns the payload (`data` when the answer is wrapped). With
+    /// `notFoundIsAnswer` FitIQ's 404 (no such food) is not counted against the source
+    /// (`UpstreamHTTP.send`); it is still thrown as `upstream_rejected` with status 404.
+    public func get(_ path: String, query: [(String, String?)] = [], notFoundIsAnswer: Bool = false) async throws
+        -> JSONValue
+    {
         let url = settings.endpoint.baseURL + path + (query.isEmpty ? "" : "?" + QueryString.encode(query))
-        return try await payload(.GET, url: url, body: nil)
+        return try await payload(.GET, url: url, body: nil, notFoundIsAnswer: notFoundIsAnswer)
+    }
+
+    /// DELETE `path` once (FitIQ answers 204 without a body); only a 401 is sent again, after a
+    /// token refresh. A 404 is FitIQ's answer that there is no such thing (`notFoundIsAnswer`).
+    public func delete(_ path: String) async throws {
+        let response = try await exchange(
+            .DELETE, url: settings.endpoint.baseURL + path, body: nil, notFoundIsAnswer: true)
+        guard response.isSuccess else { throw UpstreamHTTP.error(for: response, backend: Self.backend) }
     }
 
     /// POST `body` (JSON) to `path` once; returns the payload (`data` when the answer is wrapped).
@@ -67,13 +79,23 @@ public struct FitIQClient: Sendable {
         try await payload(.POST, url: settings.endpoint.baseURL + path, body: body)
     }
 
-    private func payload(_ method: HTTPMethod, url: String, body: Data?) async throws -> JSONValue {
+    /// One call with the Bearer token; a 401 refreshes the token and sends again (nothing was done).
+    private func exchange(_ method: HTTPMethod, url: String, body: Data?, notFoundIsAnswer: Bool) async throws
+        -> UpstreamHTTP.Response
+    {
         var token = try await validAccessToken()
-        var response = try await send(method, url: url, body: body, token: token)
+        var response = try await send(method, url: url, body: body, token: token, notFoundIsAnswer: notFoundIsAnswer)
         if response.status == 401 {
             token = try await access.renew(replacing: token) { [self] in try await obtainAccessToken() }
-            response = try await send(method, url: url, body: body, token: token)
+            response = try await send(method, url: url, body: body, token: token, notFoundIsAnswer: notFoundIsAnswer)
         }
+        return response
+    }
+
+    private func payload(_ method: HTTPMethod, url: String, body: Data?, notFoundIsAnswer: Bool = false) async throws
+        -> JSONValue
+    {
+        let response = try await exchange(method, url: url, body: body, notFoundIsAnswer: notFoundIsAnswer)
         guard response.isSuccess else { throw UpstreamHTTP.error(for: response, backend: Self.backend) }
         guard let value = try? JSONCoding.decoder.decode(JSONValue.self, from: response.body) else {
             throw BackendError(.badResponse, backend: Self.backend, message: "FitIQ sent an answer that is not JSON")
@@ -188,13 +210,13 @@ public struct FitIQClient: Sendable {
         )
     }
 
-    private func send(_ method: HTTPMethod, url: String, body: Data? = nil, token: String) async throws
-        -> UpstreamHTTP.Response
-    {
+    private func send(
+        _ method: HTTPMethod, url: String, body: Data? = nil, token: String, notFoundIsAnswer: Bool = false
+    ) async throws -> UpstreamHTTP.Response {
         try await http.send(
             method, url: url, headers: [("X-API-Key", settings.apiKey.reveal()), ("Authorization", "Bearer \(token)")],
             body: body,
-            timeout: settings.endpoint.timeout.seconds, source: source
+            timeout: settings.endpoint.timeout.seconds, source: source, notFoundIsAnswer: notFoundIsAnswer
         )
     }
 }

@@ -5,21 +5,39 @@ import Model
 /// own summary totals a UTC day): each log's servings times its food's values per serving, as
 /// FitIQ totals them.
 enum FitIQDayNutrition {
-    /// A food's values per serving.
+    /// A food's values per serving, and what names it (FitIQ's `FoodResponse`): the one decoder
+    /// of a food, for the day's totals, the food logs' names and the food search alike.
     struct Food: Sendable, Equatable {
         var calories: Double
         var proteinG: Double
         var carbsG: Double
         var fatG: Double
+        var id: String?
+        var name: String?
+        var brand: String?
+        var servingSize: Double?
+        var servingUnit: String?
+        /// The user's own food (FitIQ sends its `user_id`), not the global library's.
+        var isCustom = false
 
-        init(calories: Double, proteinG: Double, carbsG: Double, fatG: Double) {
+        init(
+            calories: Double, proteinG: Double, carbsG: Double, fatG: Double, id: String? = nil, name: String? = nil,
+            brand: String? = nil, servingSize: Double? = nil, servingUnit: String? = nil, isCustom: Bool = false
+        ) {
             self.calories = calories
             self.proteinG = proteinG
             self.carbsG = carbsG
             self.fatG = fatG
+            self.id = id
+            self.name = name
+            self.brand = brand
+            self.servingSize = servingSize
+            self.servingUnit = servingUnit
+            self.isCustom = isCustom
         }
 
-        /// FitIQ's Food (`calories`, `protein_g`, `carbs_g`, `fat_g`); nil without calories.
+        /// FitIQ's Food (`calories`, `protein_g`, `carbs_g`, `fat_g` per serving of `serving_size`
+        /// `serving_unit`; `name`, `brand`, `user_id`); nil without calories.
         init?(_ value: JSONValue) {
             guard let fields = LenientFields(value["food"] ?? value) else { return nil }
             func number(_ names: String...) -> Double? {
@@ -31,7 +49,27 @@ enum FitIQDayNutrition {
             guard let calories = number("calories") else { return nil }
             self.init(
                 calories: calories, proteinG: number("protein_g", "protein") ?? 0,
-                carbsG: number("carbs_g", "carbs") ?? 0, fatG: number("fat_g", "fat") ?? 0)
+                carbsG: number("carbs_g", "carbs") ?? 0, fatG: number("fat_g", "fat") ?? 0,
+                id: fields.string("id")?.lowercased(), name: fields.string("name"), brand: fields.string("brand"),
+                servingSize: number("serving_size"), servingUnit: fields.string("serving_unit"),
+                isCustom: fields.string("user_id") != nil)
+        }
+
+        /// The food as the gateway answers it (`FitIQSchemas.food`): values per serving, and the
+        /// `source` to send as `food_source` when logging it — `barcode` when it was found by its
+        /// barcode, else `custom` for the user's own food and `database` for the library's.
+        func answer(foundByBarcode: Bool = false) -> JSONValue {
+            func round1(_ value: Double) -> JSONValue { .number((value * 10).rounded() / 10) }
+            return .object([
+                "id": id.map(JSONValue.string) ?? .null,
+                "name": name.map(JSONValue.string) ?? .null,
+                "brand": brand.map(JSONValue.string) ?? .null,
+                "source": .string(foundByBarcode ? "barcode" : isCustom ? "custom" : "database"),
+                "serving_size": servingSize.map(JSONValue.number) ?? .null,
+                "serving_unit": servingUnit.map(JSONValue.string) ?? .null,
+                "calories": round1(calories), "protein_g": round1(proteinG), "carbs_g": round1(carbsG),
+                "fat_g": round1(fatG),
+            ])
         }
     }
 

@@ -37,10 +37,21 @@ actor FitIQFoodCatalog {
         return found
     }
 
+    /// Keeps foods FitIQ sent in another answer (a food search, a barcode lookup), so logging one
+    /// of them costs no `GET /api/v1/foods/{id}` later.
+    func remember(_ found: [FitIQDayNutrition.Food]) {
+        for food in found {
+            guard let id = food.id else { continue }
+            if foods.count >= Self.capacity, foods[id] == nil { foods.removeAll() }
+            foods[id] = food
+        }
+    }
+
     /// `GET /api/v1/foods/{id}`; nil when FitIQ does not find it.
     static func food(_ id: String, client: FitIQClient) async throws -> FitIQDayNutrition.Food? {
         do {
-            return FitIQDayNutrition.Food(try await client.get("/api/v1/foods/" + QueryString.pathSegment(id)))
+            return FitIQDayNutrition.Food(
+                try await client.get("/api/v1/foods/" + QueryString.pathSegment(id), notFoundIsAnswer: true))
         } catch let error as BackendError where error.status == 404 {
             return nil
         }

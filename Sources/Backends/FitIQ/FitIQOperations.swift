@@ -101,7 +101,9 @@ public struct FitIQNutritionOperation: FitIQOperation {
     }
 }
 
-/// `fitiq.food_logs`: the food logged on a day.
+/// `fitiq.food_logs`: the food logged on a day, each log with its food's name and calories
+/// (per serving × servings) from the food catalog (`FitIQFoodCatalog`: one call per food the
+/// first time only) — what a dashboard lists to offer deleting one.
 public struct FitIQFoodLogsOperation: FitIQOperation {
     public init() {}
     public var name: String { "fitiq.food_logs" }
@@ -117,8 +119,15 @@ public struct FitIQFoodLogsOperation: FitIQOperation {
     public func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
         let date = arguments["date"]?.date ?? context.today
         let window = FitIQDayWindow(day: date, zone: context.timeZone)
-        let logs = try await Self.logs(in: window, client: FitIQClient.make(context)).compactMap {
-            FitIQRecord.foodLog($0, zone: context.timeZone)
+        let client = try FitIQClient.make(context)
+        let rows = try await Self.logs(in: window, client: client)
+        let ids = Set(rows.compactMap { LenientFields($0)?.string("food_id")?.lowercased() })
+        let foods = try await FitIQFoodCatalog.shared(context.sessions, baseURL: client.settings.endpoint.baseURL)
+            .foods(ids, client: client)
+        let logs = rows.compactMap { row in
+            FitIQRecord.foodLog(
+                row, zone: context.timeZone,
+                food: LenientFields(row)?.string("food_id").flatMap { foods[$0.lowercased()] })
         }
         return try OperationOutput(encoding: logs)
     }
@@ -228,12 +237,18 @@ enum FitIQRecord {
         return nil
     }
 
-    static func foodLog(_ value: JSONValue, zone: TimeZone) -> JSONValue? {
+    /// A food log; with its `food` (nil when not known), the food's name and the log's calories
+    /// (the food's per serving × servings, as FitIQ totals them).
+    static func foodLog(_ value: JSONValue, zone: TimeZone, food: FitIQDayNutrition.Food? = nil) -> JSONValue? {
         guard let fields = LenientFields(value), let id = fields.string("id") else { return nil }
+        let servings = fields.value("servings")
+        let calories = food.map { ($0.calories * (servings?.numberValue ?? 1)).rounded() }
         let object: JSONObject = [
             "id": .string(id), "meal_type": fields.string("meal_type").map(JSONValue.string) ?? .null,
             "food_id": fields.string("food_id").map(JSONValue.string) ?? .null,
-            "servings": fields.value("servings") ?? .null,
+            "name": food?.name.map(JSONValue.string) ?? .null,
+            "servings": servings ?? .null,
+            "calories": calories.map(JSONValue.number) ?? .null,
             "logged_at": time(fields, "logged_at", "created_at", zone: zone).map(JSONValue.string) ?? .null,
             "notes": fields.string("notes").map(JSONValue.string) ?? .null,
         ]

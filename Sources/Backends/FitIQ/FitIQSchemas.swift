@@ -14,10 +14,43 @@ public enum FitIQSchemas {
                 "id": .string,
                 "meal_type": .string(nullable: true),
                 "food_id": .string(nullable: true),
+                "name": .string(
+                    nullable: true, description: "The food's name; null when FitIQ does not find the food."),
                 "servings": .number(nullable: true, description: passedThrough),
+                "calories": .number(
+                    nullable: true,
+                    description: "The food's calories per serving × servings, rounded; null when the food is unknown."),
                 "logged_at": .string(format: .dateTime, nullable: true),
                 "notes": .string(nullable: true),
             ], description: "One food log entry from FitIQ."))
+
+    /// The `{id}` of `DELETE /v1/food-logs/{id}`.
+    public static let foodLogID = ParameterComponent.path(
+        "FoodLogID", name: "id", description: "The FitIQ food log's id (a UUID).", schema: .string(format: .uuid))
+
+    /// A food of FitIQ's library or the user's own (`FitIQDayNutrition.Food.answer`).
+    public static let food = SchemaComponent(
+        "Food",
+        schema: .closedObject(
+            [
+                "id": .string,
+                "name": .string(nullable: true),
+                "brand": .string(nullable: true),
+                "source": .enumeration(
+                    FoodLogInput.foodSources,
+                    description: "The food_source to send with POST /v1/food-logs when logging this food."),
+                "serving_size": .number(nullable: true, description: "How much one serving is, in serving_unit."),
+                "serving_unit": .string(nullable: true),
+                "calories": .number(description: "Per serving."),
+                "protein_g": .number(description: "Per serving."),
+                "carbs_g": .number(description: "Per serving."),
+                "fat_g": .number(description: "Per serving."),
+            ], description: "A food from FitIQ; its values are per serving."))
+
+    /// Body of `fitiq.food_search`.
+    public static let foodList = SchemaComponent(
+        "FoodList", uses: [food],
+        schema: .array(description: "Body of fitiq.food_search: the foods found.", items: food.reference))
 
     /// A workout (`FitIQRecord.workout`).
     public static let workout = SchemaComponent(

@@ -48,10 +48,12 @@ public struct PRSNLClient: Sendable {
     /// With `verifyFirst` the token is checked on a route that enforces it (`GET /api/tags`)
     /// before `path`: routes such as the timeline silently fall back to a hard-coded test user
     /// for an invalid token (docs/backends/prsnl.md, "Authentication") instead of answering 401.
+    /// With `notFoundIsAnswer` PRSNL's 404 (an item that does not exist) is not counted against
+    /// the source (`UpstreamHTTP.send`); it is still thrown as `upstream_rejected` with status 404.
     public func request(
         _ path: String, method: HTTPMethod = .GET, query: [(String, String?)] = [], body: Data? = nil,
         authorized: Bool = true,
-        verifyFirst: Bool = false
+        verifyFirst: Bool = false, notFoundIsAnswer: Bool = false
     ) async throws -> JSONValue {
         let url = settings.endpoint.baseURL + path + (query.isEmpty ? "" : "?" + QueryString.encode(query))
         var token = authorized ? try await validToken() : nil
@@ -63,10 +65,11 @@ public struct PRSNLClient: Sendable {
                 throw UpstreamHTTP.error(for: check, backend: Self.backend)
             }
         }
-        var response = try await send(method, url: url, body: body, token: token)
+        var response = try await send(
+            method, url: url, body: body, token: token, notFoundIsAnswer: notFoundIsAnswer)
         if response.status == 401, authorized {
             token = try await renew(after: token)
-            response = try await send(method, url: url, body: body, token: token)
+            response = try await send(method, url: url, body: body, token: token, notFoundIsAnswer: notFoundIsAnswer)
         }
         guard response.isSuccess else { throw UpstreamHTTP.error(for: response, backend: Self.backend) }
         guard let value = try? JSONCoding.decoder.decode(JSONValue.self, from: response.body) else {
@@ -141,12 +144,12 @@ public struct PRSNLClient: Sendable {
         )
     }
 
-    private func send(_ method: HTTPMethod, url: String, body: Data?, token: String?) async throws
-        -> UpstreamHTTP.Response
-    {
+    private func send(
+        _ method: HTTPMethod, url: String, body: Data?, token: String?, notFoundIsAnswer: Bool = false
+    ) async throws -> UpstreamHTTP.Response {
         try await http.send(
             method, url: url, headers: token.map { [("Authorization", "Bearer \($0)")] } ?? [], body: body,
-            timeout: settings.endpoint.timeout.seconds, source: source
+            timeout: settings.endpoint.timeout.seconds, source: source, notFoundIsAnswer: notFoundIsAnswer
         )
     }
 }

@@ -144,7 +144,9 @@ public struct PRSNLTagsOperation: PRSNLOperation {
     }
 }
 
-/// `prsnl.item`: one saved item by id.
+/// `prsnl.item`: one saved item by id (a UUID, checked before any call), with its `content`.
+/// PRSNL's 404 is `not_found` (`BackendError.Kind.notFound`): the item does not exist, which is
+/// not a failure of PRSNL.
 public struct PRSNLItemOperation: PRSNLOperation {
     public init() {}
     public var name: String { "prsnl.item" }
@@ -160,9 +162,14 @@ public struct PRSNLItemOperation: PRSNLOperation {
 
     public func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
         let id = arguments["id"]?.string ?? ""
-        let value = try await PRSNLClient.make(context).request(
-            "/api/items/\(QueryString.pathSegment(id))", authorized: false)
-        guard let item = PRSNLItems.item(value, zone: context.timeZone) else {
+        let value: JSONValue
+        do {
+            value = try await PRSNLClient.make(context).request(
+                "/api/items/\(QueryString.pathSegment(id))", authorized: false, notFoundIsAnswer: true)
+        } catch let error as BackendError where error.kind == .rejected && error.status == 404 {
+            throw BackendError(.notFound, backend: backend, message: "PRSNL has no saved item \(id)", status: 404)
+        }
+        guard let item = PRSNLItems.item(value, zone: context.timeZone, withContent: true) else {
             throw BackendError(.badResponse, backend: backend, message: "PRSNL sent an item without an id")
         }
         return try OperationOutput(encoding: item)
@@ -170,8 +177,9 @@ public struct PRSNLItemOperation: PRSNLOperation {
 }
 
 enum PRSNLItems {
-    /// Timeline rows (camelCase `createdAt`), item bodies and search results (snake_case) alike.
-    static func item(_ value: JSONValue, zone: TimeZone) -> KnowledgeItem? {
+    /// Timeline rows (camelCase `createdAt`), item bodies and search results (snake_case) alike;
+    /// `content` only `withContent` (the single item: lists stay small).
+    static func item(_ value: JSONValue, zone: TimeZone, withContent: Bool = false) -> KnowledgeItem? {
         guard let fields = LenientFields(value), let id = fields.string("id") else { return nil }
         let created = fields.string("created_at", "createdAt").flatMap { LenientDate.parse($0) }.map {
             LenientDate.format($0, in: zone)
@@ -179,7 +187,8 @@ enum PRSNLItems {
         return KnowledgeItem(
             id: id, title: fields.string("title"), url: fields.string("url"),
             summary: fields.string("summary", "snippet"), type: fields.string("type", "content_type", "item_type"),
-            tags: fields.strings("tags") ?? [], createdAt: created, permalink: fields.string("permalink")
+            tags: fields.strings("tags") ?? [], createdAt: created, permalink: fields.string("permalink"),
+            content: withContent ? fields.string("content") : nil
         )
     }
 }

@@ -67,13 +67,16 @@ public final class UpstreamHTTP: Sendable {
     /// there is no usable HTTP answer (timeout, connection failure, oversized body) or when the
     /// source may not be called now (open circuit, `Retry-After` running). With `gate` false a
     /// 429's `Retry-After` does not hold back the source's other calls (a login limit is not a
-    /// data limit; `AuthSession` keeps that one).
+    /// data limit; `AuthSession` keeps that one). With `notFoundIsAnswer` a 404 is the backend's
+    /// answer about the thing asked for (an item that does not exist), not a failure of the
+    /// source: the monitor counts it as a good answer.
     public func send(
         _ method: HTTPMethod = .GET, url: String, headers: [(String, String)] = [], body: Data? = nil,
-        timeout: TimeInterval, source: UpstreamSource, gate: Bool = true
+        timeout: TimeInterval, source: UpstreamSource, gate: Bool = true, notFoundIsAnswer: Bool = false
     ) async throws -> Response {
         try await send(
-            method, url: url, headers: headers, body: body, timeout: timeout, source: source, gate: gate, retry: retry
+            method, url: url, headers: headers, body: body, timeout: timeout, source: source, gate: gate, retry: retry,
+            notFoundIsAnswer: notFoundIsAnswer
         )
     }
 
@@ -81,7 +84,8 @@ public final class UpstreamHTTP: Sendable {
     /// must not go out twice without the caller deciding so, such as a Tickedify planning call).
     public func send(
         _ method: HTTPMethod = .GET, url: String, headers: [(String, String)] = [], body: Data? = nil,
-        timeout: TimeInterval, source: UpstreamSource, gate: Bool = true, retry: RetryPolicy
+        timeout: TimeInterval, source: UpstreamSource, gate: Bool = true, retry: RetryPolicy,
+        notFoundIsAnswer: Bool = false
     ) async throws -> Response {
         let deadline = ContinuousClock.now + .milliseconds(Int64(timeout * 1000))
         var attempt = 0
@@ -92,7 +96,8 @@ public final class UpstreamHTTP: Sendable {
             do {
                 outcome = .success(
                     try await attemptOnce(
-                        method, url: url, headers: headers, body: body, timeout: budget, source: source, gate: gate))
+                        method, url: url, headers: headers, body: body, timeout: budget, source: source, gate: gate,
+                        notFoundIsAnswer: notFoundIsAnswer))
             } catch let error as BackendError {
                 outcome = .failure(error)
             }
@@ -114,7 +119,7 @@ public final class UpstreamHTTP: Sendable {
     /// One exchange, told to the monitor (which may refuse it: open circuit, `Retry-After`).
     private func attemptOnce(
         _ method: HTTPMethod, url: String, headers: [(String, String)], body: Data?, timeout: TimeInterval,
-        source: UpstreamSource, gate: Bool
+        source: UpstreamSource, gate: Bool, notFoundIsAnswer: Bool
     ) async throws -> Response {
         try monitor.admit(source)
         let started = ContinuousClock.now
@@ -123,7 +128,8 @@ public final class UpstreamHTTP: Sendable {
                 method, url: url, headers: headers, body: body, timeout: timeout, backend: source.backend)
             let answered = response.isSuccess || response.isNotModified
             if !answered { response.body = redactor.redact(response.body) }
-            let error = answered ? nil : Self.error(for: response, backend: source.backend)
+            let expected = answered || (notFoundIsAnswer && response.status == 404)
+            let error = expected ? nil : Self.error(for: response, backend: source.backend)
             monitor.record(
                 source, .answered(status: response.status, retryAfter: error?.retryAfter, error: error?.detail),
                 duration: ContinuousClock.now - started, gate: gate

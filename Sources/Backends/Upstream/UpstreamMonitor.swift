@@ -121,7 +121,8 @@ public final class UpstreamMonitor: Sendable {
             switch outcome {
             case .answered(let status, let retryAfter, let error):
                 record.status.calls += 1
-                if (200..<400).contains(status) {
+                // No error: a 2xx/3xx, or a 404 the caller expects (`notFoundIsAnswer`).
+                if (200..<400).contains(status) || error == nil {
                     record.status.lastSuccess = now
                 } else if let error {
                     record.status.errors += 1

@@ -6,13 +6,13 @@ import Model
 /// `Idempotency-Key` on POSTs, the backend's refusals and failures as 4xx/5xx), so every write
 /// documents the same statuses.
 public struct WriteDocumentation: Sendable {
-    /// The success answer: its status, what it means, and its body.
+    /// The success answer: its status, what it means, and its body (nil: none, as a 204 has).
     public struct Success: Sendable {
         public var status: Int
         public var description: String
-        public var schema: SchemaComponent
+        public var schema: SchemaComponent?
 
-        public init(_ status: Int, _ description: String, schema: SchemaComponent) {
+        public init(_ status: Int, _ description: String, schema: SchemaComponent?) {
             self.status = status
             self.description = description
             self.schema = schema

@@ -9,7 +9,8 @@ import NIOHTTP1
 import Synchronization
 
 /// The hot path: answers a request on its connection's event loop, before the router, when it
-/// is a plain HTTP/1.1 `GET`/`HEAD` of a route (a route file's, or `/v1/summary`) whose answer
+/// is a plain HTTP/1.1 `GET`/`HEAD` of a route (a route file's without path parameters — exact
+/// paths only, so `/v1/knowledge/items/{id}` is always the router's — or `/v1/summary`) whose answer
 /// `AnswerMemo` holds, and gives
 /// exactly what the router would (same headers and body, a request id, metrics, the access
 /// line). Anything else — another method, version or path, a query the route refuses,
@@ -42,7 +43,9 @@ struct HotAnswers: Sendable {
     init(runtime: GatewayRuntime) {
         var routes: [String: HotRoute] = [:]
         let aggregator = runtime.aggregator
-        for route in runtime.routes {
+        // Exact paths only: a route with `{name}` path parameters is the router's (its literal
+        // path, braces and all, must not be taken for a request target here).
+        for route in runtime.routes where route.pathParameterNames.isEmpty {
             routes[route.path] = HotRoute(path: route.path) { query, profile throws(ErrorDetail) in
                 try aggregator.resolve(route: route, query: query, profileName: profile)
             }

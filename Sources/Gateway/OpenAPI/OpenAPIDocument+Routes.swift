@@ -19,29 +19,38 @@ extension OpenAPIDocument {
         parameters.append(.reference(.component(named: "IfNoneMatch")))
         parameters.append(.reference(.component(named: "CacheControl")))
         let answerContent = jsonContent(.reference(.component(named: answer)))
+        var responses: OpenAPI.Response.Map = [
+            .status(code: 200): .b(
+                OpenAPI.Response(
+                    description: "At least one section has data (fresh or stale).", headers: cachingHeaders,
+                    content: answerContent)),
+            .status(code: 304): .b(notModified),
+            .status(code: 400): responseRef("BadRequest"),
+        ]
+        if route.sections.count == 1 {
+            responses[.status(code: 404)] = .b(
+                OpenAPI.Response(
+                    description:
+                        "`not_found`: the backend of the route's only section says the thing asked for does not "
+                        + "exist (an error answer, not stored).",
+                    headers: requestIDHeader, content: jsonContent(ErrorBody.schemaComponent.reference)))
+        }
+        responses[.status(code: 502)] = .b(
+            OpenAPI.Response(
+                description: "No section has data and at least one failed; the same JSON.",
+                headers: cachingHeaders, content: answerContent))
+        responses[.status(code: 504)] = .b(
+            OpenAPI.Response(
+                description: "Every section timed out; the same JSON.", headers: cachingHeaders,
+                content: answerContent))
+        responses[.default] = responseRef("Error")
         return OpenAPI.Operation(
             tags: ["routes"],
             summary: summary(route.description) ?? "GET \(route.path)",
             description: description,
             operationId: operationID,
             parameters: parameters,
-            responses: [
-                .status(code: 200): .b(
-                    OpenAPI.Response(
-                        description: "At least one section has data (fresh or stale).", headers: cachingHeaders,
-                        content: answerContent)),
-                .status(code: 304): .b(notModified),
-                .status(code: 400): responseRef("BadRequest"),
-                .status(code: 502): .b(
-                    OpenAPI.Response(
-                        description: "No section has data and at least one failed; the same JSON.",
-                        headers: cachingHeaders, content: answerContent)),
-                .status(code: 504): .b(
-                    OpenAPI.Response(
-                        description: "Every section timed out; the same JSON.", headers: cachingHeaders,
-                        content: answerContent)),
-                .default: responseRef("Error"),
-            ]
+            responses: responses
         )
     }
 
@@ -100,11 +109,16 @@ extension OpenAPIDocument {
         case nil:
             break
         }
+        // A `{name}` of the path: always given, so always required.
+        let context: OpenAPI.Parameter.Context =
+            route.pathParameterNames.contains(parameter.name)
+            ? .path(schemaOrContent: .schema(.init(schema, style: .default(for: .path), example: example)))
+            : .query(
+                required: isRequired(parameter, of: route),
+                schemaOrContent: .schema(.init(schema, style: .default(for: .query), example: example)))
         return OpenAPI.Parameter(
             name: parameter.name,
-            context: .query(
-                required: isRequired(parameter, of: route),
-                schemaOrContent: .schema(.init(schema, style: .default(for: .query), example: example))),
+            context: context,
             description: text.trimmingCharacters(in: .whitespaces),
             vendorExtensions: extensions)
     }

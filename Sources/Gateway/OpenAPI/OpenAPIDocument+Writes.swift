@@ -106,7 +106,7 @@ extension OpenAPIDocument {
             .status(code: doc.success.status): .b(
                 OpenAPI.Response(
                     description: doc.success.description, headers: successHeaders,
-                    content: jsonContent(doc.success.schema.reference))),
+                    content: doc.success.schema.map { jsonContent($0.reference) } ?? [:])),
             .status(code: 400): errorResponse(
                 "Code `bad_request`: \(doc.badRequest); the message says which.\(idempotency)"),
             .status(code: 401): responseRef("Unauthorized"),

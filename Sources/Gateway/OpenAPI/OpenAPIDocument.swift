@@ -124,7 +124,14 @@ public enum OpenAPIDocument {
     }
 
     static func camelName(_ path: String) -> String {
-        var parts = path.split(whereSeparator: { "/-_".contains($0) }).map(String.init)
+        // A `{name}` segment reads "ByName": /v1/knowledge/items/{id} → KnowledgeItemsById.
+        var parts = path.split(separator: "/").flatMap { segment -> [String] in
+            if segment.hasPrefix("{"), segment.hasSuffix("}") {
+                return ["by"]
+                    + segment.dropFirst().dropLast().split(whereSeparator: { "-_".contains($0) }).map(String.init)
+            }
+            return segment.split(whereSeparator: { "-_".contains($0) }).map(String.init)
+        }
         if parts.first == "v1" { parts.removeFirst() }
         return parts.map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
     }

@@ -42,7 +42,7 @@ enum WriteError {
             }
         case .rateLimited: return .tooManyRequests
         case .timeout: return .gatewayTimeout
-        case .notConfigured: return .notFound
+        case .notConfigured, .notFound: return .notFound
         case .accessExpired: return .forbidden
         case .circuitOpen, .unavailable, .reauthBlocked: return .serviceUnavailable
         case .unreachable, .status, .badResponse, .reauthRequired: return .badGateway
@@ -74,7 +74,7 @@ struct WriteFailed: HTTPResponseError {
             return .refused
         case let failure as BackendError:
             switch failure.kind {
-            case .rejected: return .refused
+            case .rejected, .notFound: return .refused
             case .rateLimited, .circuitOpen, .unavailable, .reauthBlocked, .reauthRequired, .notConfigured,
                 .accessExpired:
                 return .notDone

@@ -56,6 +56,8 @@ struct WriteRoutes: Sendable {
                 request: httpRequest, profile: context.profile, body: input.bytes, write: run)
         }
         let (status, body) = try await run()
+        // A 204 has no body, so no Content-Type either.
+        if body.isEmpty { return Response(status: status) }
         return JSONResponse.make(status: status, body: body)
     }
 

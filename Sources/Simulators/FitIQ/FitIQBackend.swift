@@ -417,15 +417,19 @@ extension FitIQBackend {
         return FitIQHTTP.data(food.json)
     }
 
+    /// swagger: public, API key only (no user), so the global library's foods only; any string
+    /// is looked up (no format check), 404 `food not found` otherwise.
     static func foodByBarcode(_ store: FitIQStore, _ call: FitIQCall) -> Response {
         let barcode = call.params["barcode"] ?? ""
-        guard let food = store.withState({ $0.foods.first { $0.barcode == barcode } }) else {
+        guard let food = store.withState({ $0.foods.first { $0.userID == nil && $0.barcode == barcode } }) else {
             return FitIQHTTP.error("food not found", status: 404)
         }
         return FitIQHTTP.data(food.json)
     }
 
-    /// Global catalog only, by case-insensitive substring of name or brand.
+    /// swagger: "Search for foods by name in the global food library" — the global catalog only,
+    /// by case-insensitive substring of the name; `q` required, `limit` 1–100 (default 20);
+    /// `{"foods","total","limit"}`.
     static func searchFoods(_ store: FitIQStore, _ call: FitIQCall) -> Response {
         guard let q = call.query("q")?.trimmingCharacters(in: .whitespaces), !q.isEmpty else {
             return FitIQHTTP.error("search query 'q' is required", status: 400)
@@ -440,8 +444,7 @@ extension FitIQBackend {
         let needle = q.lowercased()
         let foods = store.withState { s in
             s.foods.filter {
-                $0.userID == nil
-                    && ($0.name.lowercased().contains(needle) || ($0.brand?.lowercased().contains(needle) ?? false))
+                $0.userID == nil && $0.name.lowercased().contains(needle)
             }
         }
         let shown = foods.prefix(limit).map(\.json)

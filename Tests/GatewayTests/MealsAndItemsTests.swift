@@ -1,0 +1,181 @@
+import Backends
+import Foundation
+import Gateway
+import HTTPTypes
+import HummingbirdTesting
+import Model
+import NIOCore
+import Simulators
+import Testing
+
+@testable import daygate
+
+/// The routes with path parameters and the meal calls against the simulators: a saved item by
+/// id, FitIQ's food search and barcode lookup, and deleting a food log.
+@Suite("Saved items and meals")
+struct MealsAndItemsTests {
+    static let json: HTTPFields = [.contentType: "application/json"]
+
+    /// Every call the simulator has had, whatever its path.
+    static func allCalls(_ demo: DemoHarness, _ kind: SimulatorKind) -> Int {
+        demo.simulator(kind).control.callCounts.values.reduce(0, +)
+    }
+
+    @Test func aSavedItemByIDIsAnsweredCachedAnd404WhenMissing() async throws {
+        try await withDemo { demo in
+            try await demo.test { client in
+                let recent = try await client.execute(uri: "/v1/knowledge/recent?limit=1", method: .get).json
+                let id = try #require(recent["items"]?.arrayValue?.first?["id"]?.stringValue, "\(recent)")
+
+                let first = try await client.execute(uri: "/v1/knowledge/items/\(id)", method: .get)
+                #expect(first.status == .ok)
+                let body = try first.json
+                let item = try #require(body["item"]?.objectValue, "\(body)")
+                #expect(item["id"] == .string(id))
+                for key in ["title", "url", "summary", "content", "type", "tags", "created_at", "permalink"] {
+                    #expect(item[key] != nil, "missing \(key)")
+                }
+                #expect(body["id"] == .string(id))
+                let again = try await client.execute(uri: "/v1/knowledge/items/\(id)", method: .get).json
+                #expect(again["sections"]?["item"]?["cache"] == .string("hit"))
+                #expect(demo.calls(.prsnl, "GET /api/items/\(id)") == 1)
+                let upstream = try await demo.call(.prsnl, .GET, "/api/items/\(id)")
+                #expect(item["content"] == upstream["content"], "the single item carries its text")
+                #expect(item["title"] == upstream["title"])
+
+                // Not a UUID: a 400 before any call.
+                let callsBefore = Self.allCalls(demo, .prsnl)
+                let bad = try await client.execute(uri: "/v1/knowledge/items/not-a-uuid", method: .get)
+                #expect(bad.status == .badRequest)
+                #expect(try bad.json["error"]?["code"] == .string("bad_parameter"))
+                #expect(Self.allCalls(demo, .prsnl) == callsBefore)
+
+                // An item PRSNL does not have: 404 not_found naming it, as often as asked, and the
+                // source stays healthy (no error counted, circuit closed).
+                let missing = "00000000-0000-4000-8000-00000000abcd"
+                for _ in 0..<8 {
+                    let answer = try await client.execute(uri: "/v1/knowledge/items/\(missing)", method: .get)
+                    #expect(answer.status == .notFound)
+                    let error = try answer.json["error"]
+                    #expect(error?["code"] == .string("not_found"))
+                    #expect(error?["message"]?.stringValue?.contains(missing) == true)
+                }
+                let status = try #require(
+                    demo.runtime.http.monitor.statuses(profile: "default").first { $0.source.backend == "prsnl" })
+                #expect(status.errors == 0)
+                #expect(status.circuit == .closed)
+                let still = try await client.execute(
+                    uri: "/v1/knowledge/items/\(id)", method: .get, headers: [.cacheControl: "no-cache"])
+                #expect(still.status == .ok)
+            }
+        }
+    }
+
+    @Test func foodSearchAnswersPerServingAndIsCached() async throws {
+        try await withDemo { demo in
+            try await demo.test { client in
+                let answer = try await client.execute(uri: "/v1/foods/search?q=apple", method: .get)
+                #expect(answer.status == .ok)
+                let body = try answer.json
+                let foods = try #require(body["foods"]?.arrayValue, "\(body)")
+                let apple = try #require(foods.first { $0["name"] == .string("Apple") })
+                #expect(apple["source"] == .string("database"))
+                #expect(apple["calories"]?.numberValue == 95)
+                #expect(apple["serving_size"]?.numberValue == 182)
+                #expect(apple["serving_unit"] == .string("g"))
+                #expect(apple["brand"] == .null)
+                #expect(apple["id"]?.stringValue?.isEmpty == false)
+                #expect(body["limit"] == .string("10"))
+
+                let again = try await client.execute(uri: "/v1/foods/search?q=apple", method: .get).json
+                #expect(again["sections"]?["foods"]?["cache"] == .string("hit"))
+                #expect(demo.calls(.fitiq, "GET /api/v1/foods/search") == 1)
+
+                let callsBefore = Self.allCalls(demo, .fitiq)
+                for query in ["", "?q=" + String(repeating: "a", count: 101), "?q=apple&limit=101", "?q=apple&limit=0"]
+                {
+                    let refused = try await client.execute(uri: "/v1/foods/search\(query)", method: .get)
+                    #expect(refused.status == .badRequest, "\(query)")
+                    #expect(try refused.json["error"]?["code"] == .string("bad_parameter"))
+                }
+                #expect(Self.allCalls(demo, .fitiq) == callsBefore, "no call for bad input")
+            }
+        }
+    }
+
+    @Test func barcodeLookup() async throws {
+        try await withDemo { demo in
+            try await demo.test { client in
+                let found = try await client.execute(uri: "/v1/foods/barcode/8710000123456", method: .get)
+                #expect(found.status == .ok)
+                let food = try #require(try found.json["food"]?.objectValue)
+                #expect(food["name"] == .string("Stroopwafel"))
+                #expect(food["brand"] == .string("Daelmans"))
+                #expect(food["source"] == .string("barcode"))
+                #expect(food["calories"]?.numberValue == 140)
+
+                let callsBefore = Self.allCalls(demo, .fitiq)
+                for code in ["1234567", "123456789012345", "87100001234ab"] {
+                    let refused = try await client.execute(uri: "/v1/foods/barcode/\(code)", method: .get)
+                    #expect(refused.status == .badRequest, "\(code)")
+                }
+                #expect(Self.allCalls(demo, .fitiq) == callsBefore, "no call for bad input")
+                let unknown = try await client.execute(uri: "/v1/foods/barcode/00000000", method: .get)
+                #expect(unknown.status == .notFound)
+                #expect(try unknown.json["error"]?["code"] == .string("not_found"))
+                #expect(unknown.headers[.cacheControl] == "no-store")
+            }
+        }
+    }
+
+    @Test func deletingAFoodLogRefreshesNutritionAndToday() async throws {
+        try await withDemo { demo in
+            try await demo.test { client in
+                let search = try await client.execute(uri: "/v1/foods/search?q=Banana", method: .get).json
+                let banana = try #require(search["foods"]?.arrayValue?.first)
+                let bananaID = try #require(banana["id"]?.stringValue)
+                let perServing = try #require(banana["calories"]?.numberValue)
+                let source = try #require(banana["source"]?.stringValue)
+
+                let before = try await client.execute(uri: "/v1/nutrition", method: .get).json
+                let beforeToday = try await client.execute(uri: "/v1/today", method: .get).json
+                let logged = try await client.execute(
+                    uri: "/v1/food-logs", method: .post, headers: Self.json,
+                    body: ByteBuffer(
+                        string:
+                            #"{"food_id":"\#(bananaID)","food_source":"\#(source)","meal_type":"snack","servings":2}"#))
+                #expect(logged.status == .created)
+                let logID = try #require(try logged.json["food_log"]?["id"]?.stringValue)
+
+                // /v1/nutrition lists the new log with its food's name and calories.
+                let after = try await client.execute(uri: "/v1/nutrition", method: .get).json
+                let logs = try #require(after["food_logs"]?.arrayValue, "\(after)")
+                let entry = try #require(logs.first { $0["id"] == .string(logID) })
+                #expect(entry["name"] == banana["name"])
+                #expect(entry["calories"]?.numberValue == (perServing * 2).rounded())
+                #expect(entry["meal_type"] == .string("snack"))
+                #expect(entry["food_id"] == .string(bananaID))
+                let calories = { (body: JSONValue) in body["nutrition"]?["calories"]?.numberValue ?? -1 }
+                #expect(calories(after) > calories(before))
+
+                let deleted = try await client.execute(uri: "/v1/food-logs/\(logID)", method: .delete)
+                #expect(deleted.status == .noContent)
+                #expect(deleted.body.readableBytes == 0)
+                let gone = try await client.execute(uri: "/v1/nutrition", method: .get).json
+                #expect(gone["food_logs"]?.arrayValue?.contains { $0["id"] == .string(logID) } == false)
+                #expect(calories(gone) == calories(before))
+                let today = try await client.execute(uri: "/v1/today", method: .get).json
+                #expect(calories(today) == calories(beforeToday))
+
+                let again = try await client.execute(uri: "/v1/food-logs/\(logID)", method: .delete)
+                #expect(again.status == .notFound)
+                #expect(try again.json["error"]?["code"] == .string("not_found"))
+
+                let callsBefore = Self.allCalls(demo, .fitiq)
+                let bad = try await client.execute(uri: "/v1/food-logs/not-a-uuid", method: .delete)
+                #expect(bad.status == .badRequest)
+                #expect(Self.allCalls(demo, .fitiq) == callsBefore)
+            }
+        }
+    }
+}
