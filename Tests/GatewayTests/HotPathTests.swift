@@ -132,6 +132,27 @@ import Testing
         }
     }
 
+    /// Routes with path parameters are the router's: each id gets its own item however often
+    /// it is asked, and the path template itself is not a route the hot path knows.
+    @Test func routesWithPathParametersAreTheRouters() async throws {
+        try await withBoth { hot, plain, _ in
+            let recent = try await hot.execute(uri: "/v1/knowledge/recent?limit=2", method: .get).json
+            let ids = try #require(recent["items"]?.arrayValue?.compactMap { $0["id"]?.stringValue })
+            #expect(ids.count == 2)
+            for _ in 0..<3 {
+                for id in ids {
+                    let viaHot = try await hot.execute(uri: "/v1/knowledge/items/\(id)", method: .get)
+                    let viaRouter = try await plain.execute(uri: "/v1/knowledge/items/\(id)", method: .get)
+                    #expect(try viaHot.json["item"]?["id"] == .string(id))
+                    #expect(try viaHot.json["item"] == viaRouter.json["item"])
+                }
+            }
+            let template = try await hot.execute(uri: "/v1/knowledge/items/%7Bid%7D", method: .get)
+            #expect(template.status == .badRequest)
+            #expect(try await Self.hotAnswers(hot) == 0)
+        }
+    }
+
     /// Answers written by the hot path go past SwiftNIO's response encoder: the encoder must not
     /// be left waiting for their heads (it once framed the router's next answer as the answer
     /// to a hot `HEAD`, without its body, and kept every hot request's method for good).
