@@ -10,12 +10,20 @@ public struct WriteDocumentation: Sendable {
     public struct Success: Sendable {
         public var status: Int
         public var description: String
-        public var schema: SchemaComponent
+        /// Nil for an answer without a body (204).
+        public var schema: SchemaComponent?
 
         public init(_ status: Int, _ description: String, schema: SchemaComponent) {
             self.status = status
             self.description = description
             self.schema = schema
+        }
+
+        /// An answer without a body.
+        public init(_ status: Int, _ description: String) {
+            self.status = status
+            self.description = description
+            self.schema = nil
         }
     }
 

@@ -106,7 +106,7 @@ extension OpenAPIDocument {
             .status(code: doc.success.status): .b(
                 OpenAPI.Response(
                     description: doc.success.description, headers: successHeaders,
-                    content: jsonContent(doc.success.schema.reference))),
+                    content: doc.success.schema.map { jsonContent($0.reference) } ?? [:])),
             .status(code: 400): errorResponse(
                 "Code `bad_request`: \(doc.badRequest); the message says which.\(idempotency)"),
             .status(code: 401): responseRef("Unauthorized"),
@@ -152,8 +152,9 @@ extension OpenAPIDocument {
             description: doc.description,
             operationId: doc.operationID,
             parameters: parameters,
+            // A write that takes no fields (`fields` empty) may come without a body.
             requestBody: doc.body.map {
-                OpenAPI.Request(content: jsonContent($0.reference), required: true)
+                OpenAPI.Request(content: jsonContent($0.reference), required: write.fields?.isEmpty != true)
             },
             responses: responses
         )

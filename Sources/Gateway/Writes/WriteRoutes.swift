@@ -35,7 +35,7 @@ struct WriteRoutes: Sendable {
     {
         var input = WriteRequest(parameters: try pathParameters(of: write, context))
         if let fields = write.fields {
-            let (body, bytes) = try await WriteBody.object(of: httpRequest)
+            let (body, bytes) = try await WriteBody.object(of: httpRequest, emptyAllowed: fields.isEmpty)
             try WriteBody.check(body, allowed: fields)
             input.body = body
             input.bytes = bytes
