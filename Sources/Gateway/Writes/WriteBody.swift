@@ -30,8 +30,9 @@ enum WriteBody {
         if let unknown = object.keys.sorted().first(where: { !allowed.contains($0) }) {
             throw GatewayError(
                 .badRequest, code: "bad_request",
-                message:
-                    "unknown field \"\(String(unknown.prefix(40)))\" (fields: \(allowed.sorted().joined(separator: ", ")))"
+                message: "unknown field \"\(String(unknown.prefix(40)))\" "
+                    + (allowed.isEmpty
+                        ? "(this write takes no fields)" : "(fields: \(allowed.sorted().joined(separator: ", ")))")
             )
         }
     }
