@@ -134,6 +134,31 @@ struct TaskWriteTests {
         }
     }
 
+    /// Tickedify's add rewrites the whole inbox from a copy it read first: a completion landing in
+    /// between would bring the completed task back. The account's writes are queued, so a
+    /// completion sent while an add is at Tickedify waits for it and the task stays completed.
+    @Test func aCompletionSentDuringAnAddWaitsForIt() async throws {
+        try await withDemo { demo in
+            try await demo.test { client in
+                let inbox = try await client.execute(uri: "/v1/tasks?list=inbox", method: .get).json
+                let task = try #require(
+                    inbox["tasks"]?.arrayValue?.first { $0["title"] == .string("Fietsband plakken") }?["id"]?
+                        .stringValue)
+                let add = Task { try await Self.post(client, "/v1/tasks", body: #"{"title":"Melk kopen"}"#).status }
+                // The add has reached Tickedify (which now holds its copy of the inbox).
+                while demo.calls(.tickedify, "POST /api/taak/add-to-inbox") == 0 { await Task.yield() }
+                let done = try await Self.post(client, "/v1/tasks/\(task)/complete")
+                #expect(done.status == .ok)
+                #expect(try await add.value == .created)
+                let after = try await client.execute(
+                    uri: "/v1/tasks?list=inbox", method: .get, headers: [.cacheControl: "no-cache"]
+                ).json
+                let ids = after["tasks"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? []
+                #expect(!ids.contains(task), "the completed task came back into the inbox")
+            }
+        }
+    }
+
     @Test func theSameIdempotencyKeyCompletesOnce() async throws {
         try await withDemo { demo in
             try await demo.test { client in
