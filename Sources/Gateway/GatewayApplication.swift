@@ -154,9 +154,10 @@ public enum GatewayApplication {
 }
 
 enum JSONResponse {
+    /// A JSON answer; a 204 carries no body and so no Content-Type.
     static func make(status: HTTPResponse.Status, body: Data, headers: HTTPFields = [:]) -> Response {
         var headers = headers
-        headers[.contentType] = "application/json; charset=utf-8"
+        if status != .noContent { headers[.contentType] = "application/json; charset=utf-8" }
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 }

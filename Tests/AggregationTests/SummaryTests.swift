@@ -187,7 +187,7 @@ struct SummaryTests {
         for key in [
             "tasks_planned", "tasks_done", "next_event_title", "next_event_start", "next_dienst_start",
             "next_dienst_club",
-            "kcal_today", "kcal_remaining",
+            "kcal_today", "kcal_remaining", "next_task_title", "next_task_id", "next_task_start",
         ] {
             #expect(body[key] == .null, "\(key) is null, present")
         }
@@ -196,7 +196,8 @@ struct SummaryTests {
             Set(body.objectValue?.keys ?? []) == [
                 "date", "timezone", "tasks_planned", "tasks_done", "next_event_title", "next_event_start",
                 "next_dienst_start", "next_dienst_club", "kcal_today", "kcal_remaining", "stale", "complete",
-                "age_seconds", "events", "plan", "tasks", "diensten", "nutrition", "sections",
+                "age_seconds", "events", "plan", "tasks", "diensten", "nutrition", "sections", "next_task_title",
+                "next_task_id", "next_task_start", "next_task",
             ])
         #expect(body["plan"]?["items"] == .array([]))
         #expect(body["nutrition"]?["calories"] == .null)

@@ -331,10 +331,21 @@ def main():
                 page.select_option("#meal-type", "snack")
                 searches = [call(demo.url + "/v1/foods/search?q=banan")]
                 kcal = round(next(food for food in searches[0]["foods"] if food["name"] == "Banana")["calories"] * 2)
-                page.click("#meal-submit")
-                # The ring moves when the write answers, before FitIQ is asked again.
-                wait_until(lambda: int(ring.locator("text").first.text_content()) == before + kcal, timeout=10000)
-                assert page.inner_text("#meal-error") == "", page.inner_text("#meal-error")
+                # The ring moves when the write answers, before FitIQ is asked again: the reads
+                # that follow the write are held until the ring has moved.
+                held = []
+                page.route("**/v1/today*", held.append)
+                page.route("**/v1/nutrition*", held.append)
+                try:
+                    page.click("#meal-submit")
+                    wait_until(lambda: int(ring.locator("text").first.text_content()) == before + kcal
+                               or page.inner_text("#meal-error") != "", timeout=10000)
+                    assert page.inner_text("#meal-error") == "", page.inner_text("#meal-error")
+                finally:
+                    page.unroute("**/v1/today*")
+                    page.unroute("**/v1/nutrition*")
+                    for route in held:
+                        route.continue_()
                 wait_until(lambda: "Logged 2 × Banana" in page.inner_text("#nutrition-status"))
                 page.locator("#food-logs li", has_text="2 × Banana").wait_for(timeout=10000)
                 # FitIQ's own figures after the reload agree.

@@ -1,9 +1,11 @@
+import AsyncHTTPClient
 import Foundation
 import Gateway
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Model
+import NIOCore
 import Simulators
 import Testing
 import Yams
@@ -77,12 +79,110 @@ struct ObservabilityTests {
 
     /// docs/home-assistant.md: the YAML parses, points at /v1/summary, and every
     /// `value_template` and `json_attributes_path` it uses finds its value in a real answer.
+    /// The `rest_command` is checked too: its URL filled with the "Next task" sensor's
+    /// `task_id` attribute as Home Assistant would, sent to the demo, ticks the task off.
     @Test func homeAssistantConfigurationMatchesTheSummary() async throws {
         try await withDemo { demo in
-            let body = try await demo.test { client in try await client.execute(uri: "/v1/summary", method: .get).json }
-            let checked = try Self.checkHomeAssistantConfig(against: body, requireValues: true)
-            #expect(checked >= 10)
+            // The seeded plan's last task is at 17:00: plan one in the current hour, as the person
+            // would in Tickedify, so a next task exists whenever the test runs.
+            try await Self.planTaskInTheCurrentHour(demo)
+            try await demo.test { client in
+                let body = try await client.execute(uri: "/v1/summary", method: .get).json
+                let checked = try Self.checkHomeAssistantConfig(against: body, requireValues: true)
+                #expect(checked >= 12)
+
+                let command = try Self.homeAssistantRestCommand("daygate_complete_task")
+                #expect(command.method == "post")
+                #expect(command.contentType == "application/json")
+                let task = try #require(Self.resolve("next_task.task_id", in: body)?.stringValue)
+                #expect(body["next_task_id"] == .string(task))
+                let url = try Self.fillHomeAssistantTemplate(command.url, ["task_id": task])
+                let path = try #require(URL(string: url)?.path(percentEncoded: true))
+                #expect(url == "http://127.0.0.1:8787\(path)")
+                let done = try await client.execute(
+                    uri: path, method: .post, headers: [.contentType: command.contentType],
+                    body: ByteBuffer(string: command.payload))
+                #expect(done.status == .ok)
+                #expect(try done.json["task"]?["id"] == .string(task))
+
+                let plan = try await client.execute(uri: "/v1/plan", method: .get).json
+                #expect(plan["plan"]?.arrayValue?.contains { $0["task_id"] == .string(task) } == false)
+                let after = try await client.execute(uri: "/v1/summary", method: .get).json
+                #expect(after["next_task_id"] != .string(task))
+                let doneTitles = after["tasks"]?["done_titles"]?.arrayValue ?? []
+                #expect(doneTitles.contains(body["next_task_title"] ?? .null), "in the completed list")
+            }
         }
+    }
+
+    /// Plans the open action "Was ophangen" at position 0 of the current local hour, through
+    /// Tickedify's own API.
+    static func planTaskInTheCurrentHour(_ demo: DemoHarness) async throws {
+        let sim = demo.simulator(.tickedify)
+        let cookie = try await TickedifySimulatorLogin.cookie(sim)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = DemoHarness.zone
+        let hour = calendar.component(.hour, from: Date())
+        let today = LocalDate.today(in: DemoHarness.zone)
+        var request = HTTPClientRequest(url: sim.apiBaseURL + "/api/lijst/acties")
+        request.headers.add(name: "Cookie", value: cookie)
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(5))
+        let acties = try JSONDecoder().decode(
+            JSONValue.self, from: Data(try await response.body.collect(upTo: 1 << 20).readableBytesView))
+        let was = try #require(acties.arrayValue?.first { $0["tekst"] == .string("Was ophangen") }?["id"]?.stringValue)
+        let status = try await TickedifySimulatorLogin.send(
+            sim, .POST, "/api/dagelijkse-planning", cookie: cookie,
+            json:
+                #"{"actieId":"\#(was)","datum":"\#(today)","uur":\#(hour),"type":"taak","naam":"Was ophangen","duurMinuten":20,"positie":0}"#
+        )
+        #expect(status == 200)
+    }
+
+    /// A `rest_command` of docs/home-assistant.md.
+    static func homeAssistantRestCommand(_ name: String) throws -> (
+        url: String, method: String, contentType: String, payload: String
+    ) {
+        let page = try String(
+            contentsOf: repositoryRoot.appendingPathComponent("docs/home-assistant.md"), encoding: .utf8)
+        let block = try #require(
+            page.components(separatedBy: "```yaml\n").dropFirst().first?.components(separatedBy: "```").first)
+        let yaml = try #require(try Yams.load(yaml: block) as? [String: Any])
+        let commands = try #require(yaml["rest_command"] as? [String: Any])
+        let command = try #require(commands[name] as? [String: Any], "rest_command \(name)")
+        // The script ticks off what the "Next task" sensor's task_id attribute holds.
+        let script = try #require((yaml["script"] as? [String: Any])?["daygate_tick_off_next_task"] as? [String: Any])
+        let steps = try #require(script["sequence"] as? [[String: Any]])
+        let call = try #require(steps.first { $0["action"] as? String == "rest_command.\(name)" })
+        #expect(
+            (call["data"] as? [String: Any])?["task_id"] as? String == "{{ state_attr('sensor.next_task', 'task_id') }}"
+        )
+        let sensors = try #require((yaml["rest"] as? [[String: Any]])?.first?["sensor"] as? [[String: Any]])
+        let next = try #require(sensors.first { $0["name"] as? String == "Next task" }, "a sensor.next_task")
+        #expect(next["json_attributes_path"] as? String == "$.next_task")
+        #expect((next["json_attributes"] as? [String])?.contains("task_id") == true)
+        return (
+            try #require(command["url"] as? String), try #require(command["method"] as? String),
+            try #require(command["content_type"] as? String), try #require(command["payload"] as? String)
+        )
+    }
+
+    /// Home Assistant's rendering of `{{ name }}` in a template, strictly: every `{{ … }}` must
+    /// be one of `values`' names (anything else — a filter, an expression, `{%` — fails); the
+    /// value is inserted as it is.
+    static func fillHomeAssistantTemplate(_ template: String, _ values: [String: String]) throws -> String {
+        #expect(!template.contains("{%") && !template.contains("{#"), "only {{ name }} is supported")
+        var output = ""
+        var rest = Substring(template)
+        while let open = rest.range(of: "{{") {
+            output += rest[..<open.lowerBound]
+            let close = try #require(rest[open.upperBound...].range(of: "}}"), "an unclosed {{ in \(template)")
+            let name = rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces)
+            let value = try #require(values[name], "\(name) in \(template) is not a plain variable of the action")
+            output += value
+            rest = rest[close.upperBound...]
+        }
+        #expect(!rest.contains("}}"), "a stray }} in \(template)")
+        return output + rest
     }
 
     /// Returns how many sensors it checked.

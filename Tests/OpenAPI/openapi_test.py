@@ -530,7 +530,9 @@ def degraded_checks(base, spec, simulators):
 # MARK: - Security and writes
 
 WRITES = [
-    ("post", "/v1/tasks"), ("post", "/v1/events"), ("put", "/v1/events/{id}"), ("delete", "/v1/events/{id}"),
+    ("post", "/v1/tasks"), ("post", "/v1/tasks/{id}/complete"), ("post", "/v1/tasks/{id}/reopen"),
+    ("put", "/v1/plan/items/{id}"), ("delete", "/v1/plan/items/{id}"),
+    ("post", "/v1/events"), ("put", "/v1/events/{id}"), ("delete", "/v1/events/{id}"),
     ("post", "/v1/captures"), ("post", "/v1/food-logs"), ("delete", "/v1/food-logs/{id}"),
     ("post", "/v1/diensten/{id}/volunteers"),
     ("delete", "/v1/diensten/{id}/volunteers/{name}"),
@@ -628,8 +630,8 @@ def security_checks(base, spec):
 
 
 def write_checks(base, spec, simulators):
-    """Real write answers against their schemas: tasks, events (create, move, delete), captures,
-    food logs and volunteers; one bad body per write, a missing Content-Type, Idempotency-Key."""
+    """Real write answers against their schemas: tasks (add, complete, reopen), plan slots (move,
+    remove), events (create, move, delete), captures, food logs and volunteers; one bad body per write, a missing Content-Type, Idempotency-Key."""
 
     def write(method, template, path=None, body=None, expected=(), headers=None, content_type="application/json"):
         status, response_headers, raw = send(base, method.upper(), path or template, body, headers, content_type)
@@ -677,6 +679,79 @@ def write_checks(base, spec, simulators):
         assert other["error"]["code"] == "idempotency_key_reused", other
         return f"one task {first['task']['id']}; other body → 422"
     check("POST /v1/tasks twice with one Idempotency-Key → the kept answer with Idempotent-Replayed: true", idempotent_replay)
+
+    # Tickedify's plan: tick off a planned task, reopen it, move a slot, remove a slot.
+    def plan_items():
+        status, _, body = fetch(f"{base}/v1/plan")
+        assert status == 200, f"GET /v1/plan answered {status}"
+        return json.loads(body).get("plan") or []
+
+    planned = [item for item in plan_items() if item["kind"] == "task" and item.get("task_id")]
+    others = [item for item in plan_items() if not planned or item["task_id"] != planned[0]["task_id"]]
+
+    if planned:
+        task_id = planned[0]["task_id"]
+        task_path = "/v1/tasks/" + urllib.parse.quote(task_id, safe="")
+
+        def complete_task():
+            answer = write("post", "/v1/tasks/{id}/complete", task_path + "/complete", body=b"", expected={200})[0]
+            assert answer["task"]["id"] == task_id, answer
+            assert all(item.get("task_id") != task_id for item in plan_items()), "still in /v1/plan (cache not invalidated?)"
+            return f"200, completed_at {answer['task']['completed_at']}, next_task_id {answer['next_task_id']}"
+        check(f"POST /v1/tasks/{{id}}/complete ({planned[0]['title']}) → 200 TaskCompleted, gone from /v1/plan", complete_task)
+
+        def complete_again():
+            answer = write("post", "/v1/tasks/{id}/complete", task_path + "/complete", body={}, expected={404})[0]
+            assert answer["error"]["code"] == "not_found", answer
+            return answer["error"]["message"][:60]
+        check("POST /v1/tasks/{id}/complete of a completed task → 404 Error", complete_again)
+        bad_body("post", "/v1/tasks/{id}/complete", task_path + "/complete", {"done": True}, "done")
+
+        def reopen_task():
+            answer = write("post", "/v1/tasks/{id}/reopen", task_path + "/reopen", body={}, expected={200})[0]
+            assert answer == {"task": {"id": task_id, "list": "inbox"}}, answer
+            status, _, body = fetch(f"{base}/v1/tasks?list=inbox")
+            ids = [task["id"] for task in json.loads(body).get("tasks") or []]
+            assert task_id in ids, f"status {status}: not back in the inbox"
+            return "200, in the inbox"
+        check("POST /v1/tasks/{id}/reopen → 200 TaskReopened, back in the inbox", reopen_task)
+
+        def reopen_again():
+            answer = write("post", "/v1/tasks/{id}/reopen", task_path + "/reopen", body={}, expected={404})[0]
+            return answer["error"]["code"]
+        check("POST /v1/tasks/{id}/reopen of an open task → 404 Error", reopen_again)
+
+    def bad_task_id():
+        answer = write("post", "/v1/tasks/{id}/complete", "/v1/tasks/a%20b/complete", body={}, expected={400})[0]
+        assert answer["error"]["code"] == "bad_request", answer
+        return answer["error"]["message"][:60]
+    check("POST /v1/tasks/{id}/complete with white space in the id → 400 Error", bad_task_id)
+
+    if len(others) >= 2:
+        moved, removed = others[0], others[1]
+        moved_path = "/v1/plan/items/" + urllib.parse.quote(moved["id"], safe="")
+        removed_path = "/v1/plan/items/" + urllib.parse.quote(removed["id"], safe="")
+
+        def move_item():
+            answer = write("put", "/v1/plan/items/{id}", moved_path, {"hour": 16, "position": 0}, {200})[0]
+            assert answer == {"plan_item": {"id": moved["id"], "hour": 16, "position": 0}}, answer
+            at = [(item["hour"], item["position"]) for item in plan_items() if item["id"] == moved["id"]]
+            assert at == [(16, 0)], f"in /v1/plan at {at}"
+            answer = write("put", "/v1/plan/items/{id}", moved_path, {"hour": 7}, {200})[0]
+            assert answer["plan_item"]["position"] is None, answer
+            return f"200, {moved['title']} at 16:00, then at the end of 7:00"
+        check("PUT /v1/plan/items/{id} → 200 PlanItemMoved, /v1/plan follows", move_item)
+        bad_body("put", "/v1/plan/items/{id}", moved_path, {"hour": 9, "minute": 30}, "minute")
+        bad_body("put", "/v1/plan/items/{id}", moved_path, {"hour": 24}, "hour")
+
+        def remove_item():
+            status, headers, raw = send(base, "DELETE", removed_path)
+            answer_of(spec, "delete", "/v1/plan/items/{id}", status, headers, raw, {204})
+            assert not raw, f"a 204 with {len(raw)} bytes"
+            assert all(item["id"] != removed["id"] for item in plan_items()), "still in /v1/plan"
+            again = write("delete", "/v1/plan/items/{id}", removed_path, expected={404})[0]
+            return f"204, then {again['error']['code']}"
+        check("DELETE /v1/plan/items/{id} → 204, gone from /v1/plan; again → 404 Error", remove_item)
 
     # 8alls events: tomorrow 10:00-11:00 in the demo's zone, moved to 14:00-15:00, deleted.
     zone = ZoneInfo(ZONE)

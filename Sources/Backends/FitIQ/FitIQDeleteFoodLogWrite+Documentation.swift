@@ -10,7 +10,7 @@ extension FitIQDeleteFoodLogWrite {
                 + "profile are dropped (FitIQ cannot say which day the log was on without another call). No body and no "
                 + "Content-Type needed.",
             backend: "FitIQ", parameters: [FitIQSchemas.foodLogID],
-            success: .init(204, "The entry is gone; no body.", schema: nil),
+            success: .init(204, "The entry is gone; no body."),
             badRequest: "an id that is not a UUID",
             forbidden: "FitIQ answers 403 for another user's log.",
             notFound: "`not_found`: FitIQ has no food log with this id (also when it was already deleted).")

@@ -20,7 +20,7 @@ public struct TickedifyBackend: Backend {
     public var sourcesPart: (any SourcesPart)? { TickedifySourcesPart() }
 
     public var writes: [any BackendWrite] {
-        [TickedifyAddTaskWrite()]
+        [TickedifyAddTaskWrite()] + TickedifyTaskWrite.Kind.allCases.map(TickedifyTaskWrite.init)
     }
 
     public var connector: (any BackendConnector)? { TickedifyConnect() }

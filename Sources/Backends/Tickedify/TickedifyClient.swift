@@ -64,10 +64,7 @@ public struct TickedifyClient: Sendable {
         let response: UpstreamHTTP.Response
         switch use {
         case .provenFirst:
-            if await session.needsCheck(cookie) {
-                cookie = try await verified(cookie)
-            }
-            response = try await send(.GET, path, cookie: cookie, retry: RetryPolicy.none, needsProof: true)
+            response = try await proven(.GET, path, cookie: cookie)
         case .loginOn401:
             var answer = try await send(.GET, path, cookie: cookie)
             if answer.status == 401 {
@@ -85,6 +82,31 @@ public struct TickedifyClient: Sendable {
             )
         }
         return value
+    }
+
+    /// A write the real server must never get without a valid session (`PUT /api/taak/:id`
+    /// and the planning routes crash it, see docs/backends/tickedify.md), sent the way a
+    /// `.provenFirst` read is: with a session proven within the trust window or checked just
+    /// before, once (never retried), any failure ending the trust. An account without access
+    /// is refused (`upstream_access_expired`) before anything is sent. Returns the answer
+    /// whatever its status, so the write can tell Tickedify's refusals apart.
+    public func write(_ method: HTTPMethod, _ path: String, body: Data? = nil) async throws -> UpstreamHTTP.Response {
+        let cookie = try await withAccess(currentCookie())
+        return try await proven(method, path, cookie: cookie, body: body)
+    }
+
+    /// One call that needs a valid session: checked first unless it was proven within the
+    /// trust window (a check that finds the account without access refuses the call), never
+    /// retried, and its failure ends the trust.
+    private func proven(_ method: HTTPMethod, _ path: String, cookie: String, body: Data? = nil) async throws
+        -> UpstreamHTTP.Response
+    {
+        var cookie = cookie
+        if await session.needsCheck(cookie) {
+            cookie = try await verified(cookie)
+            if let refused = await session.currentAccess()?.error { throw refused }
+        }
+        return try await send(method, path, cookie: cookie, body: body, retry: RetryPolicy.none, needsProof: true)
     }
 
     /// POST `path` with a session checked just before (`/api/auth/me`, logging in after its

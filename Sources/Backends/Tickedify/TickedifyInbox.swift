@@ -3,11 +3,11 @@ import Model
 
 /// Adding a task to the Tickedify inbox (`POST /api/taak/add-to-inbox {"tekst"}`). The real
 /// server reads the whole inbox and rewrites it on each add, so concurrent adds lose tasks:
-/// adds are serialised per account (`KeyedSerialQueue`). Without a session the server answers
+/// adds are serialised per account with every other Tickedify write
+/// (`TickedifyClient.serialised`). Without a session the server answers
 /// 500 "Niet ingelogd" instead of 401, so the session is verified first. Never retried.
 public enum TickedifyInbox {
     public static let maximumTitleLength = 500
-    static let queue = KeyedSerialQueue()
 
     /// Returns the new task's id.
     public static func add(title: String, context: OperationContext) async throws -> String {
@@ -19,9 +19,7 @@ public enum TickedifyInbox {
             throw WriteRefusal.badInput("title must not contain control characters")
         }
         let client = try TickedifyClient.make(context)
-        let account = [context.profileName, client.settings.endpoint.baseURL, client.settings.email].joined(
-            separator: "|")
-        let value = try await queue.run(account) {
+        let value = try await client.serialised {
             try await client.post("/api/taak/add-to-inbox", body: JSONCoding.encode(["tekst": text]))
         }
         guard let id = value["taskId"]?.stringValue ?? value["id"]?.stringValue else {

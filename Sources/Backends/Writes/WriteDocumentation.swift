@@ -10,9 +10,10 @@ public struct WriteDocumentation: Sendable {
     public struct Success: Sendable {
         public var status: Int
         public var description: String
+        /// Nil for an answer without a body (204).
         public var schema: SchemaComponent?
 
-        public init(_ status: Int, _ description: String, schema: SchemaComponent?) {
+        public init(_ status: Int, _ description: String, schema: SchemaComponent? = nil) {
             self.status = status
             self.description = description
             self.schema = schema

@@ -152,8 +152,9 @@ extension OpenAPIDocument {
             description: doc.description,
             operationId: doc.operationID,
             parameters: parameters,
+            // A write that takes no fields (`fields` empty) may come without a body.
             requestBody: doc.body.map {
-                OpenAPI.Request(content: jsonContent($0.reference), required: true)
+                OpenAPI.Request(content: jsonContent($0.reference), required: write.fields?.isEmpty != true)
             },
             responses: responses
         )

@@ -3,9 +3,11 @@ import Hummingbird
 import Model
 
 /// The JSON body of a write: at most 64 KB (also when it arrives without a Content-Length),
-/// a JSON object, else a 400/413 that says so.
+/// a JSON object, else a 400/413 that says so. A write that takes no fields may also come
+/// without a body (read as `{}`).
 enum WriteBody {
-    static func object(of request: Request) async throws -> (value: JSONValue, bytes: Data) {
+    static func object(of request: Request, emptyAllowed: Bool = false) async throws -> (value: JSONValue, bytes: Data)
+    {
         let buffer: ByteBuffer
         do {
             buffer = try await request.body.collect(upTo: Admission.maximumBodyBytes)
@@ -14,7 +16,8 @@ enum WriteBody {
                 .contentTooLarge, code: "body_too_large",
                 message: "a request body is at most \(Admission.maximumBodyBytes / 1024) KB")
         }
-        let data = Data(buffer.readableBytesView)
+        var data = Data(buffer.readableBytesView)
+        if emptyAllowed, data.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) { data = Data("{}".utf8) }
         guard let value = try? JSONCoding.decoder.decode(JSONValue.self, from: data), case .object = value else {
             throw GatewayError(.badRequest, code: "bad_request", message: "the body must be a JSON object")
         }
@@ -27,8 +30,9 @@ enum WriteBody {
         if let unknown = object.keys.sorted().first(where: { !allowed.contains($0) }) {
             throw GatewayError(
                 .badRequest, code: "bad_request",
-                message:
-                    "unknown field \"\(String(unknown.prefix(40)))\" (fields: \(allowed.sorted().joined(separator: ", ")))"
+                message: "unknown field \"\(String(unknown.prefix(40)))\" "
+                    + (allowed.isEmpty
+                        ? "(this write takes no fields)" : "(fields: \(allowed.sorted().joined(separator: ", ")))")
             )
         }
     }

@@ -35,7 +35,7 @@ struct WriteRoutes: Sendable {
     {
         var input = WriteRequest(parameters: try pathParameters(of: write, context))
         if let fields = write.fields {
-            let (body, bytes) = try await WriteBody.object(of: httpRequest)
+            let (body, bytes) = try await WriteBody.object(of: httpRequest, emptyAllowed: fields.isEmpty)
             try WriteBody.check(body, allowed: fields)
             input.body = body
             input.bytes = bytes
@@ -56,8 +56,6 @@ struct WriteRoutes: Sendable {
                 request: httpRequest, profile: context.profile, body: input.bytes, write: run)
         }
         let (status, body) = try await run()
-        // A 204 has no body, so no Content-Type either.
-        if body.isEmpty { return Response(status: status) }
         return JSONResponse.make(status: status, body: body)
     }
 

@@ -28,7 +28,7 @@ struct TickedifyBackend: SimulatorBackend {
 
     private enum Route {
         case login, logout, me, persistentToken, autoLogin
-        case lijsten, lijst, sidebar, tellingen, addToInbox
+        case lijsten, lijst, sidebar, tellingen, addToInbox, taakPut, taakUnarchive
         case planningGet, planningPost, planningPut, planningReorder, planningDelete
         case ping, status, version, home
     }
@@ -44,6 +44,8 @@ struct TickedifyBackend: SimulatorBackend {
         (.get, "/api/counts/sidebar", .sidebar),
         (.get, "/api/tellingen", .tellingen),
         (.post, "/api/taak/add-to-inbox", .addToInbox),
+        (.put, "/api/taak/:id", .taakPut),
+        (.post, "/api/taak/:id/unarchive", .taakUnarchive),
         (.get, "/api/dagelijkse-planning/:datum", .planningGet),
         (.post, "/api/dagelijkse-planning", .planningPost),
         (.put, "/api/dagelijkse-planning/:id", .planningPut),
@@ -120,15 +122,21 @@ struct TickedifyBackend: SimulatorBackend {
         case .sidebar: return sidebar(call)
         case .tellingen: return tellingen(call)
         case .addToInbox: return await addToInbox(call)
+        case .taakPut:
+            // No requireAuth: getCurrentUserId throws inside the try, and the catch's log line
+            // names `id`, declared inside the try: the ReferenceError escapes the async handler
+            // and Node 20 dies on the unhandled rejection, as with the planning routes.
+            guard let session = call.session else { return crash() }
+            return taakPut(call, session)
+        case .taakUnarchive: return taakUnarchive(call)
         case .planningGet, .planningPost, .planningPut, .planningReorder, .planningDelete:
             guard let session = call.session else { return crash() }
             switch route {
             case .planningGet: return planningGet(call, session)
             case .planningPost: return planningPost(call, session)
             case .planningPut: return planningPut(call, session)
-            case .planningDelete: return planningDelete(call)
-            default:
-                return TickedifyHTTP.error("Route \(call.request.path) not found", status: 404, request: call.request)
+            case .planningReorder: return planningReorder(call, session)
+            default: return planningDelete(call)
             }
         case .ping:
             return TickedifyHTTP.json(
@@ -148,7 +156,7 @@ struct TickedifyBackend: SimulatorBackend {
     }
 
     /// The Node process dies: the connection closes without an answer. The crash is counted.
-    private func crash() -> Response {
+    func crash() -> Response {
         store.recordCrash()
         return .dropConnection
     }
@@ -295,8 +303,9 @@ struct TickedifyBackend: SimulatorBackend {
                 return data.contexts.filter { $0.userId == session.userId }.sorted { $0.aangemaakt > $1.aangemaakt }
                     .map(\.json)
             case "afgewerkte-taken", "afgewerkt":
+                // Read from taken_archief.
                 return Self.ordered(data.tasks) {
-                    $0.userId == session.userId && $0.afgewerkt != nil && $0.verwijderdOp == nil
+                    $0.userId == session.userId && $0.archived && $0.verwijderdOp == nil
                 }
                 .sorted { ($0.afgewerkt ?? 0) > ($1.afgewerkt ?? 0) }.map { $0.json(style) }
             default:
@@ -398,7 +407,8 @@ struct TickedifyBackend: SimulatorBackend {
             // ON DELETE CASCADE: planning rows (and attachments) of the deleted rows go too.
             data.planning.removeAll { $0.actieId.map(doomed.contains) ?? false }
             for item in snapshot + [newTask] {
-                if data.tasks.contains(where: { $0.id == item.id }) {
+                // taken's primary key; a row in taken_archief does not count.
+                if data.tasks.contains(where: { $0.id == item.id && !$0.archived }) {
                     return "duplicate key value violates unique constraint \"taken_pkey\""
                 }
                 data.tasks.append(Self.reinserted(item))

@@ -83,8 +83,10 @@ struct TickedifyTask: Sendable, Equatable {
     var herhalingActief: Bool = false
     /// Rows in `bijlagen` pointing at this task.
     var bijlagen: Int = 0
+    /// The row is in `taken_archief` (completed through the checkbox), not in `taken`.
+    var archived = false
 
-    var isOpen: Bool { afgewerkt == nil && verwijderdOp == nil }
+    var isOpen: Bool { afgewerkt == nil && verwijderdOp == nil && !archived }
 
     /// `getList`'s row: `SELECT *` in column order, the five renamed columns deleted and re-added
     /// at the end, then `bijlagenCount`.

@@ -209,7 +209,11 @@ enum TickedifySeed {
                 task.herhalingActief = true
             }
             task.bijlagen = spec.bijlagen
-            if let done = spec.done { task.afgewerkt = local(done.day, done.hour, done.minute, 31, 207) }
+            if let done = spec.done {
+                // Completed through the app's checkbox: the row lives in taken_archief.
+                task.afgewerkt = local(done.day, done.hour, done.minute, 31, 207)
+                task.archived = true
+            }
             if let deleted = spec.deleted {
                 let at = local(deleted.day, deleted.hour, deleted.minute, 2, 640)
                 task.verwijderdOp = at

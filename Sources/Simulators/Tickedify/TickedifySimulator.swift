@@ -21,8 +21,9 @@ import Model
 ///   `/api/counts/sidebar` 401 `{"error":"Not authenticated"}`, `GET /api/lijst/:naam` 404
 ///   `{"error":"Lijst niet gevonden"}`, `POST /api/taak/add-to-inbox` 500 with `details`,
 ///   `requireAuth` routes 401 `{"error":"Authentication required"}`, and every
-///   `dagelijkse-planning` route **closes the TCP connection without answering** (the real Node
-///   process crashes); each such crash is counted (`GET /_sim/crashes`).
+///   `dagelijkse-planning` route and `PUT /api/taak/:id` **close the TCP connection without
+///   answering** (the real Node process crashes); each such crash is counted (`GET /_sim/crashes`).
+///   `POST /api/taak/:id/unarchive` answers 401 `{"error":"Niet ingelogd"}`.
 /// - `GET /api/lijsten` (public constant), `GET /api/lijst/:naam` (bare array newest first,
 ///   snake_case columns with the five camelCase renames appended, `bijlagenCount`; projects and
 ///   contexts; completed tasks; unknown list → `[]`), `GET /api/counts/sidebar` (`acties` counts only
@@ -32,7 +33,13 @@ import Model
 ///   planning rows of inbox tasks are wiped), `GET /api/dagelijkse-planning/:datum` (ordered by
 ///   uur, positie, aangemaakt; rows of completed or soft-deleted tasks hidden; an invalid date
 ///   gives `[]`), `POST /api/dagelijkse-planning` (position shifting, DB constraint failures → 500),
-///   `PUT` / `DELETE /api/dagelijkse-planning/:id` (DELETE ignores the owner, like the real query),
+///   `PUT` / `DELETE /api/dagelijkse-planning/:id` (DELETE ignores the owner and leaves the gap,
+///   like the real query), `PUT /api/dagelijkse-planning/:id/reorder` (positions shifted in the
+///   old and the new hour; a null or missing `targetPosition` appends), `PUT /api/taak/:id` (the
+///   checkbox completion archives the task, deletes its planning items and makes the next
+///   occurrence of a recurring one; otherwise every key is a column) and
+///   `POST /api/taak/:id/unarchive` (back into the inbox, not recurring; see
+///   `TickedifyBackend+TaskWrites.swift`),
 ///   `GET /api/ping`, `/api/status`, `/api/version`.
 /// - Express details: DATE columns as `YYYY-MM-DDT00:00:00.000Z` (or `YYYY-MM-DD`, see
 ///   ``DateStyle``), timestamps as ISO with milliseconds, `application/json; charset=utf-8`, weak

@@ -1,0 +1,188 @@
+import Foundation
+import Model
+
+/// Completing and reopening a Tickedify task, and moving or removing a slot of the daily plan
+/// (see docs/backends/tickedify.md, "Completing, reopening and replanning tasks"). Each is one
+/// call sent through `TickedifyClient.write` (a session proven within the trust window or
+/// checked just before: without one, `PUT /api/taak/:id` and the planning routes crash the
+/// real server), queued behind the account's other writes (`TickedifyClient.serialised`),
+/// never retried. The pure parts — the ids it accepts, the bodies it sends, what Tickedify's
+/// answers mean — are separate functions, tested without sockets.
+public enum TickedifyTaskWrites {
+    /// A completed task: its id, when it was completed (the time sent; Tickedify stores its own
+    /// "now" of the same moment), and the next occurrence Tickedify made of a recurring one.
+    public struct Completion: Sendable, Equatable {
+        public var id: String
+        public var completedAt: String
+        public var nextTaskID: String?
+    }
+
+    // MARK: - Calls
+
+    /// `PUT /api/taak/:id {"afgewerkt", "completedViaCheckbox": true, "lijst": "afgewerkt"}`:
+    /// Tickedify archives the task, deletes its planning items and, for a recurring task, makes
+    /// the next occurrence itself (so daygate does not: that would make two).
+    public static func complete(id: String, context: OperationContext) async throws -> Completion {
+        try checkID(id, name: "id")
+        let client = try TickedifyClient.make(context)
+        let completedAt = timestamp(context.now)
+        let response = try await client.serialised {
+            try await client.write(
+                .PUT, "/api/taak/\(QueryString.pathSegment(id))", body: JSONCoding.encode(completionBody(completedAt)))
+        }
+        let body = json(response.body)
+        try check(response, refusal: completionRefusal(status: response.status, body: body, id: id))
+        return Completion(id: id, completedAt: completedAt, nextTaskID: try nextTaskID(body))
+    }
+
+    /// `POST /api/taak/:id/unarchive`: the task comes back into the inbox (always the inbox, not
+    /// its old list), not recurring, and without its planning items.
+    public static func reopen(id: String, context: OperationContext) async throws {
+        try checkID(id, name: "id")
+        let client = try TickedifyClient.make(context)
+        let response = try await client.serialised {
+            try await client.write(.POST, "/api/taak/\(QueryString.pathSegment(id))/unarchive")
+        }
+        try check(
+            response,
+            refusal: response.status == 404
+                ? WriteRefusal.notFound(
+                    "task \(id) is not among Tickedify's completed tasks (never completed, reopened already, or deleted)"
+                )
+                : nil)
+    }
+
+    /// `PUT /api/dagelijkse-planning/:id/reorder {"targetUur", "targetPosition"}`: the slot moves
+    /// to `hour`, at `position` there (nil: at the end of that hour); Tickedify shifts the other
+    /// slots of the old and the new hour.
+    public static func replan(itemID: String, to move: PlanMove, context: OperationContext) async throws {
+        try checkID(itemID, name: "id")
+        let client = try TickedifyClient.make(context)
+        let response = try await client.serialised {
+            try await client.write(
+                .PUT, "/api/dagelijkse-planning/\(QueryString.pathSegment(itemID))/reorder",
+                body: JSONCoding.encode(reorderBody(move)))
+        }
+        try check(
+            response,
+            refusal: response.status == 404 ? WriteRefusal.notFound("there is no Tickedify plan item \(itemID)") : nil)
+    }
+
+    /// `DELETE /api/dagelijkse-planning/:id`: the slot leaves the plan (the task stays open);
+    /// Tickedify does not close the gap in that hour's positions.
+    public static func remove(itemID: String, context: OperationContext) async throws {
+        try checkID(itemID, name: "id")
+        let client = try TickedifyClient.make(context)
+        let response = try await client.serialised {
+            try await client.write(.DELETE, "/api/dagelijkse-planning/\(QueryString.pathSegment(itemID))")
+        }
+        try check(
+            response,
+            refusal: response.status == 404
+                ? WriteRefusal.notFound("there is no Tickedify plan item \(itemID) (it may have been removed already)")
+                : nil)
+    }
+
+    // MARK: - Decisions
+
+    /// Tickedify's ids are `task_<ms>_<random>` for tasks and base-36 text for plan items: an id
+    /// with a slash, white space or a control character cannot be one, and is refused before
+    /// anything is sent (a slash would reach another route).
+    public static func checkID(_ id: String, name: String) throws(WriteRefusal) {
+        guard
+            !id.unicodeScalars.contains(where: {
+                $0 == "/" || $0 == "\\" || $0.properties.isWhitespace || $0.properties.generalCategory == .control
+            })
+        else {
+            throw .badInput("\(name) must not contain a slash, white space or control characters")
+        }
+    }
+
+    /// `now` as Tickedify's web app sends it: ISO-8601 in UTC with milliseconds.
+    public static func timestamp(_ now: Date) -> String {
+        Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt).format(now)
+    }
+
+    /// The body that takes the server's completion branch (archive, planning items deleted,
+    /// next occurrence made). Without `completedViaCheckbox` the server would only mark the row.
+    public static func completionBody(_ completedAt: String) -> JSONValue {
+        .object(["afgewerkt": .string(completedAt), "completedViaCheckbox": .bool(true), "lijst": .string("afgewerkt")])
+    }
+
+    /// The reorder body. `targetPosition` is always sent, `null` for "at the end": the server
+    /// tests `targetPosition !== null`.
+    public static func reorderBody(_ move: PlanMove) -> JSONValue {
+        .object(["targetUur": .int(move.hour), "targetPosition": move.position.map { .int($0) } ?? .null])
+    }
+
+    /// What Tickedify's refusal of a completion means for the client: 404 `TASK_NOT_FOUND`
+    /// (the task is not open: completed already — it was moved to the archive — or deleted) is
+    /// a 404; 400 `INVALID_TASK_STATE` (its row is marked completed already) a 409
+    /// `already_completed`. Nil for any other answer.
+    public static func completionRefusal(status: Int, body: JSONValue?, id: String) -> WriteRefusal? {
+        switch status {
+        case 404:
+            return .notFound("task \(id) is not open in Tickedify: it was completed already or deleted")
+        case 400 where body?["code"]?.stringValue == "INVALID_TASK_STATE":
+            return WriteRefusal(
+                status: 409, code: "already_completed", message: "Tickedify says task \(id) is completed already")
+        default:
+            return nil
+        }
+    }
+
+    /// The next occurrence a completion made (`new_recurring_taak_id`), nil when none; a 2xx
+    /// without `success: true` is not a completion.
+    public static func nextTaskID(_ body: JSONValue?) throws -> String? {
+        guard body?["success"]?.boolValue == true else {
+            throw BackendError(
+                .badResponse, backend: TickedifyClient.backend,
+                message: "Tickedify answered the completion without success: true")
+        }
+        switch body?["new_recurring_taak_id"] {
+        case .string(let next)?: return next
+        case .int(let next)?: return String(next)
+        default: return nil
+        }
+    }
+
+    /// A 2xx passes; `refusal` is thrown when there is one; anything else is the backend's
+    /// error as every write reports it.
+    static func check(_ response: UpstreamHTTP.Response, refusal: WriteRefusal?) throws {
+        guard !response.isSuccess else { return }
+        if let refusal { throw refusal }
+        throw UpstreamHTTP.error(for: response, backend: TickedifyClient.backend)
+    }
+
+    static func json(_ data: Data) -> JSONValue? {
+        try? JSONCoding.decoder.decode(JSONValue.self, from: data)
+    }
+}
+
+/// Where a plan slot moves: a whole hour (0–23) of the same day, and a position in it (nil: at
+/// the end). Tickedify's planned time has no minutes.
+public struct PlanMove: Sendable, Equatable {
+    public static let fields: Set<String> = ["hour", "position"]
+
+    public var hour: Int
+    public var position: Int?
+
+    public init(hour: Int, position: Int?) {
+        self.hour = hour
+        self.position = position
+    }
+
+    /// Reads `{"hour": 0…23, "position"?: integer ≥ 0 or null}`.
+    public init(json: JSONValue) throws(WriteRefusal) {
+        guard case .object(let object) = json else { throw .badInput("the body must be a JSON object") }
+        guard case .int(let hour)? = object["hour"], (0...23).contains(hour) else {
+            throw .badInput("hour is required: a whole hour from 0 to 23")
+        }
+        switch object["position"] {
+        case nil, .null?: position = nil
+        case .int(let value)? where value >= 0 && value <= Int(Int32.max): position = value
+        default: throw .badInput("position must be a whole number of at least 0, or null for the end of the hour")
+        }
+        self.hour = hour
+    }
+}

@@ -1,0 +1,305 @@
+import AsyncHTTPClient
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import Model
+import NIOCore
+import NIOHTTP1
+import Simulators
+import Testing
+
+@testable import daygate
+
+/// Completing and reopening Tickedify tasks and moving or removing plan slots through the
+/// gateway against the demo's simulators: the answers, Tickedify's refusals, `Idempotency-Key`,
+/// and the cached reads (plan, lists, counts, summary, calendar feed) that follow at once.
+@Suite("Task writes")
+struct TaskWriteTests {
+    static let json: HTTPFields = [.contentType: "application/json"]
+    static let idempotencyKey = HTTPField.Name("Idempotency-Key")!
+
+    static func plan(_ client: any TestClientProtocol, fresh: Bool = false) async throws -> [JSONValue] {
+        let headers: HTTPFields = fresh ? [.cacheControl: "no-cache"] : [:]
+        return try await client.execute(uri: "/v1/plan", method: .get, headers: headers).json["plan"]?.arrayValue ?? []
+    }
+
+    static func slot(_ plan: [JSONValue], _ title: String) throws -> JSONValue {
+        try #require(plan.first { $0["title"]?.stringValue == title }, "\(title) in the plan")
+    }
+
+    static func taskIDs(_ client: any TestClientProtocol, _ list: String) async throws -> [String] {
+        let body = try await client.execute(uri: "/v1/tasks?list=\(list)", method: .get).json
+        return body["tasks"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? []
+    }
+
+    static func post(_ client: any TestClientProtocol, _ uri: String, body: String? = nil, key: String? = nil)
+        async throws -> TestResponse
+    {
+        var headers = json
+        if let key { headers[idempotencyKey] = key }
+        return try await client.execute(
+            uri: uri, method: .post, headers: headers, body: body.map { ByteBuffer(string: $0) })
+    }
+
+    @Test func completingAPlannedTaskUpdatesEveryCachedRead() async throws {
+        try await withDemo { demo in
+            try await demo.test { client in
+                // Everything cached first.
+                let plan = try await Self.plan(client)
+                let task = try #require(try Self.slot(plan, "Offerte tegelzetter vergelijken")["task_id"]?.stringValue)
+                #expect(try await Self.taskIDs(client, "acties").contains(task))
+                let counts = try await client.execute(uri: "/v1/tasks/counts", method: .get).json
+                let summary = try await client.execute(uri: "/v1/summary", method: .get).json
+                let feed = String(buffer: try await client.execute(uri: "/v1/calendar.ics", method: .get).body)
+                #expect(feed.contains("SUMMARY:Offerte tegelzetter vergelijken"))
+
+                let done = try await Self.post(client, "/v1/tasks/\(task)/complete")
+                #expect(done.status == .ok)
+                let answer = try done.json
+                #expect(answer["task"]?["id"] == .string(task))
+                #expect(answer["next_task_id"] == .null)
+                let completedAt = try #require(answer["task"]?["completed_at"]?.stringValue)
+                #expect(completedAt.hasSuffix("Z") && LenientDate.parse(completedAt) != nil)
+                #expect(demo.calls(.tickedify, "PUT /api/taak/\(task)") == 1)
+
+                // No no-cache needed: the write dropped what it made wrong.
+                #expect(!(try await Self.plan(client)).contains { $0["task_id"] == .string(task) })
+                #expect(!(try await Self.taskIDs(client, "acties")).contains(task))
+                let newCounts = try await client.execute(uri: "/v1/tasks/counts", method: .get).json
+                #expect(
+                    newCounts["counts"]?["acties"]?.numberValue == (counts["counts"]?["acties"]?.numberValue ?? 0) - 1)
+                let newSummary = try await client.execute(uri: "/v1/summary", method: .get).json
+                #expect(
+                    newSummary["tasks_done"]?.numberValue == (summary["tasks_done"]?.numberValue ?? 0) + 1)
+                #expect(
+                    newSummary["tasks"]?["done_titles"]?.arrayValue?.contains(
+                        .string("Offerte tegelzetter vergelijken"))
+                        == true)
+                let newFeed = String(buffer: try await client.execute(uri: "/v1/calendar.ics", method: .get).body)
+                #expect(!newFeed.contains("SUMMARY:Offerte tegelzetter vergelijken"))
+
+                // Again: Tickedify no longer has it open.
+                let again = try await Self.post(client, "/v1/tasks/\(task)/complete", body: "{}")
+                #expect(again.status == .notFound)
+                #expect(try again.json["error"]?["code"] == .string("not_found"))
+                #expect(
+                    try again.json["error"]?["message"]?.stringValue?.contains("completed already or deleted") == true)
+            }
+        }
+    }
+
+    @Test func aRecurringTaskAnswersItsNextOccurrenceAndReopeningPutsItInTheInbox() async throws {
+        try await withDemo { demo in
+            try await demo.test { client in
+                let task = try #require(
+                    try Self.slot(try await Self.plan(client), "Mama bellen")["task_id"]?.stringValue)
+                let inbox = try await Self.taskIDs(client, "inbox")
+                let done = try await Self.post(client, "/v1/tasks/\(task)/complete")
+                #expect(done.status == .ok)
+                let next = try #require(try done.json["next_task_id"]?.stringValue)
+                #expect(next != task)
+
+                let reopened = try await Self.post(client, "/v1/tasks/\(task)/reopen")
+                #expect(reopened.status == .ok)
+                #expect(
+                    try reopened.json == .object(["task": .object(["id": .string(task), "list": .string("inbox")])]))
+                let newInbox = try await Self.taskIDs(client, "inbox")
+                #expect(newInbox.contains(task) && newInbox.count == inbox.count + 1, "the cached inbox was dropped")
+                // Its place in the plan is not restored.
+                #expect(!(try await Self.plan(client, fresh: true)).contains { $0["task_id"] == .string(task) })
+
+                let again = try await Self.post(client, "/v1/tasks/\(task)/reopen")
+                #expect(again.status == .notFound)
+                #expect(try again.json["error"]?["code"] == .string("not_found"))
+            }
+        }
+    }
+
+    @Test func aTaskMarkedCompletedInPlaceIsAConflict() async throws {
+        try await withDemo { demo in
+            try await demo.test { client in
+                let task = try #require(
+                    try Self.slot(try await Self.plan(client), "Uitnodigingen verjaardag versturen")["task_id"]?
+                        .stringValue)
+                // Tickedify's own plain update marks the row in place (as its fallback path does).
+                let cookie = try await TickedifySimulatorLogin.cookie(demo.simulator(.tickedify))
+                let marked = try await TickedifySimulatorLogin.send(
+                    demo.simulator(.tickedify), .PUT, "/api/taak/\(task)", cookie: cookie,
+                    json: #"{"lijst":"afgewerkt","afgewerkt":"2026-11-23T08:00:00.000Z"}"#)
+                #expect(marked == 200)
+                let done = try await Self.post(client, "/v1/tasks/\(task)/complete")
+                #expect(done.status == .conflict)
+                #expect(try done.json["error"]?["code"] == .string("already_completed"))
+            }
+        }
+    }
+
+    /// Tickedify's add rewrites the whole inbox from a copy it read first: a completion landing in
+    /// between would bring the completed task back. The account's writes are queued, so a
+    /// completion sent while an add is at Tickedify waits for it and the task stays completed.
+    @Test func aCompletionSentDuringAnAddWaitsForIt() async throws {
+        try await withDemo { demo in
+            try await demo.test { client in
+                let inbox = try await client.execute(uri: "/v1/tasks?list=inbox", method: .get).json
+                let task = try #require(
+                    inbox["tasks"]?.arrayValue?.first { $0["title"] == .string("Fietsband plakken") }?["id"]?
+                        .stringValue)
+                let add = Task { try await Self.post(client, "/v1/tasks", body: #"{"title":"Melk kopen"}"#).status }
+                // The add has reached Tickedify (which now holds its copy of the inbox).
+                while demo.calls(.tickedify, "POST /api/taak/add-to-inbox") == 0 { await Task.yield() }
+                let done = try await Self.post(client, "/v1/tasks/\(task)/complete")
+                #expect(done.status == .ok)
+                #expect(try await add.value == .created)
+                let after = try await client.execute(
+                    uri: "/v1/tasks?list=inbox", method: .get, headers: [.cacheControl: "no-cache"]
+                ).json
+                let ids = after["tasks"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? []
+                #expect(!ids.contains(task), "the completed task came back into the inbox")
+            }
+        }
+    }
+
+    @Test func theSameIdempotencyKeyCompletesOnce() async throws {
+        try await withDemo { demo in
+            try await demo.test { client in
+                let task = try #require(
+                    try Self.slot(try await Self.plan(client), "Boodschappen doen")["task_id"]?.stringValue)
+                let first = try await Self.post(client, "/v1/tasks/\(task)/complete", key: "ha-done-1")
+                let second = try await Self.post(client, "/v1/tasks/\(task)/complete", key: "ha-done-1")
+                #expect(first.status == .ok)
+                #expect(second.status == .ok)
+                #expect(second.headers[HTTPField.Name("Idempotent-Replayed")!] == "true")
+                #expect(try first.json == second.json)
+                #expect(demo.calls(.tickedify, "PUT /api/taak/\(task)") == 1)
+            }
+        }
+    }
+
+    /// A completion whose answer does not come in time may have happened: 504, and the same
+    /// Idempotency-Key is not sent again.
+    @Test func aTimedOutCompletionIsAnUnknownOutcomeAndNotSentAgain() async throws {
+        try await withDemo(adjust: { $0.tickedify?.endpoint.timeout = .milliseconds(500) }) { demo in
+            try await demo.test { client in
+                // The session is proven by this read; the write then goes out without a check.
+                let task = try #require(
+                    try Self.slot(try await Self.plan(client), "Mama bellen")["task_id"]?.stringValue)
+                _ = try await demo.call(.tickedify, .POST, "/_sim/faults", json: #"{"latency_ms":3000}"#)
+                let first = try await Self.post(client, "/v1/tasks/\(task)/complete", key: "ha-slow-1")
+                #expect(first.status == .gatewayTimeout)
+                #expect(try first.json["error"]?["code"] == .string("upstream_timeout"))
+                _ = try await demo.call(.tickedify, .POST, "/_sim/faults", json: "{}")
+                let retry = try await Self.post(client, "/v1/tasks/\(task)/complete", key: "ha-slow-1")
+                #expect(retry.status == .conflict)
+                #expect(try retry.json["error"]?["code"] == .string("idempotency_outcome_unknown"))
+                #expect(demo.calls(.tickedify, "PUT /api/taak/\(task)") == 1, "never sent again")
+            }
+        }
+    }
+
+    @Test func movingAndRemovingPlanSlots() async throws {
+        try await withDemo { demo in
+            try await demo.test { client in
+                let plan = try await Self.plan(client)
+                let aangifte = try #require(try Self.slot(plan, "Belastingaangifte invullen")["id"]?.stringValue)
+                let offerte = try #require(try Self.slot(plan, "Offerte tegelzetter vergelijken")["id"]?.stringValue)
+
+                let moved = try await client.execute(
+                    uri: "/v1/plan/items/\(aangifte)", method: .put, headers: Self.json,
+                    body: ByteBuffer(string: #"{"hour":16}"#))
+                #expect(moved.status == .ok)
+                #expect(
+                    try moved.json
+                        == .object([
+                            "plan_item": .object(["id": .string(aangifte), "hour": .int(16), "position": .null])
+                        ]))
+                let first = try await client.execute(
+                    uri: "/v1/plan/items/\(offerte)", method: .put, headers: Self.json,
+                    body: ByteBuffer(string: #"{"hour":16,"position":0}"#))
+                #expect(try first.json["plan_item"]?["position"] == .int(0))
+                let sixteen = try await Self.plan(client).filter { $0["hour"] == .int(16) }
+                #expect(sixteen.compactMap { $0["id"]?.stringValue } == [offerte, aangifte])
+                #expect(sixteen.compactMap { $0["position"]?.numberValue } == [0, 1])
+
+                for bad in [
+                    #"{}"#, #"{"hour":24}"#, #"{"hour":"9"}"#, #"{"hour":9,"minute":30}"#, #"{"hour":9,"position":-1}"#,
+                ] {
+                    let refused = try await client.execute(
+                        uri: "/v1/plan/items/\(offerte)", method: .put, headers: Self.json,
+                        body: ByteBuffer(string: bad))
+                    #expect(refused.status == .badRequest, "\(bad)")
+                }
+                #expect(demo.calls(.tickedify, "PUT /api/dagelijkse-planning/\(offerte)/reorder") == 1)
+
+                let removed = try await client.execute(uri: "/v1/plan/items/\(offerte)", method: .delete)
+                #expect(removed.status == .noContent)
+                #expect(removed.body.readableBytes == 0)
+                #expect(removed.headers[.contentType] == nil)
+                #expect(!(try await Self.plan(client)).contains { $0["id"] == .string(offerte) })
+                let again = try await client.execute(uri: "/v1/plan/items/\(offerte)", method: .delete)
+                #expect(again.status == .notFound)
+                let unknown = try await client.execute(
+                    uri: "/v1/plan/items/onbekend", method: .put, headers: Self.json,
+                    body: ByteBuffer(string: #"{"hour":9}"#))
+                #expect(unknown.status == .notFound)
+                #expect(try unknown.json["error"]?["code"] == .string("not_found"))
+            }
+            #expect(try await demo.call(.tickedify, .GET, "/_sim/crashes") == .object(["count": .int(0)]))
+        }
+    }
+
+    @Test func idsThatCannotBeTickedifysAreRefusedBeforeAnythingIsSent() async throws {
+        try await withDemo { demo in
+            try await demo.test { client in
+                // A %2F splits the path before any route sees it (the router's 404).
+                let split = try await Self.post(client, "/v1/tasks/a%2Fb/complete")
+                #expect(split.status == .notFound)
+                for uri in ["/v1/tasks/a%20b/reopen", "/v1/tasks/a%0Ab/complete", "/v1/tasks/%09/complete"] {
+                    let refused = try await Self.post(client, uri)
+                    #expect(refused.status == .badRequest, "\(uri): \(String(buffer: refused.body))")
+                    #expect(try refused.json["error"]?["code"] == .string("bad_request"))
+                }
+                let plan = try await client.execute(
+                    uri: "/v1/plan/items/a%09b", method: .put, headers: Self.json,
+                    body: ByteBuffer(string: #"{"hour":9}"#))
+                #expect(plan.status == .badRequest)
+                let body = try await Self.post(client, "/v1/tasks/task_1/complete", body: #"{"done":true}"#)
+                #expect(body.status == .badRequest, "complete takes no fields")
+                let noType = try await client.execute(uri: "/v1/tasks/task_1/complete", method: .post)
+                #expect(noType.status == .unsupportedMediaType)
+            }
+            let writes = demo.simulator(.tickedify).control.callCounts.keys.filter {
+                $0.contains("/api/taak/") || $0.contains("/reorder")
+            }
+            #expect(writes.isEmpty, "\(writes)")
+        }
+    }
+}
+
+/// Tickedify's own API, called past the gateway (as the web app would).
+enum TickedifySimulatorLogin {
+    static func cookie(_ sim: RunningSimulator) async throws -> String {
+        var request = HTTPClientRequest(url: sim.apiBaseURL + "/api/auth/login")
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.body = .bytes(
+            ByteBuffer(
+                string:
+                    #"{"email":"\#(TickedifySimulator.demoEmail)","wachtwoord":"\#(TickedifySimulator.demoPassword)"}"#)
+        )
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(5))
+        let header = try #require(response.headers["set-cookie"].first)
+        return String(header.prefix { $0 != ";" })
+    }
+
+    /// The answer's status.
+    static func send(_ sim: RunningSimulator, _ method: HTTPMethod, _ path: String, cookie: String, json: String)
+        async throws -> UInt
+    {
+        var request = HTTPClientRequest(url: sim.apiBaseURL + path)
+        request.method = method
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.headers.add(name: "Cookie", value: cookie)
+        request.body = .bytes(ByteBuffer(string: json))
+        return try await HTTPClient.shared.execute(request, timeout: .seconds(5)).status.code
+    }
+}
