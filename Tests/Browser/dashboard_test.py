@@ -334,18 +334,25 @@ def main():
                 # The ring moves when the write answers, before FitIQ is asked again: the reads
                 # that follow the write are held until the ring has moved.
                 held = []
-                page.route("**/v1/today*", held.append)
-                page.route("**/v1/nutrition*", held.append)
+                holding = [True]
+                def hold(route):
+                    if holding[0]:
+                        held.append(route)
+                    else:
+                        route.continue_()
+                page.route("**/v1/today*", hold)
+                page.route("**/v1/nutrition*", hold)
                 try:
                     page.click("#meal-submit")
                     wait_until(lambda: int(ring.locator("text").first.text_content()) == before + kcal
                                or page.inner_text("#meal-error") != "", timeout=10000)
                     assert page.inner_text("#meal-error") == "", page.inner_text("#meal-error")
                 finally:
-                    page.unroute("**/v1/today*")
-                    page.unroute("**/v1/nutrition*")
+                    holding[0] = False
                     for route in held:
                         route.continue_()
+                    page.unroute("**/v1/today*")
+                    page.unroute("**/v1/nutrition*")
                 wait_until(lambda: "Logged 2 × Banana" in page.inner_text("#nutrition-status"))
                 page.locator("#food-logs li", has_text="2 × Banana").wait_for(timeout=10000)
                 # FitIQ's own figures after the reload agree.
