@@ -124,7 +124,7 @@ def main():
             def stale_badge():
                 call(demo.simulators["eightalls"] + "/_sim/faults", "POST", {"down": "reset"})
                 page.click("#refresh")
-                page.wait_for_selector(".badge[data-section=events][data-state=stale]", timeout=10000)
+                page.wait_for_selector(".badge[data-section=events][data-state=stale]", timeout=10)
                 plan = page.get_attribute(".badge[data-section=plan]", "data-state")
                 assert plan == "fresh", f"the plan badge is {plan}"
                 assert page.locator("#banner").is_visible(), "no banner"
@@ -345,7 +345,7 @@ def main():
                 try:
                     page.click("#meal-submit")
                     wait_until(lambda: int(ring.locator("text").first.text_content()) == before + kcal
-                               or page.inner_text("#meal-error") != "", timeout=10000)
+                               or page.inner_text("#meal-error") != "", timeout=10)
                     assert page.inner_text("#meal-error") == "", page.inner_text("#meal-error")
                 finally:
                     holding[0] = False
@@ -356,7 +356,7 @@ def main():
                 wait_until(lambda: "Logged 2 × Banana" in page.inner_text("#nutrition-status"))
                 page.locator("#food-logs li", has_text="2 × Banana").wait_for(timeout=10000)
                 # FitIQ's own figures after the reload agree.
-                wait_until(lambda: int(ring.locator("text").first.text_content()) == before + kcal, timeout=10000)
+                wait_until(lambda: int(ring.locator("text").first.text_content()) == before + kcal, timeout=10)
                 return f"{before} → {before + kcal} kcal"
             check("a meal is found by name, logged, and the ring moves at once", logs_a_meal)
 
@@ -397,7 +397,7 @@ def main():
                 nonlocal demo
                 port = demo.port
                 demo.stop()
-                page.wait_for_selector("#live:not([data-state=live])", timeout=10000)
+                page.wait_for_selector("#live:not([data-state=live])", timeout=10)
                 demo = Demo(state_dir, port=port)
                 page.wait_for_selector("#live[data-state=live]", timeout=20000)
             check("the page reconnects after the gateway restarts", reconnects)
