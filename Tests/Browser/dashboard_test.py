@@ -124,7 +124,7 @@ def main():
             def stale_badge():
                 call(demo.simulators["eightalls"] + "/_sim/faults", "POST", {"down": "reset"})
                 page.click("#refresh")
-                page.wait_for_selector(".badge[data-section=events][data-state=stale]", timeout=10)
+                page.wait_for_selector(".badge[data-section=events][data-state=stale]", timeout=10000)
                 plan = page.get_attribute(".badge[data-section=plan]", "data-state")
                 assert plan == "fresh", f"the plan badge is {plan}"
                 assert page.locator("#banner").is_visible(), "no banner"
@@ -397,7 +397,7 @@ def main():
                 nonlocal demo
                 port = demo.port
                 demo.stop()
-                page.wait_for_selector("#live:not([data-state=live])", timeout=10)
+                page.wait_for_selector("#live:not([data-state=live])", timeout=10000)
                 demo = Demo(state_dir, port=port)
                 page.wait_for_selector("#live[data-state=live]", timeout=20000)
             check("the page reconnects after the gateway restarts", reconnects)
