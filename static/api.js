@@ -125,7 +125,8 @@ export function removeVolunteer(dienstID, name) {
 }
 
 /**
- * GET a gateway path; `refresh` asks the gateway to refetch from the backends. Otherwise the
+ * GET a gateway path; `refresh` asks the gateway to refetch from the backends. A refusal throws an
+ * Error with the gateway's message, `status` and `code` (`not_found` for a thing that is not there). Otherwise the
  * gateway answers from its cache. Both headers are always set: with `cache: "no-store"` (no
  * copy in the browser's HTTP cache, so an answer after a change event is never an old one) the
  * browser would otherwise add `Cache-Control: no-cache` and `Pragma: no-cache` itself, and the
@@ -139,7 +140,9 @@ export async function getJSON(path, { refresh = false } = {}) {
   let body = null;
   try { body = await response.json(); } catch { /* not JSON: reported below */ }
   if (!body) throw new Error(`${path} answered ${response.status} without JSON`);
-  if (body.error && !body.sections) throw new Error(body.error.message || `${path} answered ${response.status}`);
+  if (body.error && !body.sections) {
+    throw Object.assign(new Error(body.error.message || `${path} answered ${response.status}`), { status: response.status, code: body.error.code || "" });
+  }
   return body;
 }
 

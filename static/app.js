@@ -282,15 +282,25 @@ function drawFoods(message = "") {
   fillKeepingFocus("food-results", nodes, () => $("food-query"));
 }
 
+/** Foods by name, or by barcode when the box holds 8 to 14 digits (a barcode FitIQ does not know: none). */
 async function searchFoods(query) {
   const asked = ++meal.asked;
+  const barcode = /^\d{8,14}$/.test(query);
   try {
-    const answer = await getJSON(`/v1/foods/search?q=${encodeURIComponent(query)}`);
+    let foods;
+    if (barcode) {
+      foods = await getJSON(`/v1/foods/barcode/${query}`).then((answer) => [answer.food], (error) => {
+        if (error.code === "not_found") return [];
+        throw error;
+      });
+    } else {
+      foods = (await getJSON(`/v1/foods/search?q=${encodeURIComponent(query)}`)).foods;
+    }
     if (asked !== meal.asked) return; // a later search is on its way
-    meal.foods = answer.foods || [];
+    meal.foods = (foods || []).filter(Boolean);
     meal.searched = query;
     if (!meal.foods.some((food) => food.id === meal.picked)) meal.picked = meal.foods.length === 1 ? meal.foods[0].id : null;
-    drawFoods(meal.foods.length ? "" : `No food found for “${query}”.`);
+    drawFoods(meal.foods.length ? "" : barcode ? `FitIQ knows no food with barcode ${query}.` : `No food found for “${query}”.`);
   } catch (error) {
     if (asked !== meal.asked) return;
     if (error instanceof KeyRequired && error.current) askForKey();

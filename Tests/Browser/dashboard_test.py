@@ -360,6 +360,14 @@ def main():
                 return f"{before} → {before + kcal} kcal"
             check("a meal is found by name, logged, and the ring moves at once", logs_a_meal)
 
+            def finds_a_food_by_barcode():
+                page.fill("#food-query", "8710000123456")
+                page.locator("#food-results li", has_text="Stroopwafel").wait_for(timeout=10000)
+                page.fill("#food-query", "8710000999999")
+                wait_until(lambda: "no food with barcode" in page.inner_text("#food-results"))
+                page.fill("#food-query", "")
+            check("a food is found by its barcode in Log a meal", finds_a_food_by_barcode)
+
             def deletes_a_food_log():
                 ring = page.locator("#nutrition svg.ring")
                 before = int(ring.locator("text").first.text_content())
