@@ -38,7 +38,7 @@ struct RouteLoaderTests {
                 "/v1/foods/search", "/v1/knowledge/items/{id}", "/v1/knowledge/recent",
                 "/v1/knowledge/search", "/v1/knowledge/tags",
                 "/v1/leaderboard",
-                "/v1/nutrition", "/v1/plan", "/v1/tasks", "/v1/tasks/counts", "/v1/today",
+                "/v1/nutrition", "/v1/plan", "/v1/tasks", "/v1/tasks/counts", "/v1/tasks/done", "/v1/today",
             ])
         let today = try #require(routes.first { $0.path == "/v1/today" })
         #expect(
