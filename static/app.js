@@ -470,16 +470,9 @@ function drawDiensten({ force = false } = {}) {
     [...drafts].map(([id, draft]) => [id, draft.error, draft.busy])]);
   if (!force && drawn === state.dienstenDrawn) return;
   state.dienstenDrawn = drawn;
-  const holder = $("diensten");
-  const focused = holder.contains(document.activeElement) ? document.activeElement : null;
-  const selection = focused instanceof HTMLInputElement ? [focused.selectionStart, focused.selectionEnd] : null;
-  const dienstID = focused?.closest("li[data-id]")?.dataset.id;
-  fill("diensten", [...render.problems([report]), ...render.diensten(state.diensten, { now, drafts })]);
-  if (!focused) return;
-  const again = (focused.id && document.getElementById(focused.id)) || (dienstID && document.getElementById(`dienst-${dienstID}-name`));
-  if (!again) return;
-  again.focus({ preventScroll: true });
-  if (selection && again instanceof HTMLInputElement) again.setSelectionRange(...selection);
+  const dienstID = $("diensten").contains(document.activeElement) ? document.activeElement.closest("li[data-id]")?.dataset.id : null;
+  fillKeepingFocus("diensten", [...render.problems([report]), ...render.diensten(state.diensten, { now, drafts })],
+    () => dienstID && document.getElementById(`dienst-${dienstID}-name`));
 }
 
 /** Whether the focus fell out of the page (its element was disabled or redrawn), not moved on by the user. */
