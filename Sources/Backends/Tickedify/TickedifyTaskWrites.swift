@@ -1,5 +1,6 @@
 import Foundation
 import Model
+import NIOHTTP1
 
 /// Completing and reopening a Tickedify task, and moving or removing a slot of the daily plan
 /// (see docs/backends/tickedify.md, "Completing, reopening and replanning tasks"). Each is one
@@ -23,64 +24,68 @@ public enum TickedifyTaskWrites {
     /// Tickedify archives the task, deletes its planning items and, for a recurring task, makes
     /// the next occurrence itself (so daygate does not: that would make two).
     public static func complete(id: String, context: OperationContext) async throws -> Completion {
-        try checkID(id, name: "id")
-        let client = try TickedifyClient.make(context)
         let completedAt = timestamp(context.now)
-        let response = try await client.serialised {
-            try await client.write(
-                .PUT, "/api/taak/\(QueryString.pathSegment(id))", body: JSONCoding.encode(completionBody(completedAt)))
+        let response = try await send(
+            .PUT, "/api/taak/\(try pathID(id))", body: completionBody(completedAt), context: context
+        ) { response in
+            completionRefusal(status: response.status, body: json(response.body), id: id)
         }
-        let body = json(response.body)
-        try check(response, refusal: completionRefusal(status: response.status, body: body, id: id))
-        return Completion(id: id, completedAt: completedAt, nextTaskID: try nextTaskID(body))
+        return Completion(id: id, completedAt: completedAt, nextTaskID: try nextTaskID(json(response.body)))
     }
 
     /// `POST /api/taak/:id/unarchive`: the task comes back into the inbox (always the inbox, not
     /// its old list), not recurring, and without its planning items.
     public static func reopen(id: String, context: OperationContext) async throws {
-        try checkID(id, name: "id")
-        let client = try TickedifyClient.make(context)
-        let response = try await client.serialised {
-            try await client.write(.POST, "/api/taak/\(QueryString.pathSegment(id))/unarchive")
-        }
-        try check(
-            response,
-            refusal: response.status == 404
-                ? WriteRefusal.notFound(
+        try await send(.POST, "/api/taak/\(try pathID(id))/unarchive", context: context) { response in
+            response.status == 404
+                ? .notFound(
                     "task \(id) is not among Tickedify's completed tasks (never completed, reopened already, or deleted)"
                 )
-                : nil)
+                : nil
+        }
     }
 
     /// `PUT /api/dagelijkse-planning/:id/reorder {"targetUur", "targetPosition"}`: the slot moves
     /// to `hour`, at `position` there (nil: at the end of that hour); Tickedify shifts the other
     /// slots of the old and the new hour.
     public static func replan(itemID: String, to move: PlanMove, context: OperationContext) async throws {
-        try checkID(itemID, name: "id")
-        let client = try TickedifyClient.make(context)
-        let response = try await client.serialised {
-            try await client.write(
-                .PUT, "/api/dagelijkse-planning/\(QueryString.pathSegment(itemID))/reorder",
-                body: JSONCoding.encode(reorderBody(move)))
+        try await send(
+            .PUT, "/api/dagelijkse-planning/\(try pathID(itemID))/reorder", body: reorderBody(move), context: context
+        ) { response in
+            response.status == 404 ? .notFound("there is no Tickedify plan item \(itemID)") : nil
         }
-        try check(
-            response,
-            refusal: response.status == 404 ? WriteRefusal.notFound("there is no Tickedify plan item \(itemID)") : nil)
     }
 
     /// `DELETE /api/dagelijkse-planning/:id`: the slot leaves the plan (the task stays open);
     /// Tickedify does not close the gap in that hour's positions.
     public static func remove(itemID: String, context: OperationContext) async throws {
-        try checkID(itemID, name: "id")
-        let client = try TickedifyClient.make(context)
-        let response = try await client.serialised {
-            try await client.write(.DELETE, "/api/dagelijkse-planning/\(QueryString.pathSegment(itemID))")
+        try await send(.DELETE, "/api/dagelijkse-planning/\(try pathID(itemID))", context: context) { response in
+            response.status == 404
+                ? .notFound("there is no Tickedify plan item \(itemID) (it may have been removed already)") : nil
         }
-        try check(
-            response,
-            refusal: response.status == 404
-                ? WriteRefusal.notFound("there is no Tickedify plan item \(itemID) (it may have been removed already)")
-                : nil)
+    }
+
+    /// The id checked (`checkID`) and escaped for the path.
+    static func pathID(_ id: String) throws(WriteRefusal) -> String {
+        try checkID(id, name: "id")
+        return QueryString.pathSegment(id)
+    }
+
+    /// One write: queued behind the account's others, sent with a proven session
+    /// (`TickedifyClient.write`), once; `refusal` says what a non-2xx answer means (nil: the
+    /// usual upstream error).
+    @discardableResult
+    static func send(
+        _ method: HTTPMethod, _ path: String, body: JSONValue? = nil, context: OperationContext,
+        refusal: (UpstreamHTTP.Response) -> WriteRefusal?
+    ) async throws -> UpstreamHTTP.Response {
+        let client = try TickedifyClient.make(context)
+        let bytes = try body.map { try JSONCoding.encode($0) }
+        let response = try await client.serialised { try await client.write(method, path, body: bytes) }
+        guard response.isSuccess else {
+            throw refusal(response) ?? UpstreamHTTP.error(for: response, backend: TickedifyClient.backend)
+        }
+        return response
     }
 
     // MARK: - Decisions
@@ -144,14 +149,6 @@ public enum TickedifyTaskWrites {
         case .int(let next)?: return String(next)
         default: return nil
         }
-    }
-
-    /// A 2xx passes; `refusal` is thrown when there is one; anything else is the backend's
-    /// error as every write reports it.
-    static func check(_ response: UpstreamHTTP.Response, refusal: WriteRefusal?) throws {
-        guard !response.isSuccess else { return }
-        if let refusal { throw refusal }
-        throw UpstreamHTTP.error(for: response, backend: TickedifyClient.backend)
     }
 
     static func json(_ data: Data) -> JSONValue? {
