@@ -7,6 +7,12 @@ import Synchronization
 /// 0600 inside a 0700 state folder. Survives restarts and `kill -9`.
 public final class CacheDatabase: Sendable {
     public let path: String
+    /// Reads are synchronous (`pool.read { … }` without `await`), short, and never hold a
+    /// reader connection across a suspension. Every task runs on NIO's few event loops (the
+    /// concurrency executor), so a synchronous read that waits for a free reader blocks a loop;
+    /// GRDB's `async` read keeps its reader until its task is scheduled again, possibly on that
+    /// very loop. With all readers held that way the process hung (`CacheDatabaseOneThreadTests`).
+    /// Writes are `async` (GRDB's writer queue does the work; no reader is involved).
     let pool: DatabasePool
     private let health = Mutex<StorageHealth>(StorageHealth())
 
@@ -170,6 +176,16 @@ public final class CacheDatabase: Sendable {
                 index: "cache_entry_profile_operation", on: "cache_entry", columns: ["profile", "operation"])
         }
         return migrator
+    }
+
+    /// The credential stored under `name` for `profile`'s `backend` (the vault), or nil.
+    func credential(profile: String, backend: String, name: String) throws -> String? {
+        try pool.read { db in
+            try String.fetchOne(
+                db, sql: "SELECT value FROM credential WHERE profile = ? AND backend = ? AND name = ?",
+                arguments: [profile, backend, name]
+            )
+        }
     }
 
     /// The entry stored under `key`, unless it has expired.

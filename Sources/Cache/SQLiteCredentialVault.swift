@@ -12,13 +12,9 @@ public final class SQLiteCredentialVault: CredentialVault {
         self.database = database
     }
 
+    /// Read synchronously, as every read of the state database is (`CacheDatabase.pool`).
     public func value(profile: String, backend: String, name: String) async -> String? {
-        try? await database.pool.read { db in
-            try String.fetchOne(
-                db, sql: "SELECT value FROM credential WHERE profile = ? AND backend = ? AND name = ?",
-                arguments: [profile, backend, name]
-            )
-        }
+        try? database.credential(profile: profile, backend: backend, name: name)
     }
 
     public func setValue(_ value: String?, profile: String, backend: String, name: String) async throws {
