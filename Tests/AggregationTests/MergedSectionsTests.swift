@@ -10,7 +10,7 @@ import Testing
 struct MergedSectionsTests {
     let route = """
         path: /v1/test
-        deadline: 1s
+        deadline: 30s
         sections:
           events: { operation: test.calendar }
           school: { operation: test.school, merge_into: events }

@@ -115,7 +115,9 @@ struct SummaryTests {
             sessions: SessionRegistry(vault: MemoryCredentialVault()),
             now: clock.now
         )
-        return (SummaryService(aggregator: aggregator, registry: backends.registry), folder)
+        // The scripted backends answer at once; a deadline only a hang reaches (under a loaded
+        // parallel run a 2 s one turned instant answers into timeouts: 4 s of waiting for a thread).
+        return (SummaryService(aggregator: aggregator, registry: backends.registry, deadline: 60), folder)
     }
 
     static func summary(_ backends: Backends, at now: Date) async throws -> (JSONValue, AggregateAnswer) {

@@ -17,17 +17,20 @@ public struct SummaryService: Sendable {
     public let route: Route
     let parts: [any SummaryPart]
 
+    /// - Parameter deadline: how long the summary waits for its sections (seconds; a route's
+    ///   default). Tests with scripted backends that answer at once give one only a hang reaches,
+    ///   so a busy machine cannot turn their answers into timeouts.
     public init(
         aggregator: Aggregator, registry: OperationRegistry = .standard,
-        parts: [any SummaryPart] = BackendCatalog.summaryParts
+        parts: [any SummaryPart] = BackendCatalog.summaryParts, deadline: TimeInterval = Route.defaultDeadline
     ) {
         self.aggregator = aggregator
         self.parts = parts
-        self.route = Self.route(registry: registry, parts: parts)
+        self.route = Self.route(registry: registry, parts: parts, deadline: deadline)
     }
 
     /// The sections every part asks for, over `date` and the week from it (`until`).
-    static func route(registry: OperationRegistry, parts: [any SummaryPart]) -> Route {
+    static func route(registry: OperationRegistry, parts: [any SummaryPart], deadline: TimeInterval) -> Route {
         let sections = parts.flatMap(\.sections).compactMap { section -> RouteSection? in
             guard let operation = registry[section.operation] else { return nil }
             return RouteSection(
@@ -42,7 +45,7 @@ public struct SummaryService: Sendable {
         }
         return Route(
             path: path, file: "(built in)", description: "The day as flat values for home automation.",
-            deadline: Route.defaultDeadline,
+            deadline: deadline,
             parameters: [
                 RouteParameter(name: "date", kind: .date, defaultValue: .today(offset: 0)),
                 RouteParameter(name: "until", kind: .date, defaultValue: .today(offset: eventDays - 1)),
