@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Backends
 import Foundation
 import Gateway
@@ -5,6 +6,7 @@ import HTTPTypes
 import HummingbirdTesting
 import Model
 import NIOCore
+import NIOHTTP1
 import Simulators
 import Testing
 
@@ -177,5 +179,52 @@ struct MealsAndItemsTests {
                 #expect(Self.allCalls(demo, .fitiq) == callsBefore)
             }
         }
+    }
+
+    /// FitIQ refuses to delete another user's log (403): the gateway says so as a 403
+    /// `upstream_rejected`, the log stays, and the profile's cached nutrition is kept.
+    @Test func deletingAnotherUsersFoodLogIs403() async throws {
+        try await withDemo { demo in
+            // Bas's breakfast, read past the gateway with his own login.
+            let fitiq = demo.simulator(.fitiq).apiBaseURL
+            let bas = try await Self.fitiq(
+                fitiq + "/api/v1/auth/login", method: .POST,
+                json: #"{"email":"bas@example.org","password":"Bas-Demo-2025!"}"#)
+            let token = try #require(bas["data"]?["access_token"]?.stringValue)
+            let logs = try await Self.fitiq(fitiq + "/api/v1/food-logs", token: token)
+            let theirs = try #require(logs["data"]?["logs"]?.arrayValue?.first?["id"]?.stringValue)
+
+            try await demo.test { client in
+                let before = try await client.execute(uri: "/v1/nutrition", method: .get).json
+                let lookups = demo.calls(.fitiq, "GET /api/v1/food-logs")
+                let refused = try await client.execute(uri: "/v1/food-logs/\(theirs)", method: .delete)
+                #expect(refused.status == .forbidden, "\(String(buffer: refused.body))")
+                #expect(try refused.json["error"]?["code"] == .string("upstream_rejected"))
+                #expect(demo.calls(.fitiq, "DELETE /api/v1/food-logs/\(theirs)") == 1)
+                // Nothing changed, so nothing was dropped: the next read is the cached one.
+                let after = try await client.execute(uri: "/v1/nutrition", method: .get).json
+                #expect(after["food_logs"] == before["food_logs"])
+                #expect(demo.calls(.fitiq, "GET /api/v1/food-logs") == lookups)
+            }
+            let still = try await Self.fitiq(fitiq + "/api/v1/food-logs", token: token)
+            #expect(still["data"]?["logs"]?.arrayValue?.contains { $0["id"] == .string(theirs) } == true)
+        }
+    }
+
+    /// FitIQ's own API, called as its app would (the demo's API key, Bas's token).
+    static func fitiq(_ url: String, method: HTTPMethod = .GET, json: String? = nil, token: String? = nil)
+        async throws -> JSONValue
+    {
+        var request = HTTPClientRequest(url: url)
+        request.method = method
+        request.headers.add(name: "X-API-Key", value: FitIQSimulator.demoAPIKey)
+        if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+        if let json {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(string: json))
+        }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(5))
+        let body = try await response.body.collect(upTo: 1 << 20)
+        return try JSONDecoder().decode(JSONValue.self, from: Data(body.readableBytesView))
     }
 }

@@ -196,6 +196,46 @@ struct TaskWriteTests {
         }
     }
 
+    /// An account whose trial ended (Tickedify answers its login with the upgrade page): every
+    /// task write is 403 `upstream_access_expired`, nothing reaches Tickedify's write routes, and
+    /// the same Idempotency-Key may be sent again once the account is upgraded (it did not happen).
+    @Test func everyWriteOfAnAccountWhoseAccessEndedIs403() async throws {
+        try await withDemo(adjust: {
+            $0.tickedify?.email = TickedifySimulator.upgradeEmail
+            $0.tickedify?.password = Secret(TickedifySimulator.upgradePassword)
+        }) { demo in
+            try await demo.test { client in
+                let writes: [(HTTPRequest.Method, String, String?)] = [
+                    (.post, "/v1/tasks/task_1/complete", nil), (.post, "/v1/tasks/task_1/reopen", nil),
+                    (.put, "/v1/plan/items/item_1", #"{"hour":10}"#), (.delete, "/v1/plan/items/item_1", nil),
+                    (.post, "/v1/tasks", #"{"title":"Fietsband plakken"}"#),
+                ]
+                for (method, uri, body) in writes {
+                    var headers = Self.json
+                    if method == .post { headers[Self.idempotencyKey] = "no-access-\(uri)" }
+                    let answer = try await client.execute(
+                        uri: uri, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) })
+                    #expect(answer.status == .forbidden, "\(method) \(uri): \(String(buffer: answer.body))")
+                    let error = try answer.json["error"]
+                    #expect(error?["code"] == .string("upstream_access_expired"), "\(uri)")
+                    let message = error?["message"]?.stringValue ?? ""
+                    #expect(message.contains("upgrade"), "\(uri): \(message)")
+                    #expect(!message.contains(TickedifySimulator.upgradePassword))
+                }
+                // The refused completion did not happen: its key is free to be sent again.
+                let again = try await Self.post(
+                    client, "/v1/tasks/task_1/complete", key: "no-access-/v1/tasks/task_1/complete")
+                #expect(again.status == .forbidden)
+                #expect(try again.json["error"]?["code"] == .string("upstream_access_expired"))
+            }
+            // Only logins and reads reached Tickedify.
+            let sent = demo.simulator(.tickedify).control.callCounts.keys.filter {
+                !$0.hasPrefix("GET ") && !$0.hasPrefix("POST /api/auth/")
+            }
+            #expect(sent.isEmpty, "\(sent)")
+        }
+    }
+
     @Test func movingAndRemovingPlanSlots() async throws {
         try await withDemo { demo in
             try await demo.test { client in
