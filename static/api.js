@@ -1,5 +1,5 @@
 // Talks to the gateway: JSON with the client key (when one is configured), the writes (task
-// inbox, ticking tasks off and reopening them, logging and deleting food, volunteers), and the live change stream read with fetch, so the key can travel as a
+// inbox, ticking tasks off and reopening them, moving and removing plan slots, logging and deleting food, volunteers), and the live change stream read with fetch, so the key can travel as a
 // Bearer header (EventSource cannot send headers).
 
 const KEY_STORAGE = "daygate.key";
@@ -87,6 +87,16 @@ export async function sendJSON(method, path, body, { idempotencyKey = null } = {
   if (response.status === 204) return {};
   if (!answer) throw new WriteFailed(`The gateway answered ${response.status} without JSON.`, { status: response.status });
   return answer;
+}
+
+/** PUT /v1/plan/items/{id}: a slot of the day's plan to another hour (at the end of it). */
+export function movePlanItem(itemID, hour) {
+  return sendJSON("PUT", `/v1/plan/items/${encodeURIComponent(itemID)}`, { hour });
+}
+
+/** DELETE /v1/plan/items/{id}: a slot off the day's plan (a task stays open). */
+export function removePlanItem(itemID) {
+  return sendJSON("DELETE", `/v1/plan/items/${encodeURIComponent(itemID)}`);
 }
 
 /** POST /v1/tasks: a task in the Tickedify inbox. */

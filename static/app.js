@@ -1,10 +1,11 @@
 // The dashboard: the day from /v1/today, task counts and lists, upcoming diensten; live updates
 // over /v1/stream; the date in the URL (?date=YYYY-MM-DD). Writes: a task into the Tickedify
-// inbox, a task ticked off or reopened, a meal logged or deleted, and volunteers on the diensten
+// inbox, a task ticked off or reopened, a plan slot moved to another hour or removed, a meal
+// logged or deleted, and volunteers on the diensten
 // a manager sees. Saved items open in place.
 import {
-  addTask, addVolunteer, completeTask, deleteFoodLog, followChanges, getJSON, KeyRequired, logFood, newIdempotencyKey,
-  removeVolunteer, reopenTask, storeKey, WriteFailed,
+  addTask, addVolunteer, completeTask, deleteFoodLog, followChanges, getJSON, KeyRequired, logFood, movePlanItem,
+  newIdempotencyKey, removePlanItem, removeVolunteer, reopenTask, storeKey, WriteFailed,
 } from "./api.js";
 import * as render from "./render.js";
 
@@ -20,6 +21,8 @@ const state = {
 };
 // Per task id: {busy ("complete"|"reopen"), done (the write answered; until a load shows it), error, retry ({kind, key})}.
 const taskStates = new Map();
+// Per plan item id: {busy ("move"|"remove"), hour (where a move goes), error}.
+const slotStates = new Map();
 // Per food log id: {busy, error}. Per saved item id (opened in place): {busy, item, error}.
 const logStates = new Map();
 const openedItems = new Map();
@@ -184,7 +187,7 @@ function drawTasks() {
   const day = state.day;
   if (day) {
     fillKeepingFocus("timeline", [...render.problems([day.sections.plan, day.sections.events, day.sections.subscribed]),
-      ...render.timeline(day.date, day.plan, day.events, taskStates)], () => $("timeline").querySelector("input.task-check:not(:disabled)"));
+      ...render.timeline(day.date, day.plan, day.events, taskStates, slotStates)], () => $("timeline").querySelector("input.task-check, select.slot-hour"));
   }
   const completed = state.list === "done";
   const list = state.listTasks;
@@ -228,15 +231,54 @@ async function toggleTask(box) {
   if (answered) load();
 }
 
+/**
+ * Moves a slot of the day's plan to the hour its select now shows (at the end of that hour), or
+ * takes it off the plan. The timeline shows the outcome at once (the slot at its new hour, or
+ * gone) and the reload brings Tickedify's plan; a refusal puts the slot back and is shown under
+ * it. Neither write takes an Idempotency-Key: both are the same whenever repeated.
+ */
+async function changeSlot(control, kind) {
+  const id = control.dataset.item;
+  const title = control.dataset.title;
+  const slot = slotStates.get(id) || {};
+  if (slot.busy) { drawTasks(); return; } // a select changed while its write is on its way: put it back
+  slotStates.set(id, slot);
+  const hour = kind === "move" ? Number(control.value) : null;
+  Object.assign(slot, { busy: kind, hour, error: "" });
+  drawTasks();
+  let answered = false;
+  try {
+    if (kind === "move") await movePlanItem(id, hour); else await removePlanItem(id);
+    answered = true;
+    state.writes += 1;
+    const plan = state.day?.plan || [];
+    const moved = kind === "move" ? plan.map((item) => (item.id === id ? { ...item, hour, position: Number.MAX_SAFE_INTEGER } : item)) : plan.filter((item) => item.id !== id);
+    if (state.day) state.day = { ...state.day, plan: moved };
+    slotStates.delete(id);
+    announce("tasks-status", kind === "move" ? `Moved “${title}” to ${String(hour).padStart(2, "0")}:00.` : `Took “${title}” off the plan.`);
+  } catch (error) {
+    slot.error = refusal(error);
+  } finally {
+    slot.busy = null;
+    slot.hour = null;
+    drawTasks();
+  }
+  if (answered) load();
+}
+
 function followTaskControls() {
   for (const id of ["timeline", "task-list"]) {
     // A box whose write is on its way does not toggle (a click or Space is cancelled).
     $(id).addEventListener("click", (event) => {
       if (event.target.closest("input.task-check[aria-disabled=true]")) event.preventDefault();
+      const remove = event.target.closest("button[data-action=remove-slot]");
+      if (remove && remove.getAttribute("aria-disabled") !== "true") changeSlot(remove, "remove");
     });
     $(id).addEventListener("change", (event) => {
       const box = event.target.closest("input[data-action=complete-task], input[data-action=reopen-task]");
       if (box) toggleTask(box);
+      const hour = event.target.closest("select[data-action=move-slot]");
+      if (hour) changeSlot(hour, "move");
     });
   }
   $("task-list-choice").addEventListener("change", (event) => {

@@ -85,10 +85,36 @@ function taskCheck(task, where, states, { completed = false } = {}) {
   };
 }
 
+/**
+ * The controls of one slot of the day's plan: its hour as a select (choosing another moves it
+ * there) and a button that takes it off the plan. `states` (plan item id → {busy: "move" |
+ * "remove", hour, error}) keeps a write in flight (the hour it goes to) and its refusal, shown
+ * under the slot (`role=alert`) and tied to both controls.
+ */
+function slotControls(item, states) {
+  const state = states.get(item.id) || {};
+  const errorID = state.error ? `error-slot-${item.id}` : null;
+  const busy = state.busy ? "true" : null;
+  const current = state.busy === "move" && Number.isInteger(state.hour) ? state.hour : item.hour;
+  const hours = Array.from({ length: 24 }, (_, hour) => h("option", { value: hour, selected: hour === current, text: `${String(hour).padStart(2, "0")}:00` }));
+  return {
+    hour: h("select", {
+      class: "slot-hour", id: `hour-${item.id}`, "data-action": "move-slot", "data-item": item.id, "data-title": item.title,
+      "aria-label": `Hour of ${item.title}`, "aria-disabled": busy, "aria-invalid": state.error ? "true" : null, "aria-describedby": errorID,
+    }, hours),
+    remove: h("button", {
+      type: "button", class: "slot-remove", id: `remove-${item.id}`, "data-action": "remove-slot", "data-item": item.id, "data-title": item.title,
+      "aria-label": `Remove ${item.title} from the plan`, title: "Remove from the day's plan", "aria-disabled": busy, "aria-describedby": errorID, text: "×",
+    }),
+    error: state.error ? h("p", { class: "task-error", id: errorID, role: "alert", text: state.error }) : null,
+  };
+}
+
 /** Events and planned slots of one day, merged by time; all-day events first. Events keep
  * their colour (an 8alls colour, or their subscribed calendar's) and name their calendar.
- * Planned tasks have a checkbox that ticks them off (`taskCheck`). */
-export function timeline(date, plan, events, tasks = new Map()) {
+ * Planned tasks have a checkbox that ticks them off (`taskCheck`); every planned slot has its
+ * hour as a select and a remove button (`slotControls`). */
+export function timeline(date, plan, events, tasks = new Map(), slots = new Map()) {
   const rows = [];
   for (const event of events || []) {
     const startsToday = (event.start || "").startsWith(date);
@@ -103,8 +129,9 @@ export function timeline(date, plan, events, tasks = new Map()) {
     const duration = item.duration_minutes ? `${item.duration_minutes} min` : "";
     const check = item.kind === "task" && item.task_id ? taskCheck({ id: item.task_id, title: item.title }, "plan", tasks) : null;
     rows.push({
-      key: item.hour * 60, order: 1 + (item.position || 0), kind: item.kind,
+      key: item.hour * 60, order: 1 + (item.position ?? 0), kind: item.kind, item: item.id,
       time: `${String(item.hour).padStart(2, "0")}:00`, title: item.title, sub: duration, check,
+      slot: item.id ? slotControls(item, slots) : null,
     });
   }
   rows.sort((a, b) => a.key - b.key || a.order - b.order);
@@ -113,14 +140,17 @@ export function timeline(date, plan, events, tasks = new Map()) {
   return rows.map((row) => h("li", {
     "data-kind": row.kind, "data-status": row.status || null, "data-calendar": row.calendar || null,
     "data-task": row.check?.box.dataset.task || null, "data-done": row.check ? String(row.check.done) : null,
+    "data-item": row.item || null,
   },
-  h("time", { text: row.time }),
+  row.slot ? row.slot.hour : h("time", { text: row.time }),
   painted(row.color, h("div", { class: "what" },
     row.check ? h("label", { class: "task-line" }, row.check.box,
       h("span", { class: "kind", text: labels[row.kind] }), h("span", { class: "title", text: row.title }))
-      : [h("span", { class: "kind", text: labels[row.kind] || row.kind }), h("span", { class: "title", text: row.title })],
+      : row.slot ? h("span", { class: "slot-line" }, h("span", { class: "kind", text: labels[row.kind] || row.kind }), h("span", { class: "title", text: row.title }))
+        : [h("span", { class: "kind", text: labels[row.kind] || row.kind }), h("span", { class: "title", text: row.title })],
+    row.slot?.remove,
     row.sub ? h("span", { class: "sub", text: row.sub }) : null,
-    row.check?.error))));
+    row.check?.error, row.slot?.error))));
 }
 
 /**

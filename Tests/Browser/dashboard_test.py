@@ -3,8 +3,9 @@
 
 Starts `daygate demo` on free ports, loads the page and checks the rendered DOM: every
 section, a seeded event, an update arriving over /v1/stream without a reload, a stale badge
-after the 8alls simulator is faulted, the writes (a task into the inbox, volunteers on a
-manager's dienst, a refusal shown on its dienst, no controls on member diensten),
+after the 8alls simulator is faulted, the writes (a task into the inbox, ticked off and reopened,
+a plan slot moved and removed, meals logged and deleted, volunteers on a manager's dienst, a
+refusal shown where it happened, no controls on member diensten),
 reconnection after the gateway restarts, the client key asked for once (even when the first
 refusal arrives after the key was typed), and sections that failed on a cold gateway coming back
 without an event or a reload. Writes screenshots to a temporary folder. Prints "browser: N passed, N failed".
@@ -318,6 +319,79 @@ def main():
                     call(demo.simulators["tickedify"] + "/_sim/faults", "POST", {})
                 return message
             check("a refused tick shows the gateway's error on that task", a_refused_tick_shows_on_that_task)
+
+            def slot_hours():
+                return page.eval_on_selector_all(
+                    "#timeline select.slot-hour", "selects => selects.map(s => [s.dataset.item, Number(s.value)])")
+
+            def moves_and_removes_a_plan_slot():
+                row = page.locator("#timeline li[data-kind=task][data-item]").first
+                item = row.get_attribute("data-item")
+                task = row.get_attribute("data-task")
+                title = row.locator(".title").inner_text()
+                plan = call(demo.url + "/v1/plan", headers={"Cache-Control": "no-cache"})["plan"]
+                before = next(slot["hour"] for slot in plan if slot["id"] == item)
+                target = 21 if before != 21 else 20
+                select = page.locator(f"#timeline select[data-item='{item}']")
+                # The reloads are held: the slot must move on the write's answer alone.
+                held = []
+                holding = [True]
+                def hold(route):
+                    if holding[0]:
+                        held.append(route)
+                    else:
+                        route.continue_()
+                page.route("**/v1/today*", hold)
+                try:
+                    select.focus()
+                    select.select_option(str(target))
+                    wait_until(lambda: f"Moved “{title}” to {target}:00" in page.inner_text("#tasks-status"))
+                    hours = slot_hours()
+                    assert [item, target] in hours, f"{item} not at {target}:00 on the timeline: {hours}"
+                    assert [hour for _, hour in hours] == sorted(hour for _, hour in hours), f"the timeline is out of order: {hours}"
+                    assert page.evaluate("document.activeElement && document.activeElement.dataset.item") == item, "the focus left the slot"
+                finally:
+                    holding[0] = False
+                    for route in held:
+                        route.continue_()
+                    page.unroute("**/v1/today*")
+                plan = call(demo.url + "/v1/plan", headers={"Cache-Control": "no-cache"})["plan"]
+                assert next(slot["hour"] for slot in plan if slot["id"] == item) == target, "Tickedify's plan did not change"
+
+                page.locator(f"#timeline button[data-action=remove-slot][data-item='{item}']").click()
+                wait_until(lambda: page.locator(f"#timeline li[data-item='{item}']").count() == 0)
+                plan = call(demo.url + "/v1/plan", headers={"Cache-Control": "no-cache"})["plan"]
+                assert item not in [slot["id"] for slot in plan], "still in Tickedify's plan"
+                open_tasks = set()
+                for name in ["inbox", "acties", "opvolgen"]:
+                    listed = call(demo.url + f"/v1/tasks?list={name}", headers={"Cache-Control": "no-cache"})["tasks"]
+                    open_tasks |= {listed_task["id"] for listed_task in listed}
+                assert task in open_tasks, "the task did not stay open"
+                return f"{before}:00 → {target}:00, then off the plan"
+            check("a plan slot is moved to another hour at once, then taken off the plan", moves_and_removes_a_plan_slot)
+
+            def a_refused_move_shows_on_that_slot():
+                row = page.locator("#timeline li[data-item]").first
+                item = row.get_attribute("data-item")
+                select = page.locator(f"#timeline select[data-item='{item}']")
+                before = select.input_value()
+                target = "22" if before != "22" else "23"
+                call(demo.simulators["tickedify"] + "/_sim/faults", "POST", {"down": "reset"})
+                try:
+                    select.focus()
+                    select.select_option(target)
+                    error = page.locator(f"#timeline li[data-item='{item}'] .task-error[role=alert]")
+                    error.wait_for(timeout=15000)
+                    message = error.inner_text()
+                    again = page.locator(f"#timeline select[data-item='{item}']")
+                    assert again.input_value() == before, f"the slot shows {again.input_value()} after a refusal, not {before}"
+                    assert again.get_attribute("aria-describedby") == error.get_attribute("id")
+                    assert page.evaluate("document.activeElement && document.activeElement.dataset.item") == item, "the focus left the slot"
+                    assert page.locator("#timeline .task-error").count() == 1, "the refusal shows on other slots too"
+                finally:
+                    call(demo.simulators["tickedify"] + "/_sim/faults", "POST", {})
+                return message
+            check("a refused move shows the gateway's error on that slot", a_refused_move_shows_on_that_slot)
 
             def logs_a_meal():
                 ring = page.locator("#nutrition svg.ring")
