@@ -12,6 +12,7 @@ without an event or a reload. Writes screenshots to a temporary folder. Prints "
 
     python3 Tests/Browser/dashboard_test.py [path/to/daygate]
 """
+import contextlib
 import datetime
 import json
 import os
@@ -48,6 +49,30 @@ def wait_until(condition, timeout=10):
         if time.time() > deadline:
             raise AssertionError("timed out waiting")
         time.sleep(0.1)
+
+
+@contextlib.contextmanager
+def held(page, *patterns):
+    """Holds the page's requests to `patterns` (reads the page makes after a write) until the
+    block ends, then lets them go: what the block checks came from the write's answer alone."""
+    routes = []
+    holding = [True]
+
+    def hold(route):
+        if holding[0]:
+            routes.append(route)
+        else:
+            route.continue_()
+    for pattern in patterns:
+        page.route(pattern, hold)
+    try:
+        yield
+    finally:
+        holding[0] = False
+        for route in routes:
+            route.continue_()
+        for pattern in patterns:
+            page.unroute(pattern)
 
 
 def main():
@@ -334,15 +359,7 @@ def main():
                 target = 21 if before != 21 else 20
                 select = page.locator(f"#timeline select[data-item='{item}']")
                 # The reloads are held: the slot must move on the write's answer alone.
-                held = []
-                holding = [True]
-                def hold(route):
-                    if holding[0]:
-                        held.append(route)
-                    else:
-                        route.continue_()
-                page.route("**/v1/today*", hold)
-                try:
+                with held(page, "**/v1/today*"):
                     select.focus()
                     select.select_option(str(target))
                     wait_until(lambda: f"Moved “{title}” to {target}:00" in page.inner_text("#tasks-status"))
@@ -350,11 +367,6 @@ def main():
                     assert [item, target] in hours, f"{item} not at {target}:00 on the timeline: {hours}"
                     assert [hour for _, hour in hours] == sorted(hour for _, hour in hours), f"the timeline is out of order: {hours}"
                     assert page.evaluate("document.activeElement && document.activeElement.dataset.item") == item, "the focus left the slot"
-                finally:
-                    holding[0] = False
-                    for route in held:
-                        route.continue_()
-                    page.unroute("**/v1/today*")
                 plan = call(demo.url + "/v1/plan", headers={"Cache-Control": "no-cache"})["plan"]
                 assert next(slot["hour"] for slot in plan if slot["id"] == item) == target, "Tickedify's plan did not change"
 
@@ -407,26 +419,11 @@ def main():
                 kcal = round(next(food for food in searches[0]["foods"] if food["name"] == "Banana")["calories"] * 2)
                 # The ring moves when the write answers, before FitIQ is asked again: the reads
                 # that follow the write are held until the ring has moved.
-                held = []
-                holding = [True]
-                def hold(route):
-                    if holding[0]:
-                        held.append(route)
-                    else:
-                        route.continue_()
-                page.route("**/v1/today*", hold)
-                page.route("**/v1/nutrition*", hold)
-                try:
+                with held(page, "**/v1/today*", "**/v1/nutrition*"):
                     page.click("#meal-submit")
                     wait_until(lambda: int(ring.locator("text").first.text_content()) == before + kcal
                                or page.inner_text("#meal-error") != "", timeout=10)
                     assert page.inner_text("#meal-error") == "", page.inner_text("#meal-error")
-                finally:
-                    holding[0] = False
-                    for route in held:
-                        route.continue_()
-                    page.unroute("**/v1/today*")
-                    page.unroute("**/v1/nutrition*")
                 wait_until(lambda: "Logged 2 × Banana" in page.inner_text("#nutrition-status"))
                 page.locator("#food-logs li", has_text="2 × Banana").wait_for(timeout=10000)
                 # FitIQ's own figures after the reload agree.
@@ -502,25 +499,25 @@ def main():
                 # The first /v1/today (sent without a key) is held until the right key has been
                 # entered: the page asks because /v1/stream was refused, and that first refusal
                 # then arrives for a key the page no longer holds. It must not ask again.
-                held = []
+                kept = []
 
                 def hold_the_first(route):
-                    if not held and "authorization" not in route.request.headers:
-                        held.append(route)
+                    if not kept and "authorization" not in route.request.headers:
+                        kept.append(route)
                     else:
                         route.continue_()
                 guarded.route("**/v1/today*", hold_the_first)
                 try:
                     guarded.goto(keyed.url + "/")
                     guarded.wait_for_selector("#key-dialog[open]", timeout=20000)
-                    assert held, "the page did not ask for /v1/today"
+                    assert kept, "the page did not ask for /v1/today"
                     guarded.fill("#key-input", "wrong-key-but-long-enough")
                     guarded.press("#key-input", "Enter")
                     guarded.wait_for_selector("#key-dialog[open]", timeout=20000)
                     guarded.fill("#key-input", key)
                     guarded.press("#key-input", "Enter")
                 finally:
-                    for route in held:
+                    for route in kept:
                         route.continue_()
                     guarded.unroute("**/v1/today*", hold_the_first)
                 guarded.wait_for_selector("#timeline li .title", timeout=20000)

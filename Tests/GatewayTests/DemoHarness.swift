@@ -96,12 +96,15 @@ final class DemoHarness: Sendable {
         simulators.simulator(kind)!
     }
 
-    /// Calls a simulator's control surface (or any path on it) and decodes the JSON answer.
-    func call(_ kind: SimulatorKind, _ method: HTTPMethod, _ path: String, json: String? = nil) async throws
-        -> JSONValue
-    {
+    /// Calls a simulator's control surface (or any path on it, with `headers` such as an API key)
+    /// and decodes the JSON answer.
+    func call(
+        _ kind: SimulatorKind, _ method: HTTPMethod, _ path: String, json: String? = nil,
+        headers: [(String, String)] = []
+    ) async throws -> JSONValue {
         var request = HTTPClientRequest(url: simulator(kind).baseURL + path)
         request.method = method
+        request.headers.add(contentsOf: headers)
         if let json {
             request.headers.add(name: "Content-Type", value: "application/json")
             request.body = .bytes(ByteBuffer(string: json))

@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import Backends
 import Foundation
 import Gateway
@@ -6,7 +5,6 @@ import HTTPTypes
 import HummingbirdTesting
 import Model
 import NIOCore
-import NIOHTTP1
 import Simulators
 import Testing
 
@@ -185,13 +183,14 @@ struct MealsAndItemsTests {
     /// `upstream_rejected`, the log stays, and the profile's cached nutrition is kept.
     @Test func deletingAnotherUsersFoodLogIs403() async throws {
         try await withDemo { demo in
-            // Bas's breakfast, read past the gateway with his own login.
-            let fitiq = demo.simulator(.fitiq).apiBaseURL
-            let bas = try await Self.fitiq(
-                fitiq + "/api/v1/auth/login", method: .POST,
-                json: #"{"email":"bas@example.org","password":"Bas-Demo-2025!"}"#)
+            // Bas's breakfast, read past the gateway with his own login (as FitIQ's app would).
+            let apiKey = ("X-API-Key", FitIQSimulator.demoAPIKey)
+            let bas = try await demo.call(
+                .fitiq, .POST, "/api/v1/auth/login", json: #"{"email":"bas@example.org","password":"Bas-Demo-2025!"}"#,
+                headers: [apiKey])
             let token = try #require(bas["data"]?["access_token"]?.stringValue)
-            let logs = try await Self.fitiq(fitiq + "/api/v1/food-logs", token: token)
+            let asBas = [apiKey, ("Authorization", "Bearer \(token)")]
+            let logs = try await demo.call(.fitiq, .GET, "/api/v1/food-logs", headers: asBas)
             let theirs = try #require(logs["data"]?["logs"]?.arrayValue?.first?["id"]?.stringValue)
 
             try await demo.test { client in
@@ -206,25 +205,8 @@ struct MealsAndItemsTests {
                 #expect(after["food_logs"] == before["food_logs"])
                 #expect(demo.calls(.fitiq, "GET /api/v1/food-logs") == lookups)
             }
-            let still = try await Self.fitiq(fitiq + "/api/v1/food-logs", token: token)
+            let still = try await demo.call(.fitiq, .GET, "/api/v1/food-logs", headers: asBas)
             #expect(still["data"]?["logs"]?.arrayValue?.contains { $0["id"] == .string(theirs) } == true)
         }
-    }
-
-    /// FitIQ's own API, called as its app would (the demo's API key, Bas's token).
-    static func fitiq(_ url: String, method: HTTPMethod = .GET, json: String? = nil, token: String? = nil)
-        async throws -> JSONValue
-    {
-        var request = HTTPClientRequest(url: url)
-        request.method = method
-        request.headers.add(name: "X-API-Key", value: FitIQSimulator.demoAPIKey)
-        if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
-        if let json {
-            request.headers.add(name: "Content-Type", value: "application/json")
-            request.body = .bytes(ByteBuffer(string: json))
-        }
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(5))
-        let body = try await response.body.collect(upTo: 1 << 20)
-        return try JSONDecoder().decode(JSONValue.self, from: Data(body.readableBytesView))
     }
 }
