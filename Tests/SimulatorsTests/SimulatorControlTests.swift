@@ -158,7 +158,9 @@ struct SimulatorControlTests {
         try await waitUntil { sim.control.calls("GET /health") == 1 }
         let start = ContinuousClock.now
         await sim.stop(gracePeriod: .milliseconds(200))
-        #expect(ContinuousClock.now - start < .seconds(5))
+        // Far less than the 60 s latency. Not a tight bound: in a loaded parallel run on two
+        // cores a stop that takes milliseconds alone took over 6 s to be scheduled.
+        #expect(ContinuousClock.now - start < .seconds(30))
         // Either cut short with a 503 or cut off; never the real answer after a minute.
         let outcome = try? await slow.value
         #expect(outcome == nil || outcome?.status == 503)
@@ -171,9 +173,10 @@ struct SimulatorControlTests {
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
         let slow = Task { try await client.send(sim, "/health") }
         try await waitUntil { sim.control.calls("GET /health") == 1 }
-        let start = ContinuousClock.now
-        await sim.stop()
-        #expect(ContinuousClock.now - start < .seconds(5), "far less than the 60 s latency (wide margin: 2 busy cores)")
+        // A grace period longer than the latency: only the stop signal can end the request
+        // before its minute is up, and it answers 503 ("simulator stopping"), where the latency
+        // running out would answer 200. No clock is read (a loaded run delays everything).
+        await sim.stop(gracePeriod: .seconds(120))
         let outcome = await slow.result
         try await client.shutdown()
         let response = try outcome.get()
