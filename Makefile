@@ -41,12 +41,17 @@ lint-links:
 # the six simulators and a gateway) run apart from the unit tests for the same reason, and one at
 # a time: dozens of demos started at once on two cores pushed real fetches past the routes' 2 s
 # deadlines (a section then answers stale instead of what the test asks about).
+# The fault suite's "401 in the middle of a session" runs after the rest of it: its renewal is a
+# few round trips in a row (401, refresh, the call again), and beside the other cases (each with
+# its five simulators and gateway, some holding 2.6 s latencies) they took 3.5-3.9 s on two
+# cores, past the route's 2 s deadline (1 run in 6); alone the three cases take 1 s.
 # The ICS reader is compared with Python's icalendar + recurring-ical-events (PyPI).
 test-swift: deps
 	@python3 -c "import icalendar, recurring_ical_events" 2>/dev/null || python3 -m pip install --quiet --disable-pip-version-check icalendar recurring-ical-events
 	$(SWIFT) test --skip FaultSuiteTests --skip GatewayTests
 	$(SWIFT) test --no-parallel --filter GatewayTests --skip FaultSuiteTests
-	$(SWIFT) test --filter FaultSuiteTests
+	$(SWIFT) test --filter FaultSuiteTests --skip sessionLostMidway
+	$(SWIFT) test --no-parallel --filter FaultSuiteTests.sessionLostMidway
 
 # The dashboard in headless Chromium (Debian's package), driven by Playwright (PyPI).
 test-browser: deps
