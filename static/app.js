@@ -1,8 +1,7 @@
 // The dashboard: the day from /v1/today, task counts and lists, upcoming diensten; live updates
 // over /v1/stream; the date in the URL (?date=YYYY-MM-DD). Writes: a task into the Tickedify
 // inbox, a task ticked off or reopened, a plan slot moved to another hour or removed, a meal
-// logged or deleted, and volunteers on the diensten
-// a manager sees. Saved items open in place.
+// logged or deleted, and volunteers on the diensten a manager sees. Saved items open in place.
 import {
   addTask, addVolunteer, completeTask, deleteFoodLog, followChanges, getJSON, KeyRequired, logFood, movePlanItem,
   newIdempotencyKey, removePlanItem, removeVolunteer, reopenTask, storeKey, WriteFailed,
