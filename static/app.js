@@ -14,7 +14,7 @@ const $ = (id) => document.getElementById(id);
 // (a load that started before one must not put its older list back on screen).
 // today: the gateway's today, as the last load without a date said. The rest is what is on screen.
 const state = {
-  date: null, shown: null, today: null, loading: null, pending: false, diensten: null, dienstenReport: null, dienstenDrawn: "",
+  date: null, shown: null, today: null, loading: null, pending: false, pendingRefresh: false, diensten: null, dienstenReport: null, dienstenDrawn: "",
   writes: 0, knowledge: null, knowledgeReport: null, day: null, list: "inbox", listTasks: null, listReport: null,
   nutrition: null, foodLogs: null,
 };
@@ -86,7 +86,9 @@ function retryLater(needed) {
 }
 
 async function load({ refresh = false } = {}) {
-  if (state.loading) { state.pending = true; return state.loading; }
+  // A load on its way: another follows it, and a refresh asked for meanwhile (the Refresh
+  // button) stays one, or the click would come back with the cached answer.
+  if (state.loading) { state.pending = true; state.pendingRefresh ||= refresh; return state.loading; }
   clearTimeout(retry.timer);
   retry.timer = null;
   state.loading = (async () => {
@@ -158,7 +160,12 @@ async function load({ refresh = false } = {}) {
       $("banner").textContent = `The gateway did not answer: ${error.message}`;
     } finally {
       state.loading = null;
-      if (state.pending) { state.pending = false; load(); } else retryLater(again);
+      if (state.pending) {
+        const next = { refresh: state.pendingRefresh };
+        state.pending = false;
+        state.pendingRefresh = false;
+        load(next);
+      } else retryLater(again);
     }
   })();
   return state.loading;

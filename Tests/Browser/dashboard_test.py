@@ -147,6 +147,27 @@ def main():
                 assert page.evaluate("window.__daygate.loadedAt") == loaded_at, "the page reloaded"
             check("a change arrives over SSE without a reload", live_update)
 
+            def refresh_during_a_load_refreshes():
+                # Refresh clicked while a plain load is on its way (here: held) is not lost: once
+                # that load is back, the next one asks the gateway to refetch.
+                sent = []
+                def on_request(request):
+                    if "/v1/today" in request.url:
+                        sent.append(request.headers.get("cache-control", ""))
+                page.on("request", on_request)
+                try:
+                    with held(page, "**/v1/today*"):
+                        page.click("#today")
+                        # Playwright's sync API delivers events only inside its own calls.
+                        wait_until(lambda: page.wait_for_timeout(20) or len(sent) == 1)
+                        page.click("#refresh")
+                    wait_until(lambda: page.wait_for_timeout(20) or len(sent) >= 2)
+                finally:
+                    page.remove_listener("request", on_request)
+                assert sent[0] != "no-cache", f"the first load was a refresh already: {sent}"
+                assert sent[1] == "no-cache", f"the load after the held one did not refresh: {sent}"
+            check("Refresh clicked during a load still refetches", refresh_during_a_load_refreshes)
+
             def stale_badge():
                 call(demo.simulators["eightalls"] + "/_sim/faults", "POST", {"down": "reset"})
                 page.click("#refresh")
