@@ -52,6 +52,22 @@ def wait_until(condition, timeout=10):
 
 
 @contextlib.contextmanager
+def requests_sent(page, matches):
+    """The page's requests for which `matches(request)` holds, recorded while the block runs
+    (Playwright's sync API delivers them only inside its own calls)."""
+    sent = []
+
+    def record(request):
+        if matches(request):
+            sent.append(request)
+    page.on("request", record)
+    try:
+        yield sent
+    finally:
+        page.remove_listener("request", record)
+
+
+@contextlib.contextmanager
 def held(page, *patterns):
     """Holds the page's requests to `patterns` (reads the page makes after a write) until the
     block ends, then lets them go: what the block checks came from the write's answer alone."""
@@ -150,20 +166,14 @@ def main():
             def refresh_during_a_load_refreshes():
                 # Refresh clicked while a plain load is on its way (here: held) is not lost: once
                 # that load is back, the next one asks the gateway to refetch.
-                sent = []
-                def on_request(request):
-                    if "/v1/today" in request.url:
-                        sent.append(request.headers.get("cache-control", ""))
-                page.on("request", on_request)
-                try:
+                with requests_sent(page, lambda request: "/v1/today" in request.url) as loads:
                     with held(page, "**/v1/today*"):
                         page.click("#today")
                         # Playwright's sync API delivers events only inside its own calls.
-                        wait_until(lambda: page.wait_for_timeout(20) or len(sent) == 1)
+                        wait_until(lambda: page.wait_for_timeout(20) or len(loads) == 1)
                         page.click("#refresh")
-                    wait_until(lambda: page.wait_for_timeout(20) or len(sent) >= 2)
-                finally:
-                    page.remove_listener("request", on_request)
+                    wait_until(lambda: page.wait_for_timeout(20) or len(loads) >= 2)
+                sent = [load.headers.get("cache-control", "") for load in loads]
                 assert sent[0] != "no-cache", f"the first load was a refresh already: {sent}"
                 assert sent[1] == "no-cache", f"the load after the held one did not refresh: {sent}"
             check("Refresh clicked during a load still refetches", refresh_during_a_load_refreshes)
@@ -192,18 +202,12 @@ def main():
             def adds_a_task():
                 before = int(page.inner_text("#counts dd[data-count=inbox]"))
                 title = f"Browser test task {int(time.time())}"
-                posts = []
-                def on_request(request):
-                    if request.method == "POST" and request.url.endswith("/v1/tasks"):
-                        posts.append(request)
-                page.on("request", on_request)
-                try:
+                adds = lambda request: request.method == "POST" and request.url.endswith("/v1/tasks")  # noqa: E731
+                with requests_sent(page, adds) as posts:
                     page.fill("#task-title", title)
                     page.dblclick("#task-submit")  # a double click adds it once
                     wait_until(lambda: title in page.inner_text("#task-status") or page.inner_text("#task-error"))
                     assert page.inner_text("#task-error") == "", f"refused: {page.inner_text('#task-error')}"
-                finally:
-                    page.remove_listener("request", on_request)
                 assert page.input_value("#task-title") == "", "the box is cleared"
                 assert len(posts) == 1, f"{len(posts)} POSTs for one double click"
                 sent = posts[0].headers
@@ -305,18 +309,12 @@ def main():
                 box = page.locator("#timeline li[data-kind=task]", has_text=title).locator("input.task-check")
                 assert box.count() == 1, f"{box.count()} checkboxes for {title!r} on the timeline"
                 assert page.locator("#timeline li[data-kind=task] input.task-check").count() >= 3, "not every planned task has a box"
-                posts = []
-                def on_request(request):
-                    if request.method == "POST" and request.url.endswith("/complete"):
-                        posts.append(request)
-                page.on("request", on_request)
-                try:
+                completions = lambda request: request.method == "POST" and request.url.endswith("/complete")  # noqa: E731
+                with requests_sent(page, completions) as posts:
                     box.focus()
                     page.keyboard.press("Space")
                     # Gone from the plan: Tickedify drops a completed task's planning items.
                     wait_until(lambda: page.locator("#timeline li", has_text=title).count() == 0)
-                finally:
-                    page.remove_listener("request", on_request)
                 assert len(posts) == 1, f"{len(posts)} POSTs for one key press"
                 assert len(posts[0].headers.get("idempotency-key", "")) >= 16, "no Idempotency-Key"
                 wait_until(lambda: f"Done: “{title}”" in page.inner_text("#tasks-status"))
