@@ -152,6 +152,29 @@ let package = Package(
     ]
 )
 
+// The fuzzers (Tests/Fuzz): one executable, `daygate-fuzz`, with a target per untrusted input
+// (a calendar feed, the config, a route file, a request head, each backend's answers). In the
+// ordinary build it replays the committed corpus and regressions (`daygate-fuzz replay`); with
+// DAYGATE_FUZZ=1 (`make fuzz`, in its own build folder .build-fuzz) it is a libFuzzer binary, and
+// the gateway's own modules are compiled with coverage and AddressSanitizer — the packages they
+// use are not, which keeps a fresh fuzz build to about the time of an ordinary one.
+let fuzzing = Context.environment["DAYGATE_FUZZ"] == "1"
+package.targets.append(
+    .executableTarget(
+        name: "daygate-fuzz",
+        dependencies: [
+            "Model", "Backends", "Aggregation", "Gateway", .product(name: "Hummingbird", package: "hummingbird"),
+        ],
+        path: "Tests/Fuzz/Sources",
+        swiftSettings: fuzzing ? [.define("LIBFUZZER")] : [],
+        linkerSettings: fuzzing ? [.unsafeFlags(["-sanitize=fuzzer,address"])] : []
+    )
+)
+let ownTargets: Set<String> = ["Model", "Cache", "Backends", "Aggregation", "Gateway", "daygate-fuzz"]
+
 for target in package.targets {
     target.swiftSettings = (target.swiftSettings ?? []) + strict
+    if fuzzing, ownTargets.contains(target.name) {
+        target.swiftSettings! += [.unsafeFlags(["-sanitize=fuzzer,address"])]
+    }
 }

@@ -27,9 +27,11 @@ public enum GatewayApplication {
         let router = Router(context: GatewayRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: RequestMetricsMiddleware(handles: runtime.metrics.requests))
         router.add(middleware: RequestIDMiddleware())
-        router.add(middleware: AdmissionMiddleware(admission: Admission(config: runtime.config)))
-        router.add(middleware: ErrorJSONMiddleware())
+        // The router's own table (filled once every route is registered) tells admission
+        // which paths are routes, so a route added later needs a key without being listed.
         let allowed = AllowedMethods()
+        router.add(middleware: AdmissionMiddleware(admission: Admission(config: runtime.config, routes: allowed)))
+        router.add(middleware: ErrorJSONMiddleware())
         router.add(middleware: MethodNotAllowedMiddleware(allowed: allowed))
         router.add(middleware: StaticFileGuard())
         if FileManager.default.fileExists(atPath: runtime.config.staticDir) {

@@ -12,8 +12,8 @@ extension OpenAPIDocument {
                 scheme: "bearer",
                 description:
                     "A client key from the gateway's `clients:` config, sent as `Authorization: Bearer <key>`; the key picks the "
-                    + "profile whose data is served. Required on /v1/* and /metrics only when the gateway has client keys: a "
-                    + "missing or unknown key is then 401 `unauthorized` with `WWW-Authenticate: Bearer realm=\"daygate\"` "
+                    + "profile whose data is served. Required on every endpoint but /healthz, /readyz and /openapi.json when "
+                    + "the gateway has client keys: a missing or unknown key is then 401 `unauthorized` with `WWW-Authenticate: Bearer realm=\"daygate\"` "
                     + "(the same answer for both). Without client keys (loopback mode, the default) no key is needed and every "
                     + "request is served the default profile, but the `Host` header must name this machine (localhost, "
                     + "*.localhost, 127.x.x.x, [::1] or a name in `allowed_hosts`), else 403 `host_not_allowed`."
@@ -28,7 +28,7 @@ extension OpenAPIDocument {
     }
 
     static let securityDescription =
-        "\n\n**Security.** When the gateway has client keys (`clients:` in its config), every /v1/* endpoint and /metrics need "
+        "\n\n**Security.** When the gateway has client keys (`clients:` in its config), every endpoint but /healthz, /readyz and /openapi.json needs "
         + "`Authorization: Bearer <key>` (security scheme `clientKey`); a missing or unknown key is 401 `unauthorized` with "
         + "`WWW-Authenticate: Bearer realm=\"daygate\"`, and the key decides the profile. Without client keys the gateway listens on "
         + "loopback only, needs no key and serves the default profile, and a request whose `Host` does not name this machine "
@@ -46,7 +46,7 @@ extension OpenAPIDocument {
     /// on every operation, unless the operation documents that status itself.
     static func secured(_ item: OpenAPI.PathItem, path: String) -> OpenAPI.PathItem {
         var item = item
-        let needsKey = Admission.needsKey(path)
+        let needsKey = Admission.needsKey(route: path)
         for endpoint in item.endpoints {
             var operation = endpoint.operation
             if needsKey {

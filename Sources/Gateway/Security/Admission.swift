@@ -11,14 +11,21 @@ import Model
 ///   a page on another site cannot send that without a CORS preflight).
 /// - **CORS**: preflights are answered for the origins in `cors.origins` only (others: 403);
 ///   answers to those origins carry the CORS headers, answers to others none.
-/// - **Who**: with client keys, `/v1/*` and `/metrics` need `Authorization: Bearer <key>` and
-///   the key picks the profile (a missing or unknown key: 401, the same answer for both).
+/// - **Where**: the path must be canonical (`RequestPath`: no `//`, trailing `/`, `.`/`..`
+///   segment or encoded slash — 400 `bad_path`), because the router skips empty segments and
+///   would otherwise answer a spelling this decision never judged. Every request names a
+///   well-formed `Host` (`HostHeader`; else 400 `bad_host`).
+/// - **Who**: with client keys, every route needs `Authorization: Bearer <key>` and the key picks
+///   the profile (a missing or unknown key: 401, the same answer for both) — deny by default:
+///   only `publicPaths` and the dashboard's files (paths no route answers) are open. `Host` must
+///   be a loopback name or address, any IP address, this machine's own name (`<hostname>`,
+///   `<hostname>.local`) or one of `allowed_hosts`: a DNS name an attacker rebinds to the
+///   gateway is refused (403) even where only a key would be needed.
 ///   Without keys (loopback mode) every request is served the default profile, and the `Host`
 ///   header must name this machine (localhost, a loopback address, or `allowed_hosts`): a page
 ///   whose DNS name an attacker rebinds to 127.0.0.1 gets a 403, not the household's data.
-///   Health checks, `/openapi.json` and the dashboard's files need no key. `/v1/calendar.ics`
-///   also takes a client's `feed_key` as `?key=` (calendar apps cannot send headers); a feed
-///   key opens nothing else.
+///   `/v1/calendar.ics` also takes a client's `feed_key` as `?key=` (calendar apps cannot send
+///   headers); a feed key opens nothing else.
 struct Admission: Sendable {
     static let maximumBodyBytes = 64 * 1024
     static let maximumHeaderBytes = 32 * 1024
@@ -65,20 +72,44 @@ struct Admission: Sendable {
         }
     }
 
+    /// Paths that never need a key: health checks and the API's description.
+    static let publicPaths: Set<String> = ["/healthz", "/readyz", "/openapi.json"]
+
     let keys: ClientKeys
     let defaultProfile: String
     let allowedHosts: Set<String>
+    /// This machine's own names, accepted as `Host` when keys are configured.
+    let machineNames: Set<String>
     let corsOrigins: Set<String>
+    /// The router's table: a path any route answers needs a key (nil: every path asked does,
+    /// as on the hot path, which serves routes only).
+    let routes: AllowedMethods?
 
-    init(config: DaygateConfig) {
+    init(config: DaygateConfig, routes: AllowedMethods? = nil, machineNames: Set<String> = Admission.machineNames()) {
         keys = ClientKeys(config.clients)
         defaultProfile = config.defaultProfileName
-        allowedHosts = Set((config.allowedHosts + [config.listen.host]).map { $0.lowercased() })
+        allowedHosts = Set(
+            (config.allowedHosts + [config.listen.host]).map { HostHeader($0)?.name ?? $0.lowercased() })
+        self.machineNames = machineNames
         corsOrigins = Set(config.cors.origins)
+        self.routes = routes
+    }
+
+    /// `gethostname()` and its mDNS name `<hostname>.local`, lowercased.
+    static func machineNames() -> Set<String> {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return [] }
+        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            .lowercased()
+        guard let host = HostHeader(name), host.kind == .name else { return [] }
+        return [host.name, host.name + ".local"]
     }
 
     func decide(_ asked: Asked) -> Decision {
         let cors = asked.origin.flatMap { corsOrigins.contains($0) ? $0 : nil }
+        if let problem = RequestPath.problem(asked.path) {
+            return .refuse(GatewayError(.badRequest, code: "bad_path", message: problem), corsOrigin: cors)
+        }
         if asked.isPreflight {
             guard let cors else {
                 return .refuse(
@@ -131,18 +162,25 @@ struct Admission: Sendable {
     private func who(path: String, host: String?, authorization: String?, feedKey: String?) -> Result<
         Served, GatewayError
     > {
-        if keys.isEmpty {
-            if let host, !isLocal(host) {
-                return .failure(
-                    GatewayError(
-                        .forbidden, code: "host_not_allowed",
-                        message:
-                            "Host \"\(RouteParameter.shown(host, limit: 80))\" is not this machine; add it to allowed_hosts in the config if it is"
-                    ))
-            }
-            return .success(Served(profile: defaultProfile))
+        guard let host else {
+            return .failure(GatewayError(.badRequest, code: "bad_host", message: "a request names its Host"))
         }
-        guard Self.needsKey(path) else { return .success(Served(profile: defaultProfile)) }
+        guard let parsed = HostHeader(host) else {
+            return .failure(
+                GatewayError(
+                    .badRequest, code: "bad_host",
+                    message: "Host \"\(RouteParameter.shown(host, limit: 80))\" is not a host name or address"))
+        }
+        guard keys.isEmpty ? isLocal(parsed) : isReachable(parsed) else {
+            return .failure(
+                GatewayError(
+                    .forbidden, code: "host_not_allowed",
+                    message:
+                        "Host \"\(RouteParameter.shown(host, limit: 80))\" is not this machine; add it to allowed_hosts in the config if it is"
+                ))
+        }
+        if keys.isEmpty { return .success(Served(profile: defaultProfile)) }
+        guard needsKey(path) else { return .success(Served(profile: defaultProfile)) }
         if path == CalendarFeedService.path, authorization == nil, let feedKey {
             guard let client = keys.client(presentingFeedKey: feedKey) else {
                 return .failure(
@@ -162,24 +200,30 @@ struct Admission: Sendable {
         return .success(Served(profile: client.profile, client: client.name))
     }
 
-    static func needsKey(_ path: String) -> Bool {
-        path.hasPrefix("/v1/") || path == "/v1" || path == "/metrics"
+    /// Whether a (canonical) request path needs a key when keys are configured: every path
+    /// but the public ones that a route answers, and anything under `/v1` (an unknown one is a
+    /// 401, not a 404 that tells what exists). Paths no route answers are the dashboard's files.
+    func needsKey(_ path: String) -> Bool {
+        if Self.publicPaths.contains(path) { return false }
+        if path.hasPrefix("/v1/") || path == "/v1" { return true }
+        return routes.map { $0.methods(for: path) != nil } ?? true
     }
 
-    /// `Host` names this machine: localhost (and `*.localhost`), a loopback address, or one
-    /// of `allowed_hosts`; the port does not matter.
-    func isLocal(_ host: String) -> Bool {
-        var name = host.lowercased()
-        if name.hasPrefix("[") {
-            name = String(name.dropFirst().prefix { $0 != "]" })
-        } else if let colon = name.lastIndex(of: ":"), name.firstIndex(of: ":") == colon {
-            name = String(name[..<colon])
-        }
-        if name == "localhost" || name.hasSuffix(".localhost") || name == "::1" || allowedHosts.contains(name) {
-            return true
-        }
-        let octets = name.split(separator: ".", omittingEmptySubsequences: false)
-        return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
+    /// Whether a documented route (its template) needs a key: all but the public ones.
+    static func needsKey(route path: String) -> Bool {
+        !publicPaths.contains(path)
+    }
+
+    /// Loopback mode: `Host` names this machine — localhost (and `*.localhost`), a loopback
+    /// address, or one of `allowed_hosts`; the port does not matter.
+    func isLocal(_ host: HostHeader) -> Bool {
+        host.isLoopback || allowedHosts.contains(host.name)
+    }
+
+    /// Keyed mode (listening beyond loopback): also any IP address (a rebinding page has a DNS
+    /// name, never an address) and this machine's own names.
+    func isReachable(_ host: HostHeader) -> Bool {
+        isLocal(host) || host.kind != .name || machineNames.contains(host.name)
     }
 
     /// What one header counts against `maximumHeaderBytes` (as on the wire: `name: value\r\n`).
