@@ -54,8 +54,11 @@ public struct RouteParameter: Sendable, Hashable {
             if let max, number > max { throw .badParameter("\(name) must be at most \(max), got \(number)") }
             return .int(number)
         case .string:
-            guard raw.count <= maxLength else {
-                throw .badParameter("\(name) is \(raw.count) characters long; at most \(maxLength)")
+            // Counted in Unicode code points, as JSON Schema's maxLength counts (a letter with
+            // twenty combining marks is one Character but 21 code points).
+            let length = raw.unicodeScalars.count
+            guard length <= maxLength else {
+                throw .badParameter("\(name) is \(length) characters long; at most \(maxLength)")
             }
             guard !raw.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
                 throw .badParameter("\(name) contains control characters")

@@ -294,6 +294,11 @@ struct AggregatorTests {
         #expect(throws: ErrorDetail.badParameter("q is 201 characters long; at most 200")) {
             try text.parse(String(repeating: "x", count: 201))
         }
+        // Found by schemathesis: JSON Schema's maxLength counts code points; ten letters with
+        // twenty combining marks each are ten Characters but 210 code points.
+        let zalgo = String(repeating: "e" + String(repeating: "\u{0301}", count: 20), count: 10)
+        #expect(zalgo.count == 10)
+        #expect(throws: ErrorDetail.badParameter("q is 210 characters long; at most 200")) { try text.parse(zalgo) }
         #expect(throws: ErrorDetail.badParameter("q contains control characters")) { try text.parse("a\u{0}b") }
         #expect(try text.parse("ok") == .string("ok"))
     }

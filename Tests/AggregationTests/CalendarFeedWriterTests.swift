@@ -97,7 +97,8 @@ struct CalendarFeedWriterTests {
     @Test func theWindowIsCheckedAndDefaultsToAWeekBackAndSixtyDaysAhead() throws {
         let zone = try #require(TimeZone(identifier: "Europe/Amsterdam"))
         let clock = RequestClock(now: Date(timeIntervalSince1970: 1_795_478_400), timeZone: zone)  // 2026-11-24 01:00
-        let window = try CalendarFeedService.window(query: [("key", "x"), ("_", "1")], clock: clock)
+        let window = try CalendarFeedService.window(
+            query: [("key", "a-feed-key-0123456789"), ("_", "1")], clock: clock)
         #expect(window.from.description == "2026-11-17")
         #expect(window.to.description == "2027-01-23")
         #expect(throws: ErrorDetail.self) {
@@ -110,6 +111,16 @@ struct CalendarFeedWriterTests {
             try CalendarFeedService.window(query: [("from", "2026-01-01"), ("to", "2027-01-02")], clock: clock)
         }
         #expect(throws: ErrorDetail.self) { try CalendarFeedService.window(query: [("days", "3")], clock: clock) }
+        // Found by schemathesis: a `key` that cannot be a feed key, or a parameter given twice,
+        // was ignored (the last `from` won).
+        #expect(throws: ErrorDetail.self) { try CalendarFeedService.window(query: [("key", "short")], clock: clock) }
+        #expect(throws: ErrorDetail.self) {
+            try CalendarFeedService.window(query: [("from", "2026-12-01"), ("from", "2026-12-02")], clock: clock)
+        }
+        #expect(throws: ErrorDetail.self) {
+            try CalendarFeedService.window(
+                query: [("key", "a-feed-key-0123456789"), ("key", "a-feed-key-0123456789")], clock: clock)
+        }
         let year = try CalendarFeedService.window(query: [("from", "2026-01-01"), ("to", "2027-01-01")], clock: clock)
         #expect(year.days.count == 366, "366 days at most")
     }

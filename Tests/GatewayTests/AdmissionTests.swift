@@ -173,7 +173,9 @@ struct AdmissionTests {
         }
         for host in ["attacker.example", "homeserver.attacker.example", "localhost.attacker.example"] {
             for path in ["/v1/today", "/healthz", "/"] {
-                guard case .refuse(let error, _) = admission.decide(Self.asked(.get, path, host: host, authorization: key))
+                guard
+                    case .refuse(let error, _) = admission.decide(
+                        Self.asked(.get, path, host: host, authorization: key))
                 else {
                     Issue.record("\(host) \(path) was served")
                     continue
@@ -181,5 +183,23 @@ struct AdmissionTests {
                 #expect(error.status == .forbidden && error.detail.code == "host_not_allowed")
             }
         }
+    }
+
+    /// Found by schemathesis: `PUT /v1/today` without a JSON Content-Type was a 415, as if the
+    /// route took a PUT with another body; a method the path does not answer is the router's 405.
+    @Test func aMethodThePathDoesNotAnswerIsNotJudgedByItsContentType() {
+        let routes = AllowedMethods()
+        routes.load([(RouterPath("/v1/today"), .get), (RouterPath("/v1/tasks"), .post)])
+        let admission = Admission(config: Self.config(keys: false), routes: routes)
+        var put = Self.asked(.put, "/v1/today")
+        put.contentType = nil
+        #expect(admission.decide(put) == .serve(profile: "default", client: nil, corsOrigin: nil))
+        var post = Self.asked(.post, "/v1/tasks")
+        post.contentType = "text/plain"
+        guard case .refuse(let error, _) = admission.decide(post) else {
+            Issue.record("a write the route takes was not checked for JSON")
+            return
+        }
+        #expect(error.status == .unsupportedMediaType)
     }
 }

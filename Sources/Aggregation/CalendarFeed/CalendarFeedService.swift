@@ -46,14 +46,23 @@ public struct CalendarFeedService: Sendable {
         let today = clock.today
         var from = today.adding(days: -defaultDaysBack)
         var to = today.adding(days: defaultDaysAhead)
+        var seen: Set<String> = []
         for (name, value) in query {
+            guard seen.insert(name).inserted else {
+                throw .badParameter("\(RouteParameter.shown(name)) is given more than once")
+            }
             switch name {
             case "from", "to":
                 guard let day = LocalDate(value) else {
                     throw .badParameter("\(name) must be a date YYYY-MM-DD, not \"\(RouteParameter.shown(value))\"")
                 }
                 if name == "from" { from = day } else { to = day }
-            case keyParameter: continue
+            case keyParameter:
+                // Admission has judged it (or a client key came instead); a value that cannot be a
+                // feed key is a mistake either way.
+                guard value.unicodeScalars.count >= ClientConfig.minimumKeyLength else {
+                    throw .badParameter("key is a feed key of at least \(ClientConfig.minimumKeyLength) characters")
+                }
             case let other where other.hasPrefix("_"): continue
             default:
                 throw .badParameter(

@@ -34,6 +34,14 @@ extension OpenAPIDocument {
                 description: description, headers: headers ?? requestIDHeader, content: jsonContent(schema)))
     }
 
+    /// One Server-Sent Event of `/v1/stream`: its name and its JSON data (as text).
+    static let streamEventSchema = JSONSchema.object(
+        properties: [
+            "event": .string(allowedValues: ["hello", "change", "heartbeat"]),
+            "data": .string(contentMediaType: .json), "id": .string(required: false),
+            "retry": .integer(required: false),
+        ])
+
     static var gatewayOperations: [String: OpenAPI.Operation] {
         [
             "/healthz": gatewayOperation(
@@ -71,8 +79,11 @@ extension OpenAPIDocument {
                     + "(`{\"time\"}`). `retry: 2000` asks browsers to reconnect after two seconds.",
                 responses: [
                     .status(code: 200): .b(
-                        textResponse(
-                            "The event stream; it ends when the gateway shuts down.", contentType: .eventStream))
+                        OpenAPI.Response(
+                            description: "The event stream; it ends when the gateway shuts down. Its schema describes "
+                                + "one event (what an SSE client hands over), as OpenAPI 3.2's `itemSchema` does.",
+                            headers: requestIDHeader,
+                            content: [.eventStream: .b(OpenAPI.Content(schema: streamEventSchema))]))
                 ]),
             "/v1/summary": gatewayOperation(
                 "getSummary", summary: "Flat scalars of the day for home automation (Home Assistant).",

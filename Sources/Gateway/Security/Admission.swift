@@ -143,7 +143,8 @@ struct Admission: Sendable {
                     message: "a request body is at most \(Self.maximumBodyBytes / 1024) KB")
             }
         }
-        if Self.isWrite(asked.method) {
+        // A method the path does not answer is the router's 405, whatever its Content-Type.
+        if Self.isWrite(asked.method), routes?.methods(for: asked.path).map({ $0.contains(asked.method) }) ?? true {
             let type = asked.contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
             guard type == "application/json" else {
                 return GatewayError(

@@ -6,7 +6,9 @@ import Model
 /// side of the date line, chosen by the input's length, so that any .ics file is a seed as it is) and expanded over a few weeks around a fixed
 /// day, as the events operation does. The expansion must stay within its bound.
 enum CalendarFuzzTarget {
-    static let zones = ["Europe/Amsterdam", "America/New_York", "Pacific/Auckland"].compactMap { TimeZone(identifier: $0) }
+    static let zones = ["Europe/Amsterdam", "America/New_York", "Pacific/Auckland"].compactMap {
+        TimeZone(identifier: $0)
+    }
     static let day = LocalDate(year: 2026, month: 3, day: 29)
 
     static let target = FuzzTarget(name: "calendar") { bytes in

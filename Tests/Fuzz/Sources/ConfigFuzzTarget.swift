@@ -28,9 +28,11 @@ enum ConfigFuzzTarget {
         return text.split(whereSeparator: \.isNewline).compactMap { line in
             let parts = line.split(separator: ":", maxSplits: 1)
             guard parts.count == 2 else { return nil }
-            let name = parts[0].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "- "))
+            let name = parts[0].trimmingCharacters(in: .whitespaces).trimmingCharacters(
+                in: CharacterSet(charactersIn: "- "))
             guard names.contains(name) else { return nil }
-            let value = parts[1].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
+            let value = parts[1].trimmingCharacters(in: .whitespaces).trimmingCharacters(
+                in: CharacterSet(charactersIn: "\"'"))
             return value.count >= 12 && !value.hasPrefix("${") ? value : nil
         }
     }

@@ -36,7 +36,8 @@ import Foundation
                 try FileManager.default.createDirectory(atPath: arguments[3], withIntermediateDirectories: true)
                 let inputs = target.seeds(URL(fileURLWithPath: arguments[1]).appendingPathComponent(target.name))
                 for (index, input) in inputs.enumerated() {
-                    try Data(input.1).write(to: URL(fileURLWithPath: arguments[3]).appendingPathComponent("seed-\(index)"))
+                    try Data(input.1).write(
+                        to: URL(fileURLWithPath: arguments[3]).appendingPathComponent("seed-\(index)"))
                 }
                 print("\(target.name): \(inputs.count) seeds")
             default:

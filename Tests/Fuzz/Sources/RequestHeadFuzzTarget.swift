@@ -70,8 +70,10 @@ enum RequestHeadFuzzTarget {
                 "canonical \(path) is not what the router reads", target: "request-head")
             for segment in segments {
                 let decoded = String(segment).removingPercentEncoding ?? String(segment)
-                invariant(decoded != "." && decoded != "..", "canonical \(path) has a dot segment", target: "request-head")
-                invariant(!segment.lowercased().contains("%2f"), "canonical \(path) hides a slash", target: "request-head")
+                invariant(
+                    decoded != "." && decoded != "..", "canonical \(path) has a dot segment", target: "request-head")
+                invariant(
+                    !segment.lowercased().contains("%2f"), "canonical \(path) hides a slash", target: "request-head")
             }
         }
         if let host, let parsed = HostHeader(host) {
