@@ -89,7 +89,7 @@ fuzz: deps
 
 fuzz-replay: deps
 	$(SWIFT) build --product daygate-fuzz
-	"$$($(SWIFT) build --show-bin-path)/daygate-fuzz" replay Tests/Fuzz/corpus Tests/Fuzz/regressions
+	SWIFT_BACKTRACE=enable=no "$$($(SWIFT) build --show-bin-path)/daygate-fuzz" replay Tests/Fuzz/corpus Tests/Fuzz/regressions
 
 test-fuzz: fuzz-replay
 	scripts/fuzz.sh $(FUZZ_SMOKE_SECONDS)

@@ -16,6 +16,23 @@ import Foundation
         selected.run(bytes)
         return 0
     }
+
+    /// libFuzzer's own driver (its `main` does the same).
+    @_silgen_name("LLVMFuzzerRunDriver")
+    func runDriver(
+        _ argc: UnsafeMutablePointer<CInt>,
+        _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+        _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+    ) -> CInt
+
+    /// SwiftPM links an executable's entry point as `<module>_main`; here it hands over to
+    /// libFuzzer's driver.
+    @_cdecl("daygate_fuzz_main")
+    public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+        var count = argc
+        var arguments = argv
+        return runDriver(&count, &arguments) { start, size in fuzzOneInput(start, size) }
+    }
 #else
     /// Without libFuzzer, two commands:
     /// - `daygate-fuzz replay DIR…` runs every input under each `DIR/<target>/` through its
