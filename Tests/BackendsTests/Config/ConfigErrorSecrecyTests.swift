@@ -1,7 +1,8 @@
 import Backends
 import Foundation
-import Model
 import Testing
+
+@testable import Model
 
 /// A config that YAML cannot read is reported by problem, file and line — never by its text.
 /// Yams' own messages quote the document (a duplicated key: all of it), and those messages
