@@ -34,10 +34,10 @@ struct SecretInputTests {
 
     @Test("a file: its text without the final line break")
     func fromFile() throws {
-        try Self.withFile("s3cret-password\n") { path in
+        try Self.withFile("s3cret-password\n") { (path: String) throws in
             #expect(try SecretInput.contents(of: path, flag: "--password-file") == "s3cret-password")
         }
-        try Self.withFile("with-crlf\r\n") { path in
+        try Self.withFile("with-crlf\r\n") { (path: String) throws in
             #expect(try SecretInput.contents(of: path, flag: "--password-file") == "with-crlf")
         }
         try Self.withFile("\n") { path in
