@@ -103,7 +103,9 @@ struct StateFolderCheckTests {
         ]
         for problem in problems {
             #expect(problem.description.hasPrefix("/s "))
-            #expect(problem.description.lowercased().contains("remove") || problem.description.contains("chmod"), "\(problem)")
+            #expect(
+                problem.description.lowercased().contains("remove") || problem.description.contains("chmod"),
+                "\(problem)")
         }
         #expect(StateFolderCheck.Problem.writableByOthers(path: "/s", mode: 0o777).description.contains("mode 777"))
     }
