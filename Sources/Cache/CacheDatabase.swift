@@ -69,16 +69,18 @@ public final class CacheDatabase: Sendable {
     }
 
     /// The database in `stateDirectory`; when it cannot be opened for writing (a read-only or
-    /// full disk, no permission), one in a temporary folder stands in for it, so the gateway
-    /// still serves — its `storageHealth` says why (`temporary`), and what it keeps is lost at
-    /// the next start.
+    /// full disk, no permission), one in a new private temporary folder stands in for it, so the
+    /// gateway still serves — its `storageHealth` says why (`temporary`), and what it keeps is
+    /// lost at the next start. A folder that is not safe to use (`StateFolderRefusal`: another
+    /// user's, writable by others, a link someone else made) is not stood in for: the error
+    /// goes to the caller, and the gateway does not start until the folder is fixed.
     public static func openingOrStandingIn(stateDirectory: String) throws -> CacheDatabase {
         do {
             return try CacheDatabase(stateDirectory: stateDirectory)
+        } catch let refusal as StateFolderRefusal {
+            throw refusal
         } catch {
-            let folder = FileManager.default.temporaryDirectory
-                .appendingPathComponent("daygate-state-\(ProcessInfo.processInfo.processIdentifier)").path
-            let database = try CacheDatabase(stateDirectory: folder)
+            let database = try CacheDatabase(stateDirectory: StateFolder.makeStandIn())
             let readOnly =
                 FileManager.default.fileExists(atPath: stateDirectory)
                 && !FileManager.default.isWritableFile(atPath: stateDirectory)
@@ -93,16 +95,14 @@ public final class CacheDatabase: Sendable {
         }
     }
 
+    /// The database in `stateDirectory`, made 0700 when missing. Throws `StateFolderRefusal`
+    /// when the folder or a database file in it belongs to another user, can be written by
+    /// others, or is a link someone else made (`StateFolderCheck`).
     public init(stateDirectory: String) throws {
-        let fileManager = FileManager.default
-        try fileManager.createDirectory(
-            atPath: stateDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]
-        )
-        let path = (stateDirectory as NSString).appendingPathComponent("cache.sqlite")
-        if !fileManager.fileExists(atPath: path) {
-            // A failure is GRDB's to report, when it opens the file.
-            _ = fileManager.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
-        }
+        let folder = try StateFolder.prepare(stateDirectory)
+        let path = (folder as NSString).appendingPathComponent("cache.sqlite")
+        // A failure is GRDB's to report, when it opens the file.
+        try? StateFolder.createDatabaseFile(path)
         self.path = path
         var configuration = Configuration()
         // Another process holding the write lock (a backup, `daygate cache purge`) is waited for

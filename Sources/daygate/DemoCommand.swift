@@ -23,9 +23,33 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("client-key"),
         help:
-            "Require this API key (Authorization: Bearer <key>, at least 16 characters); the dashboard asks for it once."
+            "Require this API key (Authorization: Bearer <key>, at least 16 characters); the dashboard asks for it once. Visible to other users in ps: prefer --client-key-file."
     )
     var clientKey: String?
+
+    @Option(
+        name: .customLong("client-key-file"),
+        help: "Require the API key in this file (- for standard input; <(command) works).")
+    var clientKeyFile: String?
+
+    /// The client key from `--client-key-file` or (with a warning) `--client-key`, checked.
+    func requiredKey(standardInput: Int32 = STDIN_FILENO, warn: (String) -> Void = SecretInput.warn) throws
+        -> String?
+    {
+        var key = clientKey
+        if let clientKeyFile {
+            guard clientKey == nil else { throw ValidationError("--client-key and --client-key-file: give one") }
+            key = try SecretInput.contents(of: clientKeyFile, flag: "--client-key-file", standardInput: standardInput)
+        } else if clientKey != nil {
+            warn(SecretInput.visibleWarning("--client-key", instead: "--client-key-file"))
+        }
+        if let key, key.count < ClientConfig.minimumKeyLength || key.contains(where: \.isWhitespace) {
+            throw ValidationError(
+                "\(clientKeyFile == nil ? "--client-key" : "--client-key-file"): at least \(ClientConfig.minimumKeyLength) characters, no spaces"
+            )
+        }
+        return key
+    }
 
     @OptionGroup var timeZone: TimeZoneOption
 
@@ -38,9 +62,7 @@ struct DemoCommand: AsyncParsableCommand {
         guard simPortBase == 0 || (1024...65530).contains(simPortBase) else {
             throw ValidationError("--sim-port-base: 0, or 1024 to 65530")
         }
-        if let clientKey, clientKey.count < ClientConfig.minimumKeyLength || clientKey.contains(where: \.isWhitespace) {
-            throw ValidationError("--client-key: at least \(ClientConfig.minimumKeyLength) characters, no spaces")
-        }
+        let clientKey = try requiredKey()
         guard let routesDir = ResourceLocator.directory(named: "routes") else {
             throw FailureMessage(text: "cannot find the routes/ folder; run the demo from the daygate checkout")
         }

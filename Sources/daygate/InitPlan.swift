@@ -72,18 +72,26 @@ struct InitPlan {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Writes the file 0600; refuses to replace one unless `force`.
-    func write(to path: String, force: Bool) throws {
+    /// Writes the file 0600 from its first byte (`PrivateFile`); refuses to replace one unless
+    /// `force`.
+    func write(to path: String, force: Bool, observe: (PrivateFile.Step, String) -> Void = { _, _ in }) throws {
         let manager = FileManager.default
         if manager.fileExists(atPath: path), !force {
-            throw FailureMessage(text: "\(path) exists; daygate init does not overwrite it (use --force to replace it)")
+            throw Self.exists(path)
         }
         let folder = (path as NSString).deletingLastPathComponent
         try manager.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try? manager.removeItem(atPath: path)
-        guard manager.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]) else {
-            throw FailureMessage(text: "cannot write \(path)")
+        do {
+            try PrivateFile.write(Data(text.utf8), to: path, replacing: force, observe: observe)
+        } catch is PrivateFile.Exists {
+            throw Self.exists(path)
+        } catch {
+            throw FailureMessage(text: "cannot write \(path): \(error)")
         }
+    }
+
+    static func exists(_ path: String) -> FailureMessage {
+        FailureMessage(text: "\(path) exists; daygate init does not overwrite it (use --force to replace it)")
     }
 
     func nextSteps(configPath: String) -> String {

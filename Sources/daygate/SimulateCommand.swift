@@ -44,17 +44,12 @@ struct SimulateCommand: AsyncParsableCommand {
                 staticDir: ResourceLocator.directory(named: "static")
             )
             do {
-                // It holds the simulators' credentials: owner-only, like every file with secrets.
-                guard
-                    FileManager.default.createFile(
-                        atPath: writeConfig, contents: Data(yaml.utf8), attributes: [.posixPermissions: 0o600])
-                else {
-                    throw CocoaError(.fileWriteUnknown)
-                }
-                try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: writeConfig)
+                // It holds the simulators' credentials: owner-only from its first byte, like
+                // every file with secrets.
+                try PrivateFile.write(Data(yaml.utf8), to: writeConfig, replacing: true)
             } catch {
                 await simulators.stop()
-                throw FailureMessage(text: "cannot write \(writeConfig): \(error.localizedDescription)")
+                throw FailureMessage(text: "cannot write \(writeConfig): \(error)")
             }
             Console.line("config written to \(writeConfig); run: daygate serve --config \(writeConfig)")
         }

@@ -30,7 +30,10 @@ struct TerminalPrompt: ConnectPrompt {
 
     func missing(_ key: String) -> ConnectError {
         if key == "password" {
-            return ConnectError("not on a terminal: give the password with --password-file FILE or --password-stdin")
+            return ConnectError("not on a terminal: give the password with --password-file FILE (- for standard input)")
+        }
+        if key == "link" {
+            return ConnectError("not on a terminal: give the link with --link-file FILE (- for standard input)")
         }
         return ConnectError("not on a terminal: give the answer with --\(key) (or --answer \(key)=…)")
     }

@@ -253,6 +253,68 @@ import Testing
         await simulator.stop()
     }
 
+    /// A reloaded file that YAML cannot read (a key given twice) is reported on `/readyz` (open
+    /// without a key) by problem, file and line. Yams' own message for it quotes the whole file:
+    /// the new client keys, the feed key and the secret calendar address were all on `/readyz`.
+    @Test func aConfigYAMLCannotReadIsReportedWithoutItsSecrets() async throws {
+        let simulator = try await Self.simulator()
+        let files = try Files()
+        defer { files.remove() }
+        let secrets = [
+            "new-client-key-7d1e0c9b8a7f6e5d", "new-feed-key-3c2b1a0f9e8d7c6b", "private-91ad77e3c4/basic.ics",
+        ]
+        do {
+            try files.writeConfig(eightalls: simulator.apiBaseURL)
+            try await withGateway(files) { gateway, port in
+                let client = try RawClient(port: port)
+                defer { client.close() }
+                let text = """
+                    listen: 127.0.0.1:8787
+                    state_dir: state
+                    timezone: \(Self.zone.identifier)
+                    static_dir: /nonexistent
+                    clients:
+                      - name: kitchen
+                        key: \(secrets[0])
+                        feed_key: \(secrets[1])
+                    profiles:
+                      default:
+                        eightalls:
+                          base_url: \(simulator.apiBaseURL)
+                        ics:
+                          calendars:
+                            - name: school
+                              url: https://calendar.example/\(secrets[2])
+                    timezone: Europe/Paris
+
+                    """
+                try text.write(toFile: files.config, atomically: true, encoding: .utf8)
+                let broken = await gateway.reload()
+                #expect(broken.result == .failed)
+                let problem = try #require(broken.problems.first)
+                #expect(problem.file == files.config)
+                #expect(problem.line == 3)
+                #expect(problem.message.contains("'timezone' appears twice"))
+
+                let start = client.received.count
+                let ready = try await Self.exchange(client, "/readyz")
+                let raw = String(decoding: client.received[start...], as: UTF8.self)
+                #expect(ready.body["config"]?["last_reload"]?["result"] == .string("failed"))
+                let error = ready.body["config"]?["last_reload"]?["errors"]?.arrayValue?.first
+                #expect(error?["file"] == .string(files.config))
+                #expect(error?["line"] == .number(3))
+                for secret in secrets {
+                    #expect(!raw.contains(secret))
+                    #expect(!problem.description.contains(secret))
+                }
+            }
+        } catch {
+            await simulator.stop()
+            throw error
+        }
+        await simulator.stop()
+    }
+
     /// Each connection's hot path takes the reloaded routes: an answer it kept for a route the
     /// reload removed is not given again on a connection opened before. The clock hardly moves,
     /// so the kept answer would still be reusable.

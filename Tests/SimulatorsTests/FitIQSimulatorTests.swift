@@ -3,6 +3,7 @@ import Foundation
 import Model
 import NIOCore
 import NIOHTTP1
+import Synchronization
 import Testing
 
 @testable import Simulators
@@ -13,13 +14,27 @@ private func withFitIQ(
     accessTokenLifetime: TimeInterval = 900,
     refreshTokenLifetime: TimeInterval = 7 * 86_400,
     guideShape: Bool = false,
+    clock: FitIQTestClock? = nil,
     _ body: (RunningSimulator, HTTPClient) async throws -> Void
 ) async throws {
-    let options = FitIQSimulator.Options(
+    var options = FitIQSimulator.Options(
         seedDay: testSeedDay, timeZone: testTimeZone, accessTokenLifetime: accessTokenLifetime,
         refreshTokenLifetime: refreshTokenLifetime, guideShape: guideShape
     )
+    if let clock { options.clock = { clock.now } }
     try await withSimulator(start: { try await FitIQSimulator(options: options).start() }, body)
+}
+
+/// A clock the test moves forward: token lifetimes pass without waiting, and no request of
+/// the test can arrive "late" because the machine is busy.
+private final class FitIQTestClock: Sendable {
+    private let current = Mutex(Date(timeIntervalSince1970: 1_795_000_000))
+
+    var now: Date { current.withLock { $0 } }
+
+    func advance(by seconds: TimeInterval) {
+        current.withLock { $0 += seconds }
+    }
 }
 
 /// Request helpers: the API key always, a bearer token when given.
@@ -209,13 +224,15 @@ struct FitIQSimulatorTests {
     }
 
     @Test func accessTokenExpires() async throws {
-        try await withFitIQ(accessTokenLifetime: 1) { sim, client in
+        let clock = FitIQTestClock()
+        try await withFitIQ(accessTokenLifetime: 900, clock: clock) { sim, client in
             let (access, refresh) = try await client.fitiqLogin(sim)
             let payload = try #require(fitiqJWTPayload(access))
             let exp = try #require(payload["exp"] as? Int)
-            #expect(exp - Int(Date().timeIntervalSince1970) <= 1)
+            #expect(exp == Int(clock.now.timeIntervalSince1970) + 900)
+            clock.advance(by: 899)
             #expect(try await client.fitiq(sim, Self.summaryToday, token: access).status == 200)
-            try await Task.sleep(for: .milliseconds(1300))
+            clock.advance(by: 1)
             let expired = try await client.fitiq(sim, Self.summaryToday, token: access)
             #expect(expired.status == 401)
             #expect(expired.body == #"{"error":{"message":"Invalid authentication"}}"#)
@@ -298,7 +315,8 @@ struct FitIQSimulatorTests {
     }
 
     @Test func refreshRejectsUnknownExpiredAndMalformed() async throws {
-        try await withFitIQ(refreshTokenLifetime: 1) { sim, client in
+        let clock = FitIQTestClock()
+        try await withFitIQ(refreshTokenLifetime: 60, clock: clock) { sim, client in
             let unknown = try await client.fitiqRefresh(sim, String(repeating: "ab", count: 32))
             #expect(unknown.status == 401)
             #expect(unknown.body == #"{"error":{"message":"invalid refresh token"}}"#)
@@ -312,7 +330,7 @@ struct FitIQSimulatorTests {
             let noKey = try await client.fitiq(
                 .POST, sim, "/api/v1/auth/refresh", json: #"{"refresh_token":"\#(refresh)"}"#, apiKey: nil)
             #expect(noKey.status == 401)
-            try await Task.sleep(for: .milliseconds(1200))
+            clock.advance(by: 60)
             let expired = try await client.fitiqRefresh(sim, refresh)
             #expect(expired.status == 401)
             #expect(expired.fitiqErrorMessage == "refresh token has expired")

@@ -46,9 +46,7 @@ public struct YAMLDocument: Sendable {
         do {
             node = try Yams.compose(yaml: text) ?? Node.mapping(Node.Mapping([]))
         } catch let error as YamlError {
-            throw YAMLSourceError(
-                file: file, line: Self.line(of: error), keyPath: "",
-                reason: "not valid YAML (\(Self.problem(of: error)))")
+            throw Self.sourceError(for: error, file: file, text: text)
         }
         if substitute {
             node = try substituted(node, path: [])
@@ -60,6 +58,8 @@ public struct YAMLDocument: Sendable {
             throw sourceError(for: error, in: node)
         } catch let error as YAMLSourceError {
             throw error
+        } catch let error as YamlError {
+            throw Self.sourceError(for: error, file: file, text: text)
         } catch {
             throw YAMLSourceError(file: file, line: nil, keyPath: "", reason: "\(error)")
         }
@@ -266,21 +266,67 @@ public struct YAMLDocument: Sendable {
         }
     }
 
-    static func line(of error: YamlError) -> Int? {
+    /// A Yams error as a problem, a file and a line — never the text around it. Yams' own
+    /// descriptions quote the document: a scanner or parser error a snippet of the line, a
+    /// duplicated key the *whole file* (every client key, feed key and calendar address in it),
+    /// and those messages go to `/readyz`, the log and `daygate check`. Only libyaml's fixed
+    /// problem phrases and the duplicated key's name (when it looks like a name) are kept.
+    public static func sourceError(for error: YamlError, file: String, text: String) -> YAMLSourceError {
+        YAMLSourceError(
+            file: file, line: line(of: error, in: text), keyPath: "", reason: "not valid YAML (\(problem(of: error)))")
+    }
+
+    static func line(of error: YamlError, in text: String) -> Int? {
         switch error {
         case .scanner(_, _, let mark, _), .parser(_, _, let mark, _), .composer(_, _, let mark, _):
             return mark.line
-        default:
+        case .duplicatedKeysInMapping(_, let context):
+            return context.mark.line
+        case .reader(_, let offset, _, _):
+            // The offset counts characters of the text (Yams converts libyaml's byte offset).
+            guard let offset, offset >= 0 else { return nil }
+            return text.prefix(offset).reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
+        case .no, .memory, .writer, .emitter, .representer, .dataCouldNotBeDecoded:
             return nil
         }
     }
 
     static func problem(of error: YamlError) -> String {
         switch error {
-        case .scanner(_, let problem, _, _), .parser(_, let problem, _, _), .composer(_, let problem, _, _):
-            return problem
-        default:
-            return "\(error)"
+        case .scanner(_, let problem, _, _), .parser(_, let problem, _, _), .composer(_, let problem, _, _),
+            .reader(let problem, _, _, _):
+            // libyaml's fixed phrases ("found character that cannot start any token"); the
+            // context and the snippet that Yams' description adds are left out.
+            return fixedPhrase(problem)
+        case .duplicatedKeysInMapping(let duplicates, _):
+            let names = duplicates.filter(isPlainKeyName).sorted()
+            return names.isEmpty
+                ? "a key appears twice in one mapping"
+                : "key \(names.map { "'\($0)'" }.joined(separator: ", ")) appears twice in one mapping"
+        case .dataCouldNotBeDecoded:
+            return "the text is not UTF-8"
+        case .memory:
+            return "out of memory"
+        case .no, .writer, .emitter, .representer:
+            return "cannot be read"
         }
+    }
+
+    /// A key name as the config's own keys and names are (`feed_key`, `kitchen-tablet`,
+    /// `eightalls.events`): short, lowercase and with few digits. A pasted secret in a key's place
+    /// is longer or mixed.
+    static func isPlainKeyName(_ name: String) -> Bool {
+        (1...32).contains(name.count) && name.filter(\.isNumber).count <= 4
+            && name.unicodeScalars.allSatisfy {
+                ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" || $0 == "-" || $0 == "."
+            }
+    }
+
+    /// libyaml's problem strings are constants of its C source; anything else (a future Yams
+    /// that puts text there) is cut down to the words before a quote or a line break.
+    static func fixedPhrase(_ problem: String) -> String {
+        let cut = problem.prefix { $0 != "\n" && $0 != "'" && $0 != "\"" && $0 != "`" }
+        let phrase = cut.prefix(120).trimmingCharacters(in: .whitespaces)
+        return phrase.isEmpty ? "cannot be read" : phrase
     }
 }

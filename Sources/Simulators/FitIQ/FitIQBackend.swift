@@ -135,7 +135,7 @@ struct FitIQBackend: SimulatorBackend {
     }
 
     func handle(_ request: SimRequest) async -> Response {
-        let now = Date().timeIntervalSince1970
+        let now = store.clock().timeIntervalSince1970
         // Probes are outside the API-key middleware.
         if request.method == .get, request.path == "/health" {
             return FitIQHTTP.json(.object(["status": .string("ok")]))
@@ -194,7 +194,7 @@ struct FitIQBackend: SimulatorBackend {
     }
 
     func handleControl(_ request: SimRequest) async -> Response? {
-        let now = Date().timeIntervalSince1970
+        let now = store.clock().timeIntervalSince1970
         switch (request.method, request.path) {
         case (.get, "/_sim/auth"):
             return .json(authJSON)

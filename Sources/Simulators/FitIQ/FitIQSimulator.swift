@@ -96,13 +96,16 @@ public struct FitIQSimulator: Sendable {
         public var apiKey: String
         /// Known accounts; the first one gets the seeded history, the others a little data.
         public var users: [User]
-        /// Seconds an access token is valid (default 900; tests use 1–2 s).
+        /// Seconds an access token is valid (default 900).
         public var accessTokenLifetime: TimeInterval
         /// Seconds a refresh token is valid (default 7 days).
         public var refreshTokenLifetime: TimeInterval
         /// Answer the daily summary in the iOS guide's camelCase `success` envelope instead of the
         /// contract's `{"data":{…snake_case…}}`; switchable at runtime with `POST /_sim/options`.
         public var guideShape: Bool
+        /// The simulator's clock: when a request arrives, so when a token was issued and whether
+        /// it has expired. Tests pass one they move forward instead of waiting out a lifetime.
+        public var clock: @Sendable () -> Date
 
         /// - Parameter seedDay: defaults to today in `timeZone`.
         public init(
@@ -112,7 +115,8 @@ public struct FitIQSimulator: Sendable {
             users: [User] = FitIQSimulator.demoUsers,
             accessTokenLifetime: TimeInterval = 900,
             refreshTokenLifetime: TimeInterval = 7 * 86_400,
-            guideShape: Bool = false
+            guideShape: Bool = false,
+            clock: @escaping @Sendable () -> Date = { Date() }
         ) {
             self.timeZone = timeZone
             self.seedDay = seedDay ?? LocalDate.today(in: timeZone).description
@@ -121,6 +125,7 @@ public struct FitIQSimulator: Sendable {
             self.accessTokenLifetime = accessTokenLifetime
             self.refreshTokenLifetime = refreshTokenLifetime
             self.guideShape = guideShape
+            self.clock = clock
         }
     }
 

@@ -303,6 +303,8 @@ final class FitIQStore: Sendable {
     let timeZone: TimeZone
     let apiKey: String
     let seedUsers: [FitIQSimulator.User]
+    /// `FitIQSimulator.Options.clock`.
+    let clock: @Sendable () -> Date
     private let state: Mutex<FitIQState>
 
     init(options: FitIQSimulator.Options) throws {
@@ -311,6 +313,7 @@ final class FitIQStore: Sendable {
         timeZone = options.timeZone
         apiKey = options.apiKey
         seedUsers = options.users
+        clock = options.clock
         state = Mutex(
             FitIQState(
                 guideShape: options.guideShape,
