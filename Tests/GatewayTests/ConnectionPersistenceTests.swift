@@ -23,45 +23,54 @@ import Testing
 
     @Test func http11KeepsTheConnectionUnlessTheRequestSaysClose() {
         var persistence = ConnectionPersistence()
-        #expect(persistence.requestRead(Self.head(.http1_1)))
+        let read = persistence.requestRead(Self.head(.http1_1))
         let kept = persistence.answerBegins(Self.answer())
+        let closes = persistence.answerEnds()
+        #expect(read && !closes)
         #expect(kept.headers["connection"].isEmpty && kept.version == .http1_1)
-        #expect(!persistence.answerEnds())
 
         for value in ["close", "Close", "keep-alive, close", "CLOSE"] {
             var closing = ConnectionPersistence()
-            #expect(closing.requestRead(Self.head(.http1_1, [("Connection", value)])))
-            #expect(!closing.requestRead(Self.head(.http1_1)), "a request after the closing one is not read")
-            #expect(closing.answerBegins(Self.answer()).headers["connection"] == ["close"], "\(value)")
-            #expect(closing.answerEnds(), "\(value)")
+            let first = closing.requestRead(Self.head(.http1_1, [("Connection", value)]))
+            let second = closing.requestRead(Self.head(.http1_1))
+            let head = closing.answerBegins(Self.answer())
+            let ends = closing.answerEnds()
+            #expect(first && !second, "a request after the closing one is not read")
+            #expect(head.headers["connection"] == ["close"] && ends, "\(value)")
         }
     }
 
     @Test func http10ClosesUnlessItAsksToKeepAlive() {
         var plain = ConnectionPersistence()
-        #expect(plain.requestRead(Self.head(.http1_0)))
+        let read = plain.requestRead(Self.head(.http1_0))
         let head = plain.answerBegins(Self.answer())
+        let closes = plain.answerEnds()
+        #expect(read && closes)
         #expect(head.version == .http1_0 && head.headers["connection"] == ["close"])
-        #expect(plain.answerEnds())
 
         var keepAlive = ConnectionPersistence()
-        #expect(keepAlive.requestRead(Self.head(.http1_0, [("Connection", "Keep-Alive")])))
-        #expect(keepAlive.answerBegins(Self.answer()).headers["connection"] == ["keep-alive"])
-        #expect(!keepAlive.answerEnds())
+        _ = keepAlive.requestRead(Self.head(.http1_0, [("Connection", "Keep-Alive")]))
+        let kept = keepAlive.answerBegins(Self.answer())
+        let keptCloses = keepAlive.answerEnds()
+        #expect(kept.headers["connection"] == ["keep-alive"] && !keptCloses)
         // An answer without a length cannot be framed for HTTP/1.0 but by the connection's end.
-        #expect(keepAlive.requestRead(Self.head(.http1_0, [("Connection", "keep-alive")])))
-        #expect(keepAlive.answerBegins(Self.answer(length: nil)).headers["connection"] == ["close"])
-        #expect(keepAlive.answerEnds())
+        let again = keepAlive.requestRead(Self.head(.http1_0, [("Connection", "keep-alive")]))
+        let unframed = keepAlive.answerBegins(Self.answer(length: nil))
+        let unframedCloses = keepAlive.answerEnds()
+        #expect(again && unframed.headers["connection"] == ["close"] && unframedCloses)
     }
 
     @Test func pipelinedAnswersCloseAfterTheClosingRequestsOwn() {
         var persistence = ConnectionPersistence()
-        #expect(persistence.requestRead(Self.head(.http1_1)))
-        #expect(persistence.requestRead(Self.head(.http1_1, [("Connection", "close")])))
-        #expect(!persistence.requestRead(Self.head(.http1_1)))
-        #expect(!persistence.answeredElsewhere(), "the first (hot) answer keeps the connection")
-        #expect(persistence.answerBegins(Self.answer()).headers["connection"] == ["close"])
-        #expect(persistence.answerEnds())
+        let first = persistence.requestRead(Self.head(.http1_1))
+        let second = persistence.requestRead(Self.head(.http1_1, [("Connection", "close")]))
+        let third = persistence.requestRead(Self.head(.http1_1))
+        let hotCloses = persistence.answeredElsewhere()
+        let head = persistence.answerBegins(Self.answer())
+        let closes = persistence.answerEnds()
+        #expect(first && second && !third)
+        #expect(!hotCloses, "the first (hot) answer keeps the connection")
+        #expect(head.headers["connection"] == ["close"] && closes)
     }
 
     // MARK: - Live
