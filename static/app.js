@@ -384,7 +384,7 @@ function followMealForm() {
     const servings = Number($("meal-servings").value);
     const mealType = $("meal-type").value;
     if (!food) { showError(meal.foods.length ? "Pick a food first." : "Search for a food first."); query.focus(); return; }
-    if (!(servings > 0 && servings <= 100)) { showError("Servings: more than 0, at most 100."); $("meal-servings").focus(); return; }
+    if (!(servings >= 0.01 && servings <= 100)) { showError("Servings: at least 0.01, at most 100."); $("meal-servings").focus(); return; }
     const attempt = `${food.id}|${servings}|${mealType}`;
     if (meal.retry?.attempt !== attempt) meal.retry = { attempt, key: newIdempotencyKey() };
     const button = $("meal-submit");

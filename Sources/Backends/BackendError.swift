@@ -65,11 +65,12 @@ public struct BackendError: UpstreamFailure, CustomStringConvertible {
     public var description: String { "\(kind.rawValue): \(message)" }
 
     /// Makes upstream text fit to show: credential-shaped parts redacted (`SecretRedactor`),
-    /// control characters dropped, one line, at most 200 characters.
+    /// control characters dropped, one line, at most 200 characters. The patterns run before
+    /// the line breaks go (a header's value ends at its line's end) and once more after.
     public static func scrub(_ text: String) -> String {
         let printable = String(
             String.UnicodeScalarView(
-                text.unicodeScalars.map {
+                SecretRedactor.scrubPatterns(text).unicodeScalars.map {
                     $0.properties.generalCategory == .control || $0.properties.generalCategory == .format ? " " : $0
                 }))
         let oneLine = SecretRedactor.scrubPatterns(printable).split(whereSeparator: \.isWhitespace).joined(

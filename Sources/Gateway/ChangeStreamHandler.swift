@@ -13,12 +13,46 @@ import Model
 /// A stream holds a connection of the budget for as long as it lasts (the idle timeout does
 /// not end it: an answer is on its way), so each client may hold only `quota.perClient` of
 /// them; one more is a `429 too_many_streams`.
+///
+/// The profile is bound when the stream opens, so a reload that removes the client's key or
+/// maps it to another profile ends the stream (`OpenStreams`): an `end` event, then the end of
+/// the answer. The client reconnects and is asked for its key again.
 struct ChangeStreamHandler: Sendable {
     let feed: CacheChangeFeed
     let heartbeat: Duration
     let quota: StreamQuota
+    let streams: OpenStreams
+    /// Each client's key by name, as this runtime's config has them.
+    let keys: [String: String]
 
-    func response(profile: String, client: String) throws -> Response {
+    init(feed: CacheChangeFeed, heartbeat: Duration, quota: StreamQuota, streams: OpenStreams, clients: [ClientConfig])
+    {
+        self.feed = feed
+        self.heartbeat = heartbeat
+        self.quota = quota
+        self.streams = streams
+        self.keys = Dictionary(clients.map { ($0.name, $0.key) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// - Parameters:
+    ///   - client: who holds the stream for the quota (`GatewayRequestContext.clientIdentity`).
+    ///   - clientName: the name of the key that opened it (nil without keys).
+    func response(profile: String, client: String, clientName: String?) throws -> Response {
+        let (events, continuation) = AsyncStream<String>.makeStream()
+        let credential = StreamCredential(key: clientName.flatMap { keys[$0] }, profile: profile)
+        guard
+            let registration = streams.open(
+                credential,
+                end: {
+                    continuation.yield(
+                        Self.event("end", ["reason": "this client's key was removed or changed by a config reload"]))
+                    continuation.finish()
+                })
+        else {
+            throw GatewayError(
+                .unauthorized, code: "unauthorized", message: "this client key is no longer in the config",
+                headers: [.wwwAuthenticate: #"Bearer realm="daygate""#])
+        }
         guard let ticket = quota.take(for: client) else {
             throw GatewayError(
                 .tooManyRequests, code: "too_many_streams",
@@ -34,9 +68,8 @@ struct ChangeStreamHandler: Sendable {
         headers[.cacheControl] = "no-store"
         headers[HTTPField.Name("X-Accel-Buffering")!] = "no"
         let body = ResponseBody { writer in
-            defer { withExtendedLifetime(ticket) {} }
+            defer { withExtendedLifetime((ticket, registration)) {} }
             try await writer.write(ByteBuffer(string: "retry: 2000\n\n" + Self.event("hello", ["profile": profile])))
-            let (events, continuation) = AsyncStream<String>.makeStream()
             let forward = Task {
                 for await change in changes where change.profile == profile {
                     continuation.yield(

@@ -96,11 +96,11 @@ public enum GatewayApplication {
             try await calendarFeed.handle(request, context: context)
         }
         let stream = ChangeStreamHandler(
-            feed: runtime.cache.changes, heartbeat: heartbeat,
-            quota: runtime.durable.streams
+            feed: runtime.cache.changes, heartbeat: heartbeat, quota: runtime.durable.streams,
+            streams: runtime.durable.openStreams, clients: runtime.config.clients
         )
         router.get("/v1/stream") { _, context in
-            try stream.response(profile: context.profile, client: context.clientIdentity)
+            try stream.response(profile: context.profile, client: context.clientIdentity, clientName: context.client)
         }
         WriteRoutes(runtime: runtime).register(on: router)
         for route in runtime.routes {

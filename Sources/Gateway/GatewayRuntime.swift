@@ -51,6 +51,9 @@ public final class GatewayRuntime: Sendable {
         var idempotency: IdempotencyGuard
         /// Live `/v1/stream` connections per client.
         var streams: StreamQuota
+        /// Live `/v1/stream`s with the key each was opened with (a reload ends those of a
+        /// removed or changed key).
+        var openStreams: OpenStreams
         var now: @Sendable () -> Date
     }
 
@@ -101,7 +104,8 @@ public final class GatewayRuntime: Sendable {
             metrics: metrics, connections: connections, database: database, cache: cache, vault: vault,
             sessions: SessionRegistry(vault: vault, now: now), http: http,
             idempotency: IdempotencyGuard(database: database, logger: logger),
-            streams: StreamQuota(perClient: limits.streamsPerClient), now: now
+            streams: StreamQuota(perClient: limits.streamsPerClient), openStreams: OpenStreams(config: config),
+            now: now
         )
         self.init(config: config, routes: routes, registry: registry, logger: logger, http: http, durable: durable)
     }

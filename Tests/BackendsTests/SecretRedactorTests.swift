@@ -46,6 +46,62 @@ struct SecretRedactorTests {
         #expect(!text.contains("short"))
     }
 
+    /// A secret calendar address is found in its parts, in every spelling a server may echo it
+    /// in; a Basic credential is found inside its base64.
+    @Test func secretAddressesAndBasicCredentialsAreFoundInEveryForm() {
+        let address = "https://calendar.example.org/private/abc123def/basic.ics?token=Qz7tokenValue99&lang=nl"
+        let redactor = SecretRedactor(secrets: [address, "amstel/2026!pw"])
+        let basic = Data("ouders:amstel/2026!pw".utf8).base64EncodedString()
+        let urlSafe = basic.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+        let echoes = [
+            "no calendar at /private/abc123def/basic.ics",
+            "no calendar at %2Fprivate%2Fabc123def%2Fbasic.ics",
+            "no calendar at %2fprivate%2fabc123def%2fbasic.ics",
+            #"no calendar at \/private\/abc123def\/basic.ics"#,
+            #"no calendar at /private/abc123def/basic.ics"#,
+            "no calendar at &#47;private&#x2F;abc123def&#47;basic.ics",
+            "calendar abc123def is gone",
+            "unknown key Qz7tokenValue99",
+            "unknown key Qz7token%56alue99",
+            "query was token=Qz7tokenValue99&lang=nl",
+            "credentials \(basic) refused",
+            "credentials \(urlSafe.replacingOccurrences(of: "=", with: "")) refused",
+            "header Basic%20\(basic) refused",
+            "login ouders:amstel%2f2026%21pw refused",
+            "fetching https://ouders:amstel%2F2026%21pw@calendar.example.org/ failed",
+        ]
+        let secrets = ["abc123def", "Qz7tokenValue99", "Qz7token%56alue99", basic, "amstel", "2026%21pw", "2026!pw"]
+        for echo in echoes {
+            let text = redactor.redact(secretsIn: echo)
+            for secret in secrets { #expect(!text.contains(secret), "\(echo) → \(text)") }
+            #expect(text.contains(SecretRedactor.mask), "\(echo) → \(text)")
+        }
+        // Plain words of the address are not secrets: "basic.ics", "calendar", "nl".
+        #expect(redactor.redact(secretsIn: "basic.ics calendar lang nl") == "basic.ics calendar lang nl")
+        // A body that is not about any secret is left as it is, byte for byte.
+        let body = Data(#"{"success":true,"detail":"no such calendar"}"#.utf8)
+        #expect(redactor.redact(body) == body)
+    }
+
+    /// Header values and URL credentials seen in any message, whoever's they are.
+    @Test func headerValuesAndURLCredentialsAreScrubbed() {
+        let cases: [(String, [String])] = [
+            ("you sent Authorization: Digest username=anna, response=6629fae4\nnext", ["anna", "6629fae4"]),
+            (#"headers {"authorization": "Token t0k3n-v4lue", "host": "x"}"#, ["t0k3n-v4lue"]),
+            (#"{"Cookie": "a=b; theme=dark; tickedify.sid=s%3Axyz"}"#, ["theme=dark", "s%3Axyz"]),
+            (#"{"detail":"echo {\"cookie\": \"theme=dark; remember=r3m\\\"x\", \"a\": 1}"}"#, ["theme=dark", "r3m"]),
+            ("{'Proxy-Authorization': 'Basic cHJveHk6c2VjcmV0'}", ["cHJveHk6c2VjcmV0"]),
+            ("Cookie: prefs=1; remember_me=r3m3mb3r", ["remember_me", "r3m3mb3r"]),
+            ("fetch https://anna:hunter2@example.org/feed failed", ["anna", "hunter2"]),
+            ("auth Bearer%20abc.def.ghi1 refused", ["abc.def.ghi1"]),
+        ]
+        for (text, secrets) in cases {
+            let scrubbed = BackendError.scrub(text)
+            for secret in secrets { #expect(!scrubbed.contains(secret), "\(text) → \(scrubbed)") }
+            #expect(scrubbed.contains(SecretRedactor.mask), "\(text) → \(scrubbed)")
+        }
+    }
+
     /// A hostile backend echoes credentials in its error body: the error the gateway shows,
     /// and what /v1/sources will show, have none of them.
     @Test func upstreamErrorsAreRedactedBeforeAnyoneSeesThem() async throws {

@@ -16,7 +16,8 @@ extension EightAllsEventWrite {
                     schema: EightAllsSchemas.eventAnswer),
                 badRequest:
                     "a required field missing, a time without an offset, end not after start, a value of the wrong type, "
-                    + "too long or not one of the allowed values; or an unknown field")
+                    + "too long or not one of the allowed values, a control character in a text field (description "
+                    + "takes line breaks and tabs); or an unknown field")
         case .update:
             WriteDocumentation(
                 operationID: "updateEvent", summary: "Change an 8alls event (partial update).",
@@ -28,7 +29,8 @@ extension EightAllsEventWrite {
                 success: .init(200, "The event as it is now.", schema: EightAllsSchemas.eventAnswer),
                 badRequest:
                     "a time without an offset, end not after start, a value of the wrong type, too long or not one of the "
-                    + "allowed values, or title/status null; or an unknown field",
+                    + "allowed values, a control character in a text field (description takes line breaks and tabs), or "
+                    + "title/status null; or an unknown field",
                 notFound: "`not_found`: there is no 8alls event with this id.")
         case .delete:
             WriteDocumentation(

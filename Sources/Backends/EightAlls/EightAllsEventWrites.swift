@@ -30,15 +30,18 @@ public struct EventInput: Sendable, Equatable {
                 "unknown field \"\(String(unknown.prefix(40)))\" (fields: \(Self.fields.sorted().joined(separator: ", ")))"
             )
         }
-        func text(_ name: String, max: Int) throws(WriteRefusal) -> String?? {
+        /// A text field: at most `max` characters, no control characters (line feeds and tabs
+        /// in a `multiLine` one).
+        func text(_ name: String, max: Int, multiLine: Bool = false) throws(WriteRefusal) -> String?? {
             switch object[name] {
             case nil: return nil
             case .null?: return .some(nil)
             case .string(let value)?:
-                guard value.count <= max,
-                    !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && $0 != "\n" })
-                else {
-                    throw .badInput("\(name) must be at most \(max) characters of text")
+                guard value.count <= max else { throw .badInput("\(name) must be at most \(max) characters") }
+                if let refusal = WriteRefusal.controlCharacter(
+                    in: value, field: name, allowing: multiLine ? WriteRefusal.multiLine : [])
+                {
+                    throw refusal
                 }
                 return .some(value)
             default: throw .badInput("\(name) must be a string")
@@ -60,7 +63,7 @@ public struct EventInput: Sendable, Equatable {
         case .some(.none): throw .badInput("title must not be null")
         case .none: title = nil
         }
-        description = try text("description", max: 5000)
+        description = try text("description", max: 5000, multiLine: true)
         location = try text("location", max: 255)
         type = try text("type", max: 50)
         color = try text("color", max: 20)

@@ -5,6 +5,9 @@ import Model
 public struct FoodLogInput: Sendable, Codable, Equatable {
     public static let foodSources = ["custom", "barcode", "database"]
     public static let mealTypes = ["breakfast", "lunch", "dinner", "snack"]
+    /// FitIQ's own minimum (its OpenAPI spec: `servings` `minimum: 0.01`).
+    public static let minimumServings = 0.01
+    /// The gateway's bound (FitIQ states none): a typo such as 1000 for 1.000 is refused.
     public static let maximumServings = 100.0
     public static let maximumNotesLength = 500
     public static let maximumFoodIDLength = 100
@@ -14,7 +17,7 @@ public struct FoodLogInput: Sendable, Codable, Equatable {
     public var foodSource: String
     /// `breakfast`, `lunch`, `dinner` or `snack`.
     public var mealType: String
-    /// More than 0, at most 100.
+    /// At least 0.01 (FitIQ's minimum), at most 100.
     public var servings: Double
     /// ISO-8601 with an offset (`Z` or `±hh:mm`); nil = now.
     public var loggedAt: String?
@@ -55,8 +58,10 @@ public struct FoodLogInput: Sendable, Codable, Equatable {
         guard Self.mealTypes.contains(mealType) else {
             throw .badInput("meal_type must be one of \(Self.mealTypes.joined(separator: ", "))")
         }
-        guard servings.isFinite, servings > 0, servings <= Self.maximumServings else {
-            throw .badInput("servings must be more than 0 and at most \(Int(Self.maximumServings))")
+        guard servings.isFinite, servings >= Self.minimumServings, servings <= Self.maximumServings else {
+            throw .badInput(
+                "servings must be a number from \(Self.minimumServings) (FitIQ's minimum) to \(Int(Self.maximumServings))"
+            )
         }
         if loggedAt != nil, loggedAtDate == nil {
             throw .badInput("logged_at must be an ISO-8601 time with an offset, e.g. 2026-11-23T12:30:00+01:00")
@@ -65,8 +70,9 @@ public struct FoodLogInput: Sendable, Codable, Equatable {
             guard notes.count <= Self.maximumNotesLength else {
                 throw .badInput("notes must be at most \(Self.maximumNotesLength) characters")
             }
-            guard !notes.unicodeScalars.contains(where: { Self.isControl($0) && $0 != "\n" && $0 != "\t" }) else {
-                throw .badInput("notes must not contain control characters")
+            if let refusal = WriteRefusal.controlCharacter(in: notes, field: "notes", allowing: WriteRefusal.multiLine)
+            {
+                throw refusal
             }
         }
     }

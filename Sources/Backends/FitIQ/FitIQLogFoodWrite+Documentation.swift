@@ -13,7 +13,7 @@ extension FitIQLogFoodWrite {
                 201, "The logged entry and the local day it counts for.", schema: FitIQSchemas.foodLogCreated),
             badRequest:
                 "a required field missing or of the wrong type, meal_type or food_source not one of the allowed "
-                + "values, servings not more than 0 or over 100, logged_at without an offset, notes too long; or an unknown field",
+                + "values, servings below 0.01 (FitIQ's minimum) or over 100, logged_at without an offset, notes too long; or an unknown field",
             notFound: "`upstream_rejected`: FitIQ does not know the food.")
     }
 }

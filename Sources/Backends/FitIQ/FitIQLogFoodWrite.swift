@@ -20,8 +20,10 @@ public struct FitIQLogFoodWrite: BackendWrite {
         }
     }
 
+    /// Every field checked before anything else happens (an `Idempotency-Key` reserved, FitIQ
+    /// called): a body FitIQ would refuse is the gateway's 400.
     public func check(_ request: WriteRequest) throws {
-        _ = try request.decode(FoodLogInput.self)
+        try request.decode(FoodLogInput.self).validate()
     }
 
     public func perform(_ request: WriteRequest, context: OperationContext) async throws -> WriteResult {

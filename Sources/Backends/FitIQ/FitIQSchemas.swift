@@ -107,7 +107,8 @@ public enum FitIQSchemas {
                 "food_source": .enumeration(FoodLogInput.foodSources),
                 "meal_type": .enumeration(FoodLogInput.mealTypes),
                 "servings": .number(
-                    maximum: (FoodLogInput.maximumServings, exclusive: false), minimum: (0, exclusive: true)),
+                    maximum: (FoodLogInput.maximumServings, exclusive: false),
+                    minimum: (FoodLogInput.minimumServings, exclusive: false)),
                 "logged_at": .text(
                     max: 40, format: .dateTime, description: "ISO-8601 with an offset or Z; default: now."),
                 "notes": .text(max: FoodLogInput.maximumNotesLength),

@@ -46,9 +46,7 @@ public enum KantineKoningVolunteers {
         }
         let name = rawName.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !name.isEmpty else { throw WriteRefusal.badInput("name must not be empty") }
-        guard !name.unicodeScalars.contains(where: isControl) else {
-            throw WriteRefusal.badInput("name must not contain control characters")
-        }
+        if let refusal = WriteRefusal.controlCharacter(in: name, field: "name") { throw refusal }
         // A longer name may still be removed when it is there (checked once the dienst is read).
         guard name.count <= (add ? maximumNameLength : 100) else {
             throw WriteRefusal.badInput("name must be 1 to \(maximumNameLength) characters (after trimming)")

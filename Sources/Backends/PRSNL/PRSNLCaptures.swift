@@ -67,21 +67,19 @@ public struct CaptureInput: Sendable, Codable, Equatable {
             throw .badInput("url or content is required")
         }
         if let title {
-            guard title.count <= Self.maximumTitleLength,
-                !title.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-            else {
-                throw .badInput("title must be at most \(Self.maximumTitleLength) characters of text")
+            guard title.count <= Self.maximumTitleLength else {
+                throw .badInput("title must be at most \(Self.maximumTitleLength) characters")
             }
+            if let refusal = WriteRefusal.controlCharacter(in: title, field: "title") { throw refusal }
         }
         if let tags {
             guard tags.count <= Self.maximumTags else { throw .badInput("tags must be at most \(Self.maximumTags)") }
             for tag in tags {
                 let trimmed = tag.trimmingCharacters(in: .whitespaces)
-                guard !trimmed.isEmpty, trimmed.count <= Self.maximumTagLength,
-                    !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-                else {
+                guard !trimmed.isEmpty, trimmed.count <= Self.maximumTagLength else {
                     throw .badInput("each tag must be 1 to \(Self.maximumTagLength) characters")
                 }
+                if let refusal = WriteRefusal.controlCharacter(in: trimmed, field: "each tag") { throw refusal }
             }
         }
         if let contentType, !Self.contentTypes.contains(contentType) {

@@ -11,7 +11,7 @@ public struct TickedifyAddTaskWrite: BackendWrite {
     public var fields: Set<String>? { ["title"] }
 
     public func check(_ request: WriteRequest) throws {
-        _ = try request.string("title")
+        _ = try TickedifyInbox.checkedTitle(request.string("title"))
     }
 
     public func perform(_ request: WriteRequest, context: OperationContext) async throws -> WriteResult {

@@ -9,15 +9,20 @@ import Model
 public enum TickedifyInbox {
     public static let maximumTitleLength = 500
 
-    /// Returns the new task's id.
-    public static func add(title: String, context: OperationContext) async throws -> String {
+    /// The title as it is sent: trimmed, 1 to 500 characters, no control characters; else a 400
+    /// that says which.
+    public static func checkedTitle(_ title: String) throws(WriteRefusal) -> String {
         let text = title.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty, text.count <= maximumTitleLength else {
-            throw WriteRefusal.badInput("title must be 1 to \(maximumTitleLength) characters")
+            throw .badInput("title must be 1 to \(maximumTitleLength) characters")
         }
-        guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw WriteRefusal.badInput("title must not contain control characters")
-        }
+        if let refusal = WriteRefusal.controlCharacter(in: text, field: "title") { throw refusal }
+        return text
+    }
+
+    /// Returns the new task's id.
+    public static func add(title: String, context: OperationContext) async throws -> String {
+        let text = try checkedTitle(title)
         let client = try TickedifyClient.make(context)
         let value = try await client.serialised {
             try await client.post("/api/taak/add-to-inbox", body: JSONCoding.encode(["tekst": text]))

@@ -8,7 +8,9 @@ import NIOHTTPTypesHTTP1
 /// Hummingbird's HTTP/1 child channel (`HTTP1Channel`) with the gateway's own handlers between
 /// SwiftNIO's HTTP/1 codec and the conversion to HTTP types, where they see parsed request
 /// heads and can write finished bytes: `ConnectionGuardHandler` (slow clients, the connection
-/// budget's pressure, `Host`), then `HotAnswerHandler` (kept answers, unless `answers` is nil).
+/// budget's pressure, `Host`), `ConnectionPersistenceHandler` (closing after the answer to an
+/// HTTP/1.0 request or `Connection: close`), then `HotAnswerHandler` (kept answers, unless
+/// `answers` is nil).
 struct GatewayHTTP1Channel: HTTPChannelHandler {
     typealias Value = NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>
 
@@ -37,6 +39,7 @@ struct GatewayHTTP1Channel: HTTPChannelHandler {
             try pipeline.addHandler(ByteToMessageHandler(decoder))
             budget.register(channel)
             try pipeline.addHandler(ConnectionGuardHandler(budget: budget))
+            try pipeline.addHandler(ConnectionPersistenceHandler())
             if let answers {
                 try pipeline.addHandler(HotAnswerHandler(answers: answers))
             }

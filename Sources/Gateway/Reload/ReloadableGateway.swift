@@ -123,6 +123,8 @@ public final class ReloadableGateway: Sendable {
             .buildResponder()
         current.withLock { $0 = Current(runtime: next, responder: responder) }
         hot?.replace(with: HotAnswers(runtime: next))
+        // Streams opened with a key the new config removed or moved end now.
+        let endedStreams = next.durable.openStreams.configChanged(to: next.config)
         await forget(plan.sections, in: running)
 
         var changes = plan.sections.map(\.description) + plan.changed
@@ -138,6 +140,9 @@ public final class ReloadableGateway: Sendable {
             $0.generation += 1
             $0.lastReload = outcome
             $0.restartRequired = plan.restartRequired
+        }
+        if endedStreams > 0 {
+            logger.notice("\(endedStreams) /v1/stream connection(s) ended: their client key was removed or changed")
         }
         if !plan.sections.isEmpty { accountsChangedContinuation.yield() }
         logger.info(

@@ -5,6 +5,11 @@ import Model
 /// The JSON body of a write: at most 64 KB (also when it arrives without a Content-Length),
 /// a JSON object, else a 400/413 that says so. A write that takes no fields may also come
 /// without a body (read as `{}`).
+///
+/// Every key appears once per object, at any depth (`StrictJSONScan`): the decoder would keep
+/// one of two values silently, and a body that means one thing to the gateway's checks and
+/// another to whatever reads it next is refused rather than guessed. Text that is not JSON
+/// gets a 400 that says what is wrong and where (a raw control character in a string, say).
 enum WriteBody {
     static func object(of request: Request, emptyAllowed: Bool = false) async throws -> (value: JSONValue, bytes: Data)
     {
@@ -18,7 +23,20 @@ enum WriteBody {
         }
         var data = Data(buffer.readableBytesView)
         if emptyAllowed, data.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) { data = Data("{}".utf8) }
-        guard let value = try? JSONCoding.decoder.decode(JSONValue.self, from: data), case .object = value else {
+        let problem = StrictJSONScan.problem(in: data)
+        guard let value = try? JSONCoding.decoder.decode(JSONValue.self, from: data) else {
+            throw GatewayError(
+                .badRequest, code: "bad_request",
+                message: problem.map { "\($0); the body must be a JSON object" } ?? "the body must be a JSON object")
+        }
+        switch problem {
+        case .duplicateKey, .tooDeep:
+            throw GatewayError(.badRequest, code: "bad_request", message: problem?.description ?? "")
+        case .syntax, nil:
+            // What the decoder took is JSON enough (the scan is the stricter of the two).
+            break
+        }
+        guard case .object = value else {
             throw GatewayError(.badRequest, code: "bad_request", message: "the body must be a JSON object")
         }
         return (value, data)
