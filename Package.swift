@@ -125,7 +125,7 @@ let package = Package(
         .testTarget(
             name: "BackendsTests",
             dependencies: [
-                "Backends", "ChildProcess", "Model", "Simulators", "Yams",
+                "Backends", "CalendarReader", "ChildProcess", "Model", "Simulators", "Yams",
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
