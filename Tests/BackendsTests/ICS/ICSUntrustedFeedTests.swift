@@ -76,42 +76,51 @@ struct ICSUntrustedFeedTests {
     /// Work runs on the workers' threads, never more than `width` at once; the rest wait.
     @Test func workersRunAtMostTheirWidthAtOnce() async throws {
         let workers = ICSWorkers(width: 2)
-        let running = Mutex((now: 0, most: 0))
+        let running = Shared((now: 0, most: 0))
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<6 {
                 group.addTask {
                     try await workers.run(maximumSteps: 200_000, maximumDuration: .seconds(60)) { budget in
-                        running.withLock {
+                        running.value.withLock {
                             $0.now += 1
                             $0.most = max($0.most, $0.now)
                         }
                         // Busy until the budget says stop: 200,000 steps.
                         while budget.spend() {}
-                        running.withLock { $0.now -= 1 }
+                        running.value.withLock { $0.now -= 1 }
                     }
                 }
             }
             try await group.waitForAll()
         }
-        #expect(running.withLock { $0.most } <= 2)
+        #expect(running.value.withLock { $0.most } <= 2)
     }
 
     /// A caller cancelled while its work runs gets CancellationError, and the work stops.
     @Test func cancellingTheCallerStopsTheWork() async throws {
         let workers = ICSWorkers(width: 1)
-        let started = Mutex(false)
+        let started = Shared(false)
         let task = Task {
             try await workers.run(maximumDuration: .seconds(600)) { budget in
-                started.withLock { $0 = true }
+                started.value.withLock { $0 = true }
                 while budget.spend() {}
                 return budget.stop
             }
         }
-        while !started.withLock({ $0 }) { await Task.yield() }
+        while !started.value.withLock({ $0 }) { await Task.yield() }
         task.cancel()
         await #expect(throws: CancellationError.self) { try await task.value }
         // The worker is free again: the next job runs.
         let next = try await workers.run(maximumDuration: .seconds(60)) { _ in 42 }
         #expect(next == 42)
+    }
+}
+
+/// A lock shared by the tasks of a test.
+final class Shared<Value: Sendable>: Sendable {
+    let value: Mutex<Value>
+
+    init(_ value: Value) {
+        self.value = Mutex(value)
     }
 }
