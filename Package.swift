@@ -4,8 +4,9 @@ import PackageDescription
 /// The gateway's own targets build without a single warning: a warning is an error.
 let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
 
-// Dependencies point one way: Model ← Backends ← Aggregation ← Gateway ← daygate.
-// Cache sits beside Backends (it only knows Model); Simulators know only Model (its JSON value and calendar).
+// Dependencies point one way: Model ← CalendarReader ← Backends ← Aggregation ← Gateway ← daygate.
+// CalendarReader (the pure iCalendar reader) and Cache know only Model; Simulators know only Model
+// (its JSON value and calendar).
 let package = Package(
     name: "daygate",
     platforms: [.macOS(.v14)],
@@ -37,6 +38,8 @@ let package = Package(
                 .product(name: "OpenAPIKit", package: "OpenAPIKit"),
             ]
         ),
+        // Reads untrusted iCalendar bytes: no I/O and no networking, so it builds alone (for fuzzing).
+        .target(name: "CalendarReader", dependencies: ["Model"]),
         .target(
             name: "Cache",
             dependencies: [
@@ -49,7 +52,7 @@ let package = Package(
         .target(
             name: "Backends",
             dependencies: [
-                "Model",
+                "Model", "CalendarReader",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -115,13 +118,14 @@ let package = Package(
         // Test support: running a child process (python3 reference scripts) off Swift's shared threads.
         .target(name: "ChildProcess", path: "Tests/ChildProcess"),
         .testTarget(name: "ModelTests", dependencies: ["Model"]),
+        .testTarget(name: "CalendarReaderTests", dependencies: ["CalendarReader", "ChildProcess", "Model"]),
         .testTarget(
             name: "CacheTests", dependencies: ["Cache", "Model", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "BackendsTests",
             dependencies: [
-                "Backends", "ChildProcess", "Model", "Simulators", "Yams",
+                "Backends", "CalendarReader", "ChildProcess", "Model", "Simulators", "Yams",
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]

@@ -1,7 +1,9 @@
 import Foundation
 
 // RFC 5545 text as producers write it: content lines ended by CRLF, folded after 75 octets (a
-// CRLF and one space, never inside a UTF-8 sequence), TEXT values escaped.
+// CRLF and one space, never inside a UTF-8 sequence), TEXT values escaped. Text from a backend
+// is untrusted: no line break or other control character of it ever reaches the output raw,
+// so a title cannot end its line and start a property or a VEVENT of its own.
 
 /// Builds an iCalendar object line by line.
 public struct ICSWriter {
@@ -9,9 +11,10 @@ public struct ICSWriter {
 
     public init() {}
 
-    /// Appends one content line, folded, with its CRLF.
+    /// Appends one content line, folded, with its CRLF. Control characters in `content` (line
+    /// breaks included; a tab is kept) are dropped: one call is always one content line.
     public mutating func line(_ content: String) {
-        text += Self.fold(content)
+        text += Self.fold(Self.withoutControls(content))
     }
 
     /// Appends `NAME:value` with `value` escaped as TEXT.
@@ -46,18 +49,39 @@ public struct ICSWriter {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// RFC 5545 TEXT escaping: backslash, semicolon, comma and newline.
+    /// RFC 5545 TEXT escaping: backslash, semicolon, comma and newline. Every line break —
+    /// CRLF, LF, a lone CR, NEL, U+2028, U+2029 — becomes `\n`; other control characters
+    /// (C0 but the tab, DEL, C1) are dropped, since TEXT may not hold them (§3.3.11).
     public static func escape(_ value: String) -> String {
         var out = ""
-        for c in value {
-            switch c {
+        out.unicodeScalars.reserveCapacity(value.unicodeScalars.count)
+        var afterCR = false
+        for scalar in value.unicodeScalars {
+            defer { afterCR = scalar == "\r" }
+            switch scalar {
             case "\\": out += "\\\\"
             case ";": out += "\\;"
             case ",": out += "\\,"
-            case "\n", "\r\n": out += "\\n"
-            default: out.append(c)
+            case "\n" where afterCR: continue  // the LF of a CRLF: its CR was the break
+            case "\n", "\r", "\u{85}", "\u{2028}", "\u{2029}": out += "\\n"
+            case _ where isControl(scalar): continue
+            default: out.unicodeScalars.append(scalar)
             }
         }
         return out
+    }
+
+    /// `content` without control characters (a tab is kept).
+    static func withoutControls(_ content: String) -> String {
+        guard content.unicodeScalars.contains(where: isControl) else { return content }
+        var out = ""
+        out.unicodeScalars.append(contentsOf: content.unicodeScalars.filter { !isControl($0) })
+        return out
+    }
+
+    /// A control character TEXT may not hold: C0 but the tab, DEL, C1 (RFC 5545 §3.1 CONTROL,
+    /// and C1, which some readers take as a line break).
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        (scalar.value < 0x20 && scalar != "\t") || (0x7F...0x9F).contains(scalar.value)
     }
 }

@@ -1,19 +1,25 @@
+import CalendarReader
 import Foundation
 import Model
 
 /// `ics.calendars`: the profile's subscribed calendars and their state — where each comes
 /// from (host only: a secret address keeps its secret), its colour and refresh interval, when
 /// its feed was last checked and last changed, how many events it holds, and its error, if
-/// any. Asking checks each feed as `ics.events` would (at most once per its `refresh`).
+/// any. Asking checks each feed as `ics.events` would (at most once per its `refresh`). A feed
+/// whose reading a limit cut short (`ICSLimits`) is an issue `feed_limit` of the section.
 public struct ICSCalendarsOperation: BackendOperation {
     let feeds: ICSFeedStore
+    let workers: ICSWorkers
+    let limits: ICSLimits
 
     public init() {
-        self.feeds = .shared
+        self.init(feeds: .shared)
     }
 
-    init(feeds: ICSFeedStore) {
+    init(feeds: ICSFeedStore, workers: ICSWorkers = .shared, limits: ICSLimits = .standard) {
         self.feeds = feeds
+        self.workers = workers
+        self.limits = limits
     }
 
     struct State: Encodable {
@@ -63,17 +69,23 @@ public struct ICSCalendarsOperation: BackendOperation {
                 message: "no calendars are configured for profile \(context.profileName)")
         }
         var states: [State] = []
+        var issues: [SectionIssue] = []
         for calendar in settings.calendars {
             var state = State(
                 name: calendar.name, color: calendar.color, source: calendar.shownSource, auth: calendar.auth,
                 refreshSeconds: Int(calendar.refresh.seconds), state: "ok")
             do {
-                let answer = try await feeds.feed(calendar, timeout: settings.timeout.seconds, context: context)
+                let answer = try await feeds.feed(
+                    calendar, timeout: settings.timeout.seconds, context: context, limits: limits, workers: workers)
                 state.checkedAt = LenientDate.format(answer.copy.checkedAt, in: context.timeZone)
                 state.changedAt = LenientDate.format(answer.copy.changedAt, in: context.timeZone)
                 state.bytes = answer.copy.byteCount
                 switch answer.copy.calendar {
-                case .success(let feed): state.events = feed.events.count
+                case .success(let feed):
+                    state.events = feed.events.count
+                    issues += feed.issues.filter { $0.kind == .limit }.map {
+                        SectionIssue(scope: calendar.name, code: "feed_limit", message: "\(calendar.name): \($0)")
+                    }
                 case .failure(let error):
                     state.state = "bad_feed"
                     state.error = ErrorDetail(code: "bad_feed", message: "\(error)")
@@ -92,6 +104,6 @@ public struct ICSCalendarsOperation: BackendOperation {
             }
             states.append(state)
         }
-        return try OperationOutput(encoding: states)
+        return try OperationOutput(encoding: states, issues: issues)
     }
 }

@@ -1,3 +1,4 @@
+import CalendarReader
 import Foundation
 import Model
 
@@ -8,19 +9,33 @@ import Model
 /// never fetched is an issue of its own; a malformed event is skipped with an issue that names
 /// the calendar and the line. Each feed is fetched at most once per its `refresh` interval
 /// (`ICSFeedStore`); the answer itself is kept a minute, so the days roll over on time.
+///
+/// A feed is untrusted: the expansion runs on `ICSWorkers` (never on the threads serving
+/// requests), each feed within `ICSLimits` and the whole answer within
+/// `maximumAnswerInstances` and `answerDuration`; what a limit leaves out is an issue
+/// `feed_limit` of that calendar.
 public struct ICSEventsOperation: BackendOperation {
     public static let maximumDays = 366
-    /// Issues one calendar may add to an answer (a broken feed can have thousands).
+    /// Issues one calendar may add to an answer (a broken feed can have thousands); the
+    /// `feed_limit` issues come on top (a feed has at most a few).
     static let maximumIssuesPerCalendar = 5
+    /// Occurrences one answer holds, every calendar together.
+    public static let maximumAnswerInstances = 50_000
+    /// How long expanding the calendars of one answer may take, every calendar together.
+    public static let answerDuration: Duration = .seconds(5)
 
     let feeds: ICSFeedStore
+    let workers: ICSWorkers
+    let limits: ICSLimits
 
     public init() {
-        self.feeds = .shared
+        self.init(feeds: .shared)
     }
 
-    init(feeds: ICSFeedStore) {
+    init(feeds: ICSFeedStore, workers: ICSWorkers = .shared, limits: ICSLimits = .standard) {
         self.feeds = feeds
+        self.workers = workers
+        self.limits = limits
     }
 
     public var name: String { "ics.events" }
@@ -70,6 +85,7 @@ public struct ICSEventsOperation: BackendOperation {
         let chosen =
             arguments["calendar"]?.string.map { name in settings.calendars.filter { $0.name == name } }
             ?? settings.calendars
+        let limits = self.limits
         let answers = await withTaskGroup(of: (Int, Result<ICSFeedStore.Answer, any Error>).self) { group in
             for (index, calendar) in chosen.enumerated() {
                 group.addTask {
@@ -77,7 +93,9 @@ public struct ICSEventsOperation: BackendOperation {
                         return (
                             index,
                             .success(
-                                try await feeds.feed(calendar, timeout: settings.timeout.seconds, context: context))
+                                try await feeds.feed(
+                                    calendar, timeout: settings.timeout.seconds, context: context, limits: limits,
+                                    workers: workers))
                         )
                     } catch {
                         return (index, .failure(error))
@@ -89,20 +107,41 @@ public struct ICSEventsOperation: BackendOperation {
             return all.sorted { $0.0 < $1.0 }.map(\.1)
         }
 
+        let zone = context.timeZone
+        let filters = (status: arguments["status"]?.string, type: arguments["event_type"]?.string)
+        let output = try await workers.run(maximumDuration: Self.answerDuration) { budget in
+            Result {
+                try Self.answer(
+                    Array(zip(chosen, answers)), from: from, to: to.adding(days: 1), zone: zone, limits: limits,
+                    filters: filters, budget: budget)
+            }
+        }
+        return try output.get()
+    }
+
+    /// The answer from the calendars' copies (or why each has none): every feed expanded over
+    /// `[from, to)` within `limits` and what is left of the answer's instances and `budget`,
+    /// filtered, ordered and encoded. Runs on a worker.
+    static func answer(
+        _ calendars: [(ICSSettings.Calendar, Result<ICSFeedStore.Answer, any Error>)], from: LocalDate,
+        to: LocalDate, zone: TimeZone, limits: ICSLimits, filters: (status: String?, type: String?),
+        budget: ICSWorkBudget
+    ) throws -> OperationOutput {
         var events: [(Date, Event)] = []
         var issues: [SectionIssue] = []
         var failures: [BackendError] = []
-        for (calendar, answer) in zip(chosen, answers) {
+        for (calendar, answer) in calendars {
             switch answer {
             case .failure(let error):
                 let failure =
                     error as? BackendError
-                    ?? BackendError(.unreachable, backend: backend, message: "\(calendar.name) could not be fetched")
+                    ?? BackendError(
+                        .unreachable, backend: ICSSettings.backend, message: "\(calendar.name) could not be fetched")
                 failures.append(failure)
                 issues.append(SectionIssue(scope: calendar.name, code: failure.kind.rawValue, message: failure.message))
             case .success(let answer):
                 if let failure = answer.failure {
-                    let since = LenientDate.format(answer.copy.checkedAt, in: context.timeZone)
+                    let since = LenientDate.format(answer.copy.checkedAt, in: zone)
                     issues.append(
                         SectionIssue(
                             scope: calendar.name, code: failure.kind.rawValue,
@@ -113,26 +152,42 @@ public struct ICSEventsOperation: BackendOperation {
                     issues.append(
                         SectionIssue(scope: calendar.name, code: "bad_feed", message: "\(calendar.name): \(error)"))
                 case .success(let feed):
-                    let expansion = feed.expand(from: from, to: to.adding(days: 1))
-                    let found = (feed.issues + expansion.issues).prefix(Self.maximumIssuesPerCalendar)
-                    issues += found.map {
+                    var feedLimits = limits
+                    feedLimits.maximumInstances = min(limits.maximumInstances, maximumAnswerInstances - events.count)
+                    guard feedLimits.maximumInstances > 0, budget.check() else {
+                        let reason =
+                            budget.isExhausted
+                            ? "expanding this answer's calendars took longer than \(answerDuration)"
+                            : "the answer already holds \(maximumAnswerInstances) events, the most one answer may hold"
+                        issues.append(
+                            SectionIssue(
+                                scope: calendar.name, code: "feed_limit",
+                                message: "\(calendar.name): left out because \(reason)"))
+                        continue
+                    }
+                    let expansion = feed.expand(
+                        from: from, to: to, limits: feedLimits, budget: ICSWorkBudget(feedLimits, parent: budget))
+                    let found = feed.issues + expansion.issues
+                    issues += found.filter { $0.kind == .limit }.map {
+                        SectionIssue(scope: calendar.name, code: "feed_limit", message: "\(calendar.name): \($0)")
+                    }
+                    issues += found.filter { $0.kind == .problem }.prefix(maximumIssuesPerCalendar).map {
                         SectionIssue(scope: calendar.name, code: "event_skipped", message: "\(calendar.name): \($0)")
                     }
                     events += expansion.occurrences.map {
-                        ($0.start, Self.event($0, calendar: calendar, zone: context.timeZone))
+                        ($0.start, Self.event($0, calendar: calendar, zone: zone))
                     }
                 }
             }
         }
-        if failures.count == chosen.count, let first = failures.first {
+        if budget.stop == .cancelled { throw CancellationError() }
+        if failures.count == calendars.count, let first = failures.first {
             throw first
         }
-        let status = arguments["status"]?.string
-        let type = arguments["event_type"]?.string
         let unified =
             events
-            .filter { status == nil || $0.1.status == status }
-            .filter { type == nil || $0.1.type == type }
+            .filter { filters.status == nil || $0.1.status == filters.status }
+            .filter { filters.type == nil || $0.1.type == filters.type }
             .sorted { ($0.0, $0.1.end, $0.1.title, $0.1.id) < ($1.0, $1.1.end, $1.1.title, $1.1.id) }
             .map(\.1)
         return try OperationOutput(encoding: unified, issues: issues)

@@ -1,3 +1,4 @@
+import CalendarReader
 import Foundation
 import Model
 
@@ -17,4 +18,12 @@ struct ICSFeedCopy: Sendable {
     var changedAt: Date
     /// Hash of the bytes: a 200 with the same bytes is no change.
     var digest: Int
+
+    /// Whether the bytes were read to the end (no limit cut the reading short).
+    var isComplete: Bool {
+        switch calendar {
+        case .success(let feed): return feed.isComplete
+        case .failure: return true
+        }
+    }
 }

@@ -1,3 +1,4 @@
+import CalendarReader
 import Foundation
 import Model
 import NIOHTTP1
@@ -6,12 +7,17 @@ import NIOHTTP1
 /// `If-Modified-Since`; a 304 keeps the copy) and the calendar's Basic or Bearer credentials,
 /// through the shared upstream client (circuit, `Retry-After`, `/v1/sources` per calendar);
 /// or from a local file, re-read only when its modification time changes. At most
-/// `maximumBytes` are read; the bytes become an `ICSCalendar` once per change.
+/// `limits.maximumBytes` are read (a larger body is refused as it arrives); the bytes become
+/// an `ICSCalendar` once per change, read on `ICSWorkers` within `limits` (a reading a limit
+/// cut short is done again at the next check, even when the bytes are the same).
 struct ICSFeedFetcher: Sendable {
     let calendar: ICSSettings.Calendar
     let context: OperationContext
     let timeout: TimeInterval
-    let maximumBytes: Int
+    let limits: ICSLimits
+    let workers: ICSWorkers
+
+    var maximumBytes: Int { limits.maximumBytes }
 
     var backend: String { ICSSettings.backend }
 
@@ -24,7 +30,7 @@ struct ICSFeedFetcher: Sendable {
             return try await fetch(
                 url, previous: previous, ifNoneMatch: ifNoneMatch, ifModifiedSince: ifModifiedSince, now: now)
         case .file(let path):
-            return try read(path, previous: previous, now: now)
+            return try await read(path, previous: previous, now: now)
         }
     }
 
@@ -42,7 +48,8 @@ struct ICSFeedFetcher: Sendable {
         }
         let response = try await context.http.send(
             .GET, url: url.absoluteString, headers: headers, timeout: timeout,
-            source: UpstreamSource(profile: context.profileName, backend: backend, scope: calendar.name))
+            source: UpstreamSource(profile: context.profileName, backend: backend, scope: calendar.name),
+            maximumBytes: maximumBytes)
         if response.isNotModified, var copy = previous {
             copy.checkedAt = now
             return copy
@@ -56,13 +63,13 @@ struct ICSFeedFetcher: Sendable {
                     : response.status == 404 ? "the calendar's address is not found (404)" : error.message)
             throw error
         }
-        return copy(
+        return try await copy(
             of: Array(response.body), previous: previous, now: now,
             etag: response.headers.first(name: "ETag"), lastModified: response.headers.first(name: "Last-Modified"),
             fileModified: nil)
     }
 
-    private func read(_ path: String, previous: ICSFeedCopy?, now: Date) throws -> ICSFeedCopy {
+    private func read(_ path: String, previous: ICSFeedCopy?, now: Date) async throws -> ICSFeedCopy {
         let attributes: [FileAttributeKey: Any]
         do {
             attributes = try FileManager.default.attributesOfItem(atPath: path)
@@ -83,28 +90,32 @@ struct ICSFeedFetcher: Sendable {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw BackendError(.unreachable, backend: backend, message: "\(calendar.name): the file cannot be read")
         }
-        return copy(of: Array(data), previous: previous, now: now, etag: nil, lastModified: nil, fileModified: modified)
+        return try await copy(
+            of: Array(data), previous: previous, now: now, etag: nil, lastModified: nil, fileModified: modified)
     }
 
     private func copy(
         of bytes: [UInt8], previous: ICSFeedCopy?, now: Date, etag: String?, lastModified: String?,
         fileModified: Date?
-    ) -> ICSFeedCopy {
+    ) async throws -> ICSFeedCopy {
         var hasher = Hasher()
         hasher.combine(bytes)
         let digest = hasher.finalize()
-        if var copy = previous, copy.digest == digest, copy.byteCount == bytes.count {
+        if var copy = previous, copy.digest == digest, copy.byteCount == bytes.count, copy.isComplete {
             copy.checkedAt = now
             copy.etag = etag
             copy.lastModified = lastModified
             copy.fileModified = fileModified
             return copy
         }
-        let calendar: Result<ICSCalendar, ICSReadError>
-        do {
-            calendar = .success(try ICSCalendar(bytes: bytes, household: context.timeZone, maximumBytes: maximumBytes))
-        } catch {
-            calendar = .failure(error)
+        let household = context.timeZone
+        let limits = self.limits
+        let calendar = try await workers.run(maximumSteps: limits.maximumSteps, maximumDuration: limits.maximumDuration)
+        {
+            budget in
+            Result { () throws(ICSReadError) -> ICSCalendar in
+                try ICSCalendar(bytes: bytes, household: household, limits: limits, budget: budget)
+            }
         }
         return ICSFeedCopy(
             calendar: calendar, byteCount: bytes.count, etag: etag, lastModified: lastModified,

@@ -1,3 +1,4 @@
+import CalendarReader
 import Foundation
 import Model
 
@@ -45,7 +46,7 @@ actor ICSFeedStore {
     /// says so. One copy per profile, calendar, address and credential.
     func feed(
         _ calendar: ICSSettings.Calendar, timeout: TimeInterval, context: OperationContext,
-        maximumBytes: Int = ICSCalendar.defaultMaximumBytes
+        limits: ICSLimits = .standard, workers: ICSWorkers = .shared
     ) async throws -> Answer {
         let key = [context.profileName, calendar.name, calendar.fingerprint].joined(separator: "\u{0}")
         let now = context.now
@@ -62,7 +63,7 @@ actor ICSFeedStore {
         }
         let previous = copies[key]
         let fetcher = ICSFeedFetcher(
-            calendar: calendar, context: context, timeout: timeout, maximumBytes: maximumBytes)
+            calendar: calendar, context: context, timeout: timeout, limits: limits, workers: workers)
         let flight = Task<Answer, any Error> {
             do {
                 let copy = try await fetcher.fetch(

@@ -69,14 +69,16 @@ public final class UpstreamHTTP: Sendable {
     /// 429's `Retry-After` does not hold back the source's other calls (a login limit is not a
     /// data limit; `AuthSession` keeps that one). With `notFoundIsAnswer` a 404 is the backend's
     /// answer about the thing asked for (an item that does not exist), not a failure of the
-    /// source: the monitor counts it as a good answer.
+    /// source: the monitor counts it as a good answer. `maximumBytes` (at most the client's
+    /// `maxResponseBytes`) stops reading a larger body as it arrives.
     public func send(
         _ method: HTTPMethod = .GET, url: String, headers: [(String, String)] = [], body: Data? = nil,
-        timeout: TimeInterval, source: UpstreamSource, gate: Bool = true, notFoundIsAnswer: Bool = false
+        timeout: TimeInterval, source: UpstreamSource, gate: Bool = true, notFoundIsAnswer: Bool = false,
+        maximumBytes: Int? = nil
     ) async throws -> Response {
         try await send(
             method, url: url, headers: headers, body: body, timeout: timeout, source: source, gate: gate, retry: retry,
-            notFoundIsAnswer: notFoundIsAnswer
+            notFoundIsAnswer: notFoundIsAnswer, maximumBytes: maximumBytes
         )
     }
 
@@ -85,8 +87,9 @@ public final class UpstreamHTTP: Sendable {
     public func send(
         _ method: HTTPMethod = .GET, url: String, headers: [(String, String)] = [], body: Data? = nil,
         timeout: TimeInterval, source: UpstreamSource, gate: Bool = true, retry: RetryPolicy,
-        notFoundIsAnswer: Bool = false
+        notFoundIsAnswer: Bool = false, maximumBytes: Int? = nil
     ) async throws -> Response {
+        let maximumBytes = min(maximumBytes ?? maxResponseBytes, maxResponseBytes)
         let deadline = ContinuousClock.now + .milliseconds(Int64(timeout * 1000))
         var attempt = 0
         while true {
@@ -97,7 +100,7 @@ public final class UpstreamHTTP: Sendable {
                 outcome = .success(
                     try await attemptOnce(
                         method, url: url, headers: headers, body: body, timeout: budget, source: source, gate: gate,
-                        notFoundIsAnswer: notFoundIsAnswer))
+                        notFoundIsAnswer: notFoundIsAnswer, maximumBytes: maximumBytes))
             } catch let error as BackendError {
                 outcome = .failure(error)
             }
@@ -119,13 +122,14 @@ public final class UpstreamHTTP: Sendable {
     /// One exchange, told to the monitor (which may refuse it: open circuit, `Retry-After`).
     private func attemptOnce(
         _ method: HTTPMethod, url: String, headers: [(String, String)], body: Data?, timeout: TimeInterval,
-        source: UpstreamSource, gate: Bool, notFoundIsAnswer: Bool
+        source: UpstreamSource, gate: Bool, notFoundIsAnswer: Bool, maximumBytes: Int
     ) async throws -> Response {
         try monitor.admit(source)
         let started = ContinuousClock.now
         do {
             var response = try await exchange(
-                method, url: url, headers: headers, body: body, timeout: timeout, backend: source.backend)
+                method, url: url, headers: headers, body: body, timeout: timeout, backend: source.backend,
+                maximumBytes: maximumBytes)
             let answered = response.isSuccess || response.isNotModified
             if !answered { response.body = redactor.redact(response.body) }
             let expected = answered || (notFoundIsAnswer && response.status == 404)
@@ -146,7 +150,7 @@ public final class UpstreamHTTP: Sendable {
 
     private func exchange(
         _ method: HTTPMethod, url: String, headers: [(String, String)], body: Data?, timeout: TimeInterval,
-        backend: String
+        backend: String, maximumBytes: Int
     ) async throws -> Response {
         var request = HTTPClientRequest(url: url)
         request.method = method
@@ -164,7 +168,7 @@ public final class UpstreamHTTP: Sendable {
         let seconds = Self.describe(timeout)
         do {
             let response = try await client.execute(request, timeout: .milliseconds(Int64(timeout * 1000)))
-            let buffer = try await response.body.collect(upTo: maxResponseBytes)
+            let buffer = try await response.body.collect(upTo: maximumBytes)
             return Response(
                 status: Int(response.status.code), headers: response.headers, body: Data(buffer.readableBytesView))
         } catch let error as HTTPClientError {
@@ -188,8 +192,9 @@ public final class UpstreamHTTP: Sendable {
                 )
             }
         } catch is NIOTooManyBytesError {
-            throw BackendError(
-                .badResponse, backend: backend, message: "\(backend) sent more than \(maxResponseBytes / 1_048_576) MB")
+            let limit =
+                maximumBytes % 1_048_576 == 0 ? "\(maximumBytes / 1_048_576) MB" : "\(maximumBytes) bytes"
+            throw BackendError(.badResponse, backend: backend, message: "\(backend) sent more than \(limit)")
         } catch is CancellationError {
             throw CancellationError()
         } catch {

@@ -16,7 +16,7 @@ public struct ICSRecurrenceRule: Sendable, Equatable {
     }
 
     /// `2MO`, `-1SU`, `FR`: an optional ordinal and a weekday (Monday = 0 … Sunday = 6).
-    public struct WeekdayNumber: Sendable, Equatable {
+    public struct WeekdayNumber: Sendable, Hashable {
         public let ordinal: Int?
         public let weekday: Int
 

@@ -1,4 +1,4 @@
-import Backends
+import CalendarReader
 import Testing
 
 /// RFC 5545 §3.8.5.3 examples and the edge cases around them, on wall-clock time.

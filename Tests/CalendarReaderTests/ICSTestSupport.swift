@@ -1,4 +1,4 @@
-import Backends
+import CalendarReader
 import Foundation
 import Model
 
@@ -32,7 +32,7 @@ enum ICSTestSupport {
     /// `Tests/Fixtures/ics/<name>`, found from this file's path.
     static func fixtureURL(_ name: String) -> URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Fixtures/ics/\(name)")
+            .appendingPathComponent("Fixtures/ics/\(name)")
     }
 
     static func fixture(_ name: String) throws -> [UInt8] {

@@ -11,11 +11,12 @@ final class ICSTransitionCache: Sendable {
 
     private let years = Mutex<[Int: Year]>([:])
 
-    /// The year's entry, computed by `make` the first time it is asked for.
-    func year(_ year: Int, make: () -> Year) -> Year {
+    /// The year's entry, computed by `make` the first time it is asked for; kept only when
+    /// `make` says it is complete.
+    func year(_ year: Int, make: () -> (Year, complete: Bool)) -> Year {
         if let known = years.withLock({ $0[year] }) { return known }
-        let made = make()
-        years.withLock { $0[year] = made }
+        let (made, complete) = make()
+        if complete { years.withLock { $0[year] = made } }
         return made
     }
 }

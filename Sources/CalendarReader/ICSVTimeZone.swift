@@ -41,7 +41,9 @@ public struct ICSVTimeZone: Sendable, Equatable {
                 if onset <= utc, best.map({ onset > $0 }) ?? true { best = onset }
             }
             consider(start)
-            for date in dates { consider(date) }
+            if ICSWorkBudget.current?.spend(dates.count) != false {
+                for date in dates { consider(date) }
+            }
             if let rule {
                 let until = untilWall
                 let upper = ICSLocalDateTime(wallSeconds: utc + offsetFrom + 1)
@@ -73,8 +75,19 @@ public struct ICSVTimeZone: Sendable, Equatable {
     public func offset(at instant: Date) -> Int {
         let utc = Int(instant.timeIntervalSince1970.rounded(.down))
         let year = ICSLocalDateTime(wallSeconds: utc).year
-        let entry = cache.year(year) { transitions(inUTCYear: year) }
-        return entry.transitions.last { $0.onset <= utc }?.offset ?? entry.initialOffset
+        let entry = cache.year(year) {
+            let made = transitions(inUTCYear: year)
+            // A year worked out while the budget ran out may lack transitions: not kept.
+            return (made, complete: ICSWorkBudget.current?.isExhausted != true)
+        }
+        // The last change at or before `utc`, by binary search (a feed may list thousands in a year).
+        var low = 0
+        var high = entry.transitions.count
+        while low < high {
+            let middle = (low + high) / 2
+            if entry.transitions[middle].onset <= utc { low = middle + 1 } else { high = middle }
+        }
+        return low > 0 ? entry.transitions[low - 1].offset : entry.initialOffset
     }
 
     /// The offset at the start of UTC year `year` and the changes during it.
@@ -88,7 +101,9 @@ public struct ICSVTimeZone: Sendable, Equatable {
                 if onset >= first && onset < last { found.append((onset, observance.offsetTo, order)) }
             }
             consider(observance.start)
-            observance.dates.forEach(consider)
+            if ICSWorkBudget.current?.spend(observance.dates.count) != false {
+                observance.dates.forEach(consider)
+            }
             if let rule = observance.rule {
                 let expander = ICSRecurrenceExpander(
                     rule: rule, start: observance.start, until: observance.untilWall, maximumInstances: 1_000)

@@ -4,6 +4,8 @@ import Model
 /// Expands one event and its overrides (same UID, with RECURRENCE-ID) over a window:
 /// RRULE instances plus RDATEs, minus EXDATEs, with overridden instances replaced by their
 /// override, later instances moved by a `RANGE=THISANDFUTURE` override, and cancelled ones dropped.
+/// Bounded: at most `maximumInstances` instances of the rule, at most `room` occurrences, one
+/// step of the budget per override, EXDATE, RDATE and instance (and the rule's own steps).
 public struct ICSSeriesExpander: Sendable {
     public let household: TimeZone
     public let maximumInstances: Int
@@ -27,23 +29,57 @@ public struct ICSSeriesExpander: Sendable {
         case instant(Date)
     }
 
-    /// The occurrences of `master` (nil for overrides without a master) and `overrides` touching `[from, to)`.
+    /// What one series gave.
+    public struct Series: Sendable {
+        public var occurrences: [ICSOccurrence] = []
+        /// Instance caps that were hit.
+        public var issues: [ICSIssue] = []
+        /// Whether it stopped because `room` occurrences were made (more may have followed).
+        public var filledRoom = false
+    }
+
+    /// The occurrences of `master` (nil for overrides without a master) and `overrides` touching
+    /// `[from, to)`: at most `room`, spending from `budget` (it stops early when that runs out).
     public func occurrences(
-        master: ICSEvent?, overrides: [ICSEvent], from: LocalDate, to: LocalDate
-    ) -> (occurrences: [ICSOccurrence], issues: [ICSIssue]) {
+        master: ICSEvent?, overrides: [ICSEvent], from: LocalDate, to: LocalDate, room: Int = .max,
+        budget: ICSWorkBudget? = nil
+    ) -> Series {
+        let budget = budget ?? ICSWorkBudget()
+        var series = Series()
+        if let master, master.isCancelled { return series }
+        series.occurrences = standalone(overrides, from: from, to: to, room: room, budget: budget)
+        if series.occurrences.count >= room {
+            series.filledRoom = true
+            return series
+        }
+        guard let master, !budget.isExhausted else { return series }
+        expand(master, overrides: overrides, from: from, to: to, room: room, budget: budget, into: &series)
+        return series
+    }
+
+    /// The overrides that are not cancelled, where they are.
+    private func standalone(
+        _ overrides: [ICSEvent], from: LocalDate, to: LocalDate, room: Int, budget: ICSWorkBudget
+    ) -> [ICSOccurrence] {
         var result: [ICSOccurrence] = []
-        var issues: [ICSIssue] = []
-        if let master, master.isCancelled { return ([], []) }
         let instants = from.start(in: household)..<to.start(in: household)
-        let standalone = overrides.filter { !$0.isCancelled }
-        for event in standalone {
+        for event in overrides where !event.isCancelled {
+            guard result.count < room, budget.spend() else { break }
             let clock = clock(of: event)
             let occurrence = make(
                 event: event, wall: event.start.wall(on: clock), clock: clock, span: span(of: event, clock: clock),
                 recurrenceID: event.recurrenceID.map { $0.instant(household: household) })
             if occurrence.overlaps(from: from, to: to, instants: instants) { result.append(occurrence) }
         }
-        guard let master else { return (result, issues) }
+        return result
+    }
+
+    /// The instances of `master`'s rule and RDATEs, with `overrides` applied, added to `series`.
+    private func expand(
+        _ master: ICSEvent, overrides: [ICSEvent], from: LocalDate, to: LocalDate, room: Int, budget: ICSWorkBudget,
+        into series: inout Series
+    ) {
+        let instants = from.start(in: household)..<to.start(in: household)
         let clock = clock(of: master)
         let span = span(of: master, clock: clock)
         let allDay = master.start.isDate
@@ -57,6 +93,7 @@ public struct ICSSeriesExpander: Sendable {
         var exact: [Key: ICSEvent] = [:]
         var future: [(instant: Date, event: ICSEvent)] = []
         for event in overrides {
+            guard budget.spend() else { return }
             guard let recurrenceID = event.recurrenceID else { continue }
             exact[key(recurrenceID)] = event
             if event.thisAndFuture { future.append((recurrenceID.instant(household: household), event)) }
@@ -65,6 +102,7 @@ public struct ICSSeriesExpander: Sendable {
         var excludedKeys = Set<Key>()
         var excludedDays = Set<LocalDate>()
         for exception in master.exceptionDates {
+            guard budget.spend() else { return }
             excludedKeys.insert(key(exception))
             if case .date(let day) = exception { excludedDays.insert(day) }
         }
@@ -92,14 +130,20 @@ public struct ICSSeriesExpander: Sendable {
             }
             var effective = rule
             if allDay && rule.frequency < .daily { effective.frequency = .daily }
+            // The series' own cap, not the room left: instances just outside the window count
+            // towards it but are no occurrences (the loop below stops when the room is full).
             let expander = ICSRecurrenceExpander(
                 rule: effective, start: startWall, until: until, maximumInstances: maximumInstances)
-            let expansion = expander.instances(from: lower, to: upper)
+            let expansion = expander.instances(from: lower, to: upper, budget: budget)
+            if budget.isExhausted { return }
             if expansion.truncated {
-                issues.append(
+                series.issues.append(
                     ICSIssue(
                         line: master.lineNumber, uid: master.uid,
-                        message: "recurrence expansion stopped at the cap of \(maximumInstances) instances"))
+                        message:
+                            "recurrence expansion stopped at the cap of \(maximumInstances) instances "
+                            + "(or \(expander.maximumSteps) candidate dates) of one series",
+                        kind: .limit))
             }
             instances = expansion.instances.map { ($0, nil, nil) }
         } else if startWall >= lower && startWall < upper {
@@ -107,15 +151,35 @@ public struct ICSSeriesExpander: Sendable {
         }
         var seen = Set(instances.map(\.wall))
         for date in master.recurrenceDates {
+            guard budget.spend() else { return }
             let wall = date.start.wall(on: clock)
             guard wall >= lower && wall < upper, seen.insert(wall).inserted else { continue }
             instances.append((wall, date.end, date.duration))
         }
         instances.sort { $0.wall < $1.wall }
 
+        // The window on the event's clock, a day wider each side than any offset: an instance of
+        // the series' own length ending before it or starting after it cannot touch the window,
+        // so it is passed over before the (costly) conversions to instants.
+        let length = span.days * 86_400 + span.wallSeconds + max(0, span.exactSeconds)
+        let windowStart = allDay ? ICSLocalDateTime(from) : clock.wall(at: instants.lowerBound)
+        let windowEnd = allDay ? ICSLocalDateTime(to) : clock.wall(at: instants.upperBound)
         for instance in instances {
-            let instanceKey = key(wall: instance.wall)
-            if exact[instanceKey] != nil || excludedKeys.contains(instanceKey) { continue }
+            guard series.occurrences.count < room else {
+                series.filledRoom = true
+                return
+            }
+            guard budget.spend() else { return }
+            if future.isEmpty, instance.end == nil, instance.duration == nil,
+                instance.wall.adding(seconds: length + 86_400) < windowStart
+                    || instance.wall > windowEnd.adding(days: 1)
+            {
+                continue
+            }
+            if !exact.isEmpty || !excludedKeys.isEmpty {
+                let instanceKey = key(wall: instance.wall)
+                if exact[instanceKey] != nil || excludedKeys.contains(instanceKey) { continue }
+            }
             if !allDay && excludedDays.contains(instance.wall.date) { continue }
             var event = master
             var wall = instance.wall
@@ -127,7 +191,7 @@ public struct ICSSeriesExpander: Sendable {
                 instanceSpan = self.span(start: master.start, end: nil, duration: duration, clock: clock)
             }
             let instant = allDay ? instance.wall.date.start(in: household) : clock.instant(of: instance.wall)
-            if let moved = future.last(where: { $0.instant < instant })?.event, let movedID = moved.recurrenceID {
+            if let moved = Self.last(before: instant, in: future), let movedID = moved.recurrenceID {
                 if moved.isCancelled { continue }
                 let shift = moved.start.wall(on: clock).wallSeconds - movedID.wall(on: clock).wallSeconds
                 wall = wall.adding(seconds: shift)
@@ -139,9 +203,20 @@ public struct ICSSeriesExpander: Sendable {
             let occurrence = make(
                 event: event, wall: wall, clock: clock, span: instanceSpan,
                 recurrenceID: master.isRecurring ? instant : nil)
-            if occurrence.overlaps(from: from, to: to, instants: instants) { result.append(occurrence) }
+            if occurrence.overlaps(from: from, to: to, instants: instants) { series.occurrences.append(occurrence) }
         }
-        return (result, issues)
+    }
+
+    /// The override of `future` (sorted by instant) with the latest instant before `instant`:
+    /// a binary search, since a feed may hold thousands of them.
+    static func last(before instant: Date, in future: [(instant: Date, event: ICSEvent)]) -> ICSEvent? {
+        var low = 0
+        var high = future.count
+        while low < high {
+            let middle = (low + high) / 2
+            if future[middle].instant < instant { low = middle + 1 } else { high = middle }
+        }
+        return low > 0 ? future[low - 1].event : nil
     }
 
     /// The clock an event's instances are computed on.

@@ -1,4 +1,4 @@
-import Backends
+import CalendarReader
 import ChildProcess
 import Foundation
 import Model
@@ -45,7 +45,7 @@ struct ICSReferenceTests {
         ]
 
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("ICS/reference_occurrences.py")
+        .appendingPathComponent("ICS/reference_occurrences.py")
 
     /// The reference's answers to every case, from one python3 run shared by the cases (one
     /// interpreter start instead of one per case, so the comparison does not crowd the CPUs the

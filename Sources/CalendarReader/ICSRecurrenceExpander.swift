@@ -4,7 +4,10 @@ import Model
 /// `COUNT` it jumps straight to the period containing the window, so a daily rule from 1990
 /// costs no more than one from yesterday. `DTSTART` always counts as the first instance.
 /// Candidates that are not real dates (February 30) never exist, so they are skipped.
-/// Work is bounded twice: at most `maximumInstances` results and `maximumSteps` candidates.
+/// Work is bounded three times: at most `maximumInstances` results and `maximumSteps`
+/// candidates for the rule, and the `ICSWorkBudget` of the whole reading or expansion (one
+/// step per day and per candidate looked at). A period's candidates are never built all at
+/// once (a yearly rule with every BYHOUR, BYMINUTE and BYSECOND has 31 million of them).
 public struct ICSRecurrenceExpander: Sendable {
     /// The instances found and whether a cap cut the expansion short.
     public struct Expansion: Sendable, Equatable {
@@ -27,6 +30,17 @@ public struct ICSRecurrenceExpander: Sendable {
         maximumInstances: Int = defaultMaximumInstances, maximumSteps: Int = 2_000_000
     ) {
         var rule = rule
+        // A value listed twice means nothing more, but would multiply the candidates.
+        rule.bySecond = Array(Set(rule.bySecond)).sorted()
+        rule.byMinute = Array(Set(rule.byMinute)).sorted()
+        rule.byHour = Array(Set(rule.byHour)).sorted()
+        rule.byMonthDay = Array(Set(rule.byMonthDay)).sorted()
+        rule.byYearDay = Array(Set(rule.byYearDay)).sorted()
+        rule.byWeekNo = Array(Set(rule.byWeekNo)).sorted()
+        rule.byMonth = Array(Set(rule.byMonth)).sorted()
+        rule.bySetPos = Array(Set(rule.bySetPos)).sorted()
+        var days = Set<ICSRecurrenceRule.WeekdayNumber>()
+        rule.byDay = rule.byDay.filter { days.insert($0).inserted }
         // Defaults derived from DTSTART, as RFC 5545 and python-dateutil do.
         if rule.byWeekNo.isEmpty && rule.byYearDay.isEmpty && rule.byMonthDay.isEmpty && rule.byDay.isEmpty {
             switch rule.frequency {
@@ -48,8 +62,11 @@ public struct ICSRecurrenceExpander: Sendable {
         self.maximumSteps = maximumSteps
     }
 
-    /// The instances `t` with `lower <= t < upper`.
-    public func instances(from lower: ICSLocalDateTime, to upper: ICSLocalDateTime) -> Expansion {
+    /// The instances `t` with `lower <= t < upper`, spending from `budget` (by default the
+    /// budget of the reading or expansion running, if any); truncated when it runs out.
+    public func instances(
+        from lower: ICSLocalDateTime, to upper: ICSLocalDateTime, budget: ICSWorkBudget? = ICSWorkBudget.current
+    ) -> Expansion {
         var result: [ICSLocalDateTime] = []
         var produced = 0
         var steps = 0
@@ -65,9 +82,17 @@ public struct ICSRecurrenceExpander: Sendable {
             guard let periodStart = periodStart(period) else { break }
             if periodStart >= upper { break }
             if let until, periodStart > until { break }
-            let candidates = expand(period: period)
-            steps += max(1, candidates.count)
-            for candidate in candidates where candidate > start {
+            let candidates = candidates(period: period)
+            steps += 1 + candidates.daysExamined
+            if let budget, !budget.spend(1 + candidates.daysExamined) {
+                return Expansion(instances: result, truncated: true)
+            }
+            for index in 0..<candidates.count {
+                steps += 1
+                if steps > maximumSteps { return Expansion(instances: result, truncated: true) }
+                if let budget, !budget.spend() { return Expansion(instances: result, truncated: true) }
+                let candidate = candidates[index]
+                guard candidate > start else { continue }
                 if let until, candidate > until { return Expansion(instances: result, truncated: false) }
                 if let count = rule.count, produced >= count {
                     return Expansion(instances: result, truncated: false)
@@ -139,9 +164,28 @@ public struct ICSRecurrenceExpander: Sendable {
         }
     }
 
-    /// Every candidate of period `index`, sorted, after BYxxx filters and BYSETPOS.
-    private func expand(period index: Int) -> [ICSLocalDateTime] {
-        guard let periodStart = periodStart(index) else { return [] }
+    /// The candidates of one period, sorted: every matching day at every time of day, or the
+    /// BYSETPOS picks among them. Made one at a time, so a period with millions costs only
+    /// the ones looked at.
+    struct Candidates {
+        var days: [Int] = []
+        var times: [Int] = []
+        /// Offsets into `days × times` when BYSETPOS picks some.
+        var picks: [Int]?
+        /// The days of the period the BYxxx filters looked at.
+        var daysExamined = 0
+
+        var count: Int { picks?.count ?? days.count * times.count }
+
+        subscript(index: Int) -> ICSLocalDateTime {
+            let offset = picks?[index] ?? index
+            return ICSLocalDateTime(dayNumber: days[offset / times.count], secondOfDay: times[offset % times.count])
+        }
+    }
+
+    /// The candidates of period `index`, after BYxxx filters and BYSETPOS.
+    func candidates(period index: Int) -> Candidates {
+        guard let periodStart = periodStart(index) else { return Candidates() }
         let days: [Int]
         var scopeYear = periodStart.year
         switch rule.frequency {
@@ -168,22 +212,20 @@ public struct ICSRecurrenceExpander: Sendable {
         case .daily, .hourly, .minutely, .secondly:
             days = [periodStart.dayNumber]
         }
-        let matchingDays = days.filter { matches(day: $0, scopeYear: scopeYear) }
-        guard !matchingDays.isEmpty else { return [] }
-        let times = timesOfDay(periodStart)
-        guard !times.isEmpty else { return [] }
-        var candidates: [ICSLocalDateTime] = []
-        candidates.reserveCapacity(matchingDays.count * times.count)
-        for day in matchingDays {
-            for time in times { candidates.append(ICSLocalDateTime(dayNumber: day, secondOfDay: time)) }
-        }
-        guard !rule.bySetPos.isEmpty else { return candidates }
+        var result = Candidates(daysExamined: days.count)
+        result.days = days.filter { matches(day: $0, scopeYear: scopeYear) }
+        guard !result.days.isEmpty else { return Candidates(daysExamined: days.count) }
+        result.times = timesOfDay(periodStart)
+        guard !result.times.isEmpty else { return Candidates(daysExamined: days.count) }
+        guard !rule.bySetPos.isEmpty else { return result }
+        let all = result.days.count * result.times.count
         var picked = Set<Int>()
         for position in rule.bySetPos {
-            let offset = position > 0 ? position - 1 : candidates.count + position
-            if (0..<candidates.count).contains(offset) { picked.insert(offset) }
+            let offset = position > 0 ? position - 1 : all + position
+            if (0..<all).contains(offset) { picked.insert(offset) }
         }
-        return picked.sorted().map { candidates[$0] }
+        result.picks = picked.sorted()
+        return result
     }
 
     /// The seconds of the day a period yields, sorted.

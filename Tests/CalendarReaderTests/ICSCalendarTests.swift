@@ -1,4 +1,4 @@
-import Backends
+import CalendarReader
 import Foundation
 import Model
 import Testing
@@ -237,7 +237,8 @@ struct ICSCalendarTests {
     @Test func expansionCapIsReported() throws {
         let text = event("UID:busy\nDTSTART:20260601T000000Z\nRRULE:FREQ=MINUTELY")
         let calendar = try ICSCalendar(text: text, household: S.amsterdam)
-        let expansion = calendar.expand(from: S.day("2026-06-01"), to: S.day("2026-06-30"), maximumInstances: 500)
+        let expansion = calendar.expand(
+            from: S.day("2026-06-01"), to: S.day("2026-06-30"), limits: ICSLimits(maximumSeriesInstances: 500))
         #expect(expansion.occurrences.count == 500)
         #expect(expansion.issues.map(\.uid) == ["busy"])
     }

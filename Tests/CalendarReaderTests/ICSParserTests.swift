@@ -1,4 +1,4 @@
-import Backends
+import CalendarReader
 import Foundation
 import Testing
 
@@ -54,7 +54,7 @@ struct ICSParserTests {
     @Test func sizeCapIsEnforced() {
         let text = ICSTestSupport.feed("X-PAD:" + String(repeating: "x", count: 2_000))
         #expect(throws: ICSReadError.tooLarge(bytes: text.utf8.count, limit: 1_000)) {
-            _ = try ICSCalendar(text: text, household: .gmt, maximumBytes: 1_000)
+            _ = try ICSCalendar(text: text, household: .gmt, limits: ICSLimits(maximumBytes: 1_000))
         }
         #expect((try? ICSCalendar(text: text, household: .gmt)) != nil)
     }

@@ -1,9 +1,11 @@
 /// Turns feed bytes into a tree of components. Never traps: malformed lines become defects of
 /// the component they are in (or issues at the top level), and a missing `END` is closed at
-/// the end of the input.
+/// the end of the input. Bounded: at most `maximumBytes` of input, components nested at most
+/// `maximumDepth` deep (deeper blocks are ignored with an issue), and one step of the budget
+/// per line (when it runs out, the rest of the feed is ignored with an issue).
 public enum ICSParser {
     /// The default input cap: 5 MB.
-    public static let defaultMaximumBytes = 5_000_000
+    public static let defaultMaximumBytes = ICSLimits.standard.maximumBytes
 
     /// The `VCALENDAR` components of a feed and the problems found outside any event.
     public struct Result: Sendable {
@@ -11,8 +13,11 @@ public enum ICSParser {
         public var issues: [ICSIssue]
     }
 
-    /// Parses `bytes`; throws when they are over `maximumBytes` or not iCalendar at all.
-    public static func parse(_ bytes: [UInt8], maximumBytes: Int = defaultMaximumBytes) throws(ICSReadError) -> Result {
+    /// Parses `bytes`; throws when they are over `limits.maximumBytes` or not iCalendar at all.
+    public static func parse(
+        _ bytes: [UInt8], limits: ICSLimits = .standard, budget: ICSWorkBudget? = nil
+    ) throws(ICSReadError) -> Result {
+        let maximumBytes = limits.maximumBytes
         guard bytes.count <= maximumBytes else { throw .tooLarge(bytes: bytes.count, limit: maximumBytes) }
         let lines = ICSUnfolder.unfold(bytes)
         guard let first = lines.first(where: { !$0.text.allSatisfy(\.isWhitespace) }) else {
@@ -50,8 +55,28 @@ public enum ICSParser {
             }
         }
 
+        /// Blocks open inside one that is nested too deep: everything until its END is ignored.
+        var ignoredDepth = 0
         for line in lines {
+            if let budget, !budget.spend() {
+                issues.append(
+                    ICSIssue(
+                        line: line.number,
+                        message:
+                            "reading stopped here because \(budget.stopDescription); the rest of the feed is ignored",
+                        kind: .limit))
+                break
+            }
             if line.text.allSatisfy(\.isWhitespace) { continue }
+            if ignoredDepth > 0 {
+                let name = line.text.prefix(6).uppercased()
+                if name.hasPrefix("BEGIN:") {
+                    ignoredDepth += 1
+                } else if name.hasPrefix("END:") {
+                    ignoredDepth -= 1
+                }
+                continue
+            }
             guard let content = ICSContentLine(parsing: line.text, lineNumber: line.number) else {
                 report(ICSIssue(line: line.number, message: "malformed content line \"\(line.text.prefix(60))\""))
                 continue
@@ -61,6 +86,17 @@ public enum ICSParser {
                 let name = content.value.trimmingWhitespace.uppercased()
                 guard !name.isEmpty else {
                     report(ICSIssue(line: line.number, message: "BEGIN without a component name"))
+                    continue
+                }
+                guard stack.count < limits.maximumDepth else {
+                    issues.append(
+                        ICSIssue(
+                            line: line.number,
+                            message:
+                                "BEGIN:\(name.prefix(40)) is nested more than \(limits.maximumDepth) components deep; "
+                                + "it is ignored up to its END",
+                            kind: .limit))
+                    ignoredDepth = 1
                     continue
                 }
                 stack.append(ICSComponent(name: name, lineNumber: line.number))

@@ -1,4 +1,4 @@
-import Backends
+import CalendarReader
 import Foundation
 import Testing
 
