@@ -156,7 +156,7 @@ struct BackendAnswerReadersTests {
         let zone = try #require(TimeZone(identifier: "Europe/Amsterdam"))
         for seed in Self.seeds(name) {
             reader.read(seed, zone)
-            guard let value = JSONValue.parse(seed) else {
+            guard let parsed = JSONValue.parse(seed) else {
                 // A text answer (a cookie, a feed): cut short at every line, and every line dropped.
                 let lines = seed.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
                 for index in lines.indices {
@@ -168,7 +168,7 @@ struct BackendAnswerReadersTests {
                 continue
             }
             // Lists cut to their first three rows: every kind of field is there, at a bounded cost.
-            let value = Self.trimmed(value)
+            let value = Self.trimmed(parsed)
             for path in Self.paths(in: value) {
                 for replacement in Self.hostileValues {
                     let hostile = Self.replacing(path[...], in: value, with: replacement)
