@@ -98,7 +98,7 @@ struct BackendAnswerReadersTests {
     /// almost a number or a time, and nothing.
     static let hostileValues: [JSONValue] = [
         .null, .bool(true), .int(0), .int(-1), .int(Int.max), .int(Int.min), .double(1.0e308), .double(-1.0e308),
-        .double(5.0e-324), .double(0.5), .string(""), .string(String(repeating: "é", count: 2_000)),
+        .double(.leastNonzeroMagnitude), .double(0.5), .string(""), .string(String(repeating: "é", count: 2_000)),
         .string("NaN"), .string("-Infinity"), .string("1e400"), .string("9223372036854775808"),
         .string("0000-01-01T00:00:00Z"), .string("9999-12-31T23:59:59.999999999+23:59"),
         .string("2026-02-30T24:60:61-99:99"), .string("2026-11-23"), .string("\u{0}\r\n\u{1B}[0m\u{202E}"),
