@@ -27,6 +27,12 @@ public protocol Backend: Sendable {
 
     /// How `daygate connect` and `daygate check` reach its credentials, if it has any flow.
     var connector: (any BackendConnector)? { get }
+
+    /// One reader per kind of upstream answer the backend reads (its operations' answers, its
+    /// writes', its logins' and sessions'), each calling the functions the client calls on that
+    /// body: what the fuzzers and the hostile-input tests feed. No default: a backend that reads
+    /// answers must say how.
+    var answerReaders: [BackendAnswerReader] { get }
 }
 
 extension Backend {

@@ -61,7 +61,9 @@ public struct Dienst: Sendable, Hashable, Codable {
         self.status = status
         self.volunteers = volunteers
         self.volunteersNeeded = volunteersNeeded
-        self.openSpots = max(0, volunteersNeeded - volunteers.count)
+        // The club's figure is its own: `Int.min` needed is no spots open, not a trap.
+        let (open, overflow) = volunteersNeeded.subtractingReportingOverflow(volunteers.count)
+        self.openSpots = overflow ? 0 : max(0, open)
         self.role = role
         self.offeredForTransfer = offeredForTransfer
         self.updatedAt = updatedAt

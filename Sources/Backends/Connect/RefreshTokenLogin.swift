@@ -50,10 +50,7 @@ public struct RefreshTokenLogin: Sendable {
                     "\(displayName) answered the login with HTTP \(response.status); nothing was kept, try again later")
             }
         }
-        guard let value = try? JSONCoding.decoder.decode(JSONValue.self, from: response.body),
-            let fields = LenientFields(value["data"] ?? value),
-            let refresh = fields.string("refresh_token"), let access = fields.string("access_token")
-        else {
+        guard let (refresh, access) = Self.tokens(response.body) else {
             throw ConnectError("\(displayName) accepted the login but sent no refresh token; nothing was kept")
         }
         let scope = AccountScope(baseURL: baseURL, account: email).description
@@ -68,6 +65,15 @@ public struct RefreshTokenLogin: Sendable {
             lines.append("Put `email: \(email)` in the profile's \(backend) section of the config.")
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// The refresh and access tokens in a login answer (wrapped in `data` or not); nil without both.
+    static func tokens(_ body: Data) -> (refresh: String, access: String)? {
+        guard let value = try? JSONCoding.decoder.decode(JSONValue.self, from: body),
+            let fields = LenientFields(value["data"] ?? value),
+            let refresh = fields.string("refresh_token"), let access = fields.string("access_token")
+        else { return nil }
+        return (refresh, access)
     }
 
     /// What is kept for the configured account (`scope`: its `AccountScope`).

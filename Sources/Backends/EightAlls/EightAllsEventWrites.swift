@@ -178,13 +178,7 @@ extension EightAllsClient {
             source: source)
         if response.status == 404 { throw WriteRefusal.notFound("no 8alls event \(String(id.prefix(64)))") }
         guard response.isSuccess else { throw UpstreamHTTP.error(for: response, backend: Self.backend) }
-        guard let value = try? JSONCoding.decoder.decode(JSONValue.self, from: response.body),
-            let event = EightAllsEvent(value)
-        else {
-            throw BackendError(
-                .badResponse, backend: Self.backend, message: "8alls sent an event without id, title or times")
-        }
-        return event
+        return try Self.decodeEvent(response.body)
     }
 
     /// POST, PUT or DELETE, sent once. Returns the event 8alls answers with (a dummy for 204).
@@ -197,7 +191,12 @@ extension EightAllsClient {
         if response.status == 404 { throw WriteRefusal.notFound("no such 8alls event") }
         guard response.isSuccess else { throw UpstreamHTTP.error(for: response, backend: Self.backend) }
         if method == .DELETE { return EightAllsEvent.deleted }
-        guard let value = try? JSONCoding.decoder.decode(JSONValue.self, from: response.body),
+        return try Self.decodeEvent(response.body)
+    }
+
+    /// One event as 8alls answers `GET`, `POST` and `PUT /events/…`.
+    static func decodeEvent(_ body: Data) throws -> EightAllsEvent {
+        guard let value = try? JSONCoding.decoder.decode(JSONValue.self, from: body),
             let event = EightAllsEvent(value)
         else {
             throw BackendError(

@@ -54,11 +54,14 @@ public struct EightAllsEventsOperation: BackendOperation {
             start: window.start, end: window.end, eventType: arguments["event_type"]?.string,
             status: arguments["status"]?.string
         )
-        let unified =
-            events
+        return try OperationOutput(encoding: Self.unified(events, window: window, zone: context.timeZone))
+    }
+
+    /// The events overlapping `window`, by start, as unified events in `zone`.
+    static func unified(_ events: [EightAllsEvent], window: DateInterval, zone: TimeZone) -> [Event] {
+        events
             .filter { $0.overlaps(window) }
             .sorted { ($0.start, $0.end, $0.title) < ($1.start, $1.end, $1.title) }
-            .map { $0.unified(in: context.timeZone) }
-        return try OperationOutput(encoding: unified)
+            .map { $0.unified(in: zone) }
     }
 }

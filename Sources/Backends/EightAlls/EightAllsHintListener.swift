@@ -30,6 +30,12 @@ public struct EightAllsHintListener: Sendable {
         return components.string
     }
 
+    /// A message's `type` (`event_deleted`, …), or `message` when it names none.
+    static func hintType(_ text: String) -> String {
+        let value = try? JSONCoding.decoder.decode(JSONValue.self, from: Data(text.utf8))
+        return value?["type"]?.stringValue ?? "message"
+    }
+
     /// Runs until the task is cancelled. `onHint` gets the message type (`event_deleted`, …).
     ///
     /// The connection runs in a task of its own that this loop never awaits: a handshake the
@@ -45,8 +51,7 @@ public struct EightAllsHintListener: Sendable {
                     _ = try await WebSocketClient.connect(url: url, logger: logger) { inbound, _, _ in
                         for try await message in inbound.messages(maxSize: 1 << 16) {
                             guard case .text(let text) = message, text != "pong" else { continue }
-                            let value = try? JSONCoding.decoder.decode(JSONValue.self, from: Data(text.utf8))
-                            await onHint(value?["type"]?.stringValue ?? "message")
+                            await onHint(Self.hintType(text))
                         }
                     }
                 } catch {

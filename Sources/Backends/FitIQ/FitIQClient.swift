@@ -97,14 +97,18 @@ public struct FitIQClient: Sendable {
     {
         let response = try await exchange(method, url: url, body: body, notFoundIsAnswer: notFoundIsAnswer)
         guard response.isSuccess else { throw UpstreamHTTP.error(for: response, backend: Self.backend) }
-        guard let value = try? JSONCoding.decoder.decode(JSONValue.self, from: response.body) else {
+        return try Self.payload(response.body)
+    }
+
+    /// The payload of a 2xx answer: `data` when it is wrapped; `success: false` is a failure.
+    static func payload(_ body: Data) throws -> JSONValue {
+        guard let value = try? JSONCoding.decoder.decode(JSONValue.self, from: body) else {
             throw BackendError(.badResponse, backend: Self.backend, message: "FitIQ sent an answer that is not JSON")
         }
         if value["success"] == .bool(false) {
             throw BackendError(
                 .status, backend: Self.backend,
-                message:
-                    "FitIQ reported a failure: \(UpstreamErrorMessage.extract(from: response.body) ?? "no message")")
+                message: "FitIQ reported a failure: \(UpstreamErrorMessage.extract(from: body) ?? "no message")")
         }
         return value["data"] ?? value
     }
@@ -161,16 +165,22 @@ public struct FitIQClient: Sendable {
 
     /// Stores the rotated refresh token durably, then hands out the access token.
     private func acceptTokens(_ response: UpstreamHTTP.Response) async throws -> String {
-        guard let value = try? JSONCoding.decoder.decode(JSONValue.self, from: response.body),
+        let tokens = try Self.tokens(response.body)
+        if let refreshToken = tokens.refresh {
+            try await vault.setValue(refreshToken, profile: profile, backend: Self.backend, name: "refresh_token")
+        }
+        return tokens.access
+    }
+
+    /// The tokens in a login or refresh answer (wrapped in `data` or not).
+    static func tokens(_ body: Data) throws -> (access: String, refresh: String?) {
+        guard let value = try? JSONCoding.decoder.decode(JSONValue.self, from: body),
             let fields = LenientFields(value["data"] ?? value),
             let accessToken = fields.string("access_token")
         else {
             throw BackendError(.badResponse, backend: Self.backend, message: "FitIQ's token answer had no access_token")
         }
-        if let refreshToken = fields.string("refresh_token") {
-            try await vault.setValue(refreshToken, profile: profile, backend: Self.backend, name: "refresh_token")
-        }
-        return accessToken
+        return (accessToken, fields.string("refresh_token"))
     }
 
     /// The configured refresh token when it is new (the user pasted one), else the rotated one.

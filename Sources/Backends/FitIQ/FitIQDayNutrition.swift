@@ -73,6 +73,16 @@ enum FitIQDayNutrition {
         }
     }
 
+    /// More than any day's calories: a total beyond it is a broken answer.
+    static let maximumCalories = 1_000_000_000
+
+    /// `value` rounded to whole calories; nil when it is no day's figure (not finite, or beyond
+    /// ``maximumCalories`` either way).
+    static func calories(_ value: Double) -> Int? {
+        guard value.isFinite, abs(value) <= Double(maximumCalories) else { return nil }
+        return Int(value.rounded())
+    }
+
     /// The day's goal from FitIQ's day summary (its `calorie_goal` is the account's, whichever
     /// day is asked); nil when it names none.
     static func goal(inSummary value: JSONValue) -> Int? {
@@ -80,8 +90,12 @@ enum FitIQDayNutrition {
     }
 
     /// Totals `logs` (FitIQ's FoodLogs, already those of the day) with `foods`; a log whose food
-    /// is not in `foods` counts as an item without calories.
-    static func summary(date: LocalDate, logs: [JSONValue], foods: [String: Food], goal: Int?) -> NutritionSummary {
+    /// is not in `foods` counts as an item without calories. Values no day can have (a total
+    /// that is not a number or beyond ``maximumCalories``, from servings or a food's values
+    /// out of any range) are FitIQ's bad answer, not a trap.
+    static func summary(date: LocalDate, logs: [JSONValue], foods: [String: Food], goal: Int?) throws
+        -> NutritionSummary
+    {
         struct Total {
             var calories = 0.0, protein = 0.0, carbs = 0.0, fat = 0.0, items = 0, known = 0
         }
@@ -109,12 +123,18 @@ enum FitIQDayNutrition {
             meals[meal] = mealTotal
         }
         func round1(_ value: Double) -> Double { (value * 10).rounded() / 10 }
+        guard let calories = Self.calories(total.calories),
+            [total.protein, total.carbs, total.fat].allSatisfy({ $0.isFinite })
+        else {
+            throw BackendError(
+                .badResponse, backend: FitIQClient.backend,
+                message: "FitIQ sent servings or food values beyond any day's nutrition")
+        }
         func meal(_ name: String) -> NutritionSummary.Meal {
             guard let t = meals[name] else { return .init(calories: nil, items: 0) }
-            return .init(calories: t.known > 0 ? Int(t.calories.rounded()) : nil, items: t.items)
+            return .init(calories: t.known > 0 ? Self.calories(t.calories) : nil, items: t.items)
         }
-        let calories = Int(total.calories.rounded())
-        let goal = goal.flatMap { $0 > 0 ? $0 : nil }
+        let goal = goal.flatMap { $0 > 0 && $0 <= Self.maximumCalories ? $0 : nil }
         return NutritionSummary(
             date: date.description, calories: calories, proteinG: round1(total.protein), carbsG: round1(total.carbs),
             fatG: round1(total.fat), goalCalories: goal, remainingCalories: goal.map { $0 - calories },

@@ -34,10 +34,17 @@ public struct FitIQFoodBarcodeOperation: FitIQOperation {
             throw BackendError(
                 .notFound, backend: backend, message: "FitIQ knows no food with barcode \(code)", status: 404)
         }
-        guard let food = FitIQDayNutrition.Food(value), food.id != nil else {
-            throw BackendError(.badResponse, backend: backend, message: "FitIQ sent a food without an id or calories")
-        }
+        let food = try Self.food(value)
         await FitIQFoodCatalog.shared(context.sessions, baseURL: client.settings.endpoint.baseURL).remember([food])
         return try OperationOutput(encoding: food.answer(foundByBarcode: true))
+    }
+
+    /// The food of a `/api/v1/foods/barcode/…` answer.
+    static func food(_ value: JSONValue) throws -> FitIQDayNutrition.Food {
+        guard let food = FitIQDayNutrition.Food(value), food.id != nil else {
+            throw BackendError(
+                .badResponse, backend: FitIQClient.backend, message: "FitIQ sent a food without an id or calories")
+        }
+        return food
     }
 }

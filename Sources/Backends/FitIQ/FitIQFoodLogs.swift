@@ -118,15 +118,22 @@ public enum FitIQFoodLogs {
             input.loggedAtDate.map { LocalDate(containing: $0, in: context.timeZone) }
             ?? context.today
         let value = try await client.post("/api/v1/food-logs", body: try JSONCoding.encode(input.upstreamBody))
+        return try logged(value, zone: context.timeZone, expected: expected)
+    }
+
+    /// The log in FitIQ's answer to the POST, and the local days it touches (`days`).
+    static func logged(_ value: JSONValue, zone: TimeZone, expected: LocalDate) throws -> (
+        log: JSONValue, days: [LocalDate]
+    ) {
         let row = value["food_log"] ?? value["log"] ?? value
-        guard let log = FitIQRecord.foodLog(row, zone: context.timeZone) else {
+        guard let log = FitIQRecord.foodLog(row, zone: zone) else {
             throw BackendError(
                 .badResponse, backend: FitIQClient.backend, message: "FitIQ accepted the food log but sent no id")
         }
         let stored = log["logged_at"]?.stringValue.flatMap { LenientDate.parse($0) }.map {
-            LocalDate(containing: $0, in: context.timeZone)
+            LocalDate(containing: $0, in: zone)
         }
-        return (log, Self.days(stored: stored, expected: expected))
+        return (log, days(stored: stored, expected: expected))
     }
 
     /// The local days a food log touches: the stored one first, then the expected one if it

@@ -38,10 +38,15 @@ public struct FitIQFoodSearchOperation: FitIQOperation {
         let value = try await client.get(
             "/api/v1/foods/search",
             query: [("q", arguments["q"]?.string ?? ""), ("limit", String(arguments["limit"]?.int ?? 10))])
-        let foods = (LenientList.items(in: value, keys: ["foods", "data"]) ?? []).compactMap {
-            FitIQDayNutrition.Food($0)
-        }.filter { $0.id != nil }
+        let foods = Self.foods(value)
         await FitIQFoodCatalog.shared(context.sessions, baseURL: client.settings.endpoint.baseURL).remember(foods)
         return try OperationOutput(encoding: foods.map { $0.answer() })
+    }
+
+    /// The foods with an id in a `/api/v1/foods/search` answer.
+    static func foods(_ value: JSONValue) -> [FitIQDayNutrition.Food] {
+        (LenientList.items(in: value, keys: ["foods", "data"]) ?? []).compactMap {
+            FitIQDayNutrition.Food($0)
+        }.filter { $0.id != nil }
     }
 }

@@ -38,7 +38,7 @@ public struct FitIQNutritionOperation: FitIQOperation {
         async let summary = client.get("/api/v1/food-logs/summary", query: [("date", window.firstUTCDay.description)])
         let logs = try await FitIQFoodLogsOperation.logs(in: window, client: client)
         let goal = FitIQDayNutrition.goal(inSummary: try await summary)
-        let ids = Set(logs.compactMap { LenientFields($0)?.string("food_id")?.lowercased() })
+        let ids = FitIQFoodLogsOperation.foodIDs(logs)
         let foods = try await FitIQFoodCatalog.shared(context.sessions, baseURL: client.settings.endpoint.baseURL)
             .foods(ids, client: client)
         let unknown = ids.subtracting(foods.keys).count
@@ -51,7 +51,25 @@ public struct FitIQNutritionOperation: FitIQOperation {
                     message: "FitIQ did not find \(unknown) of the day's foods; their calories are not counted")
             ]
         return try OperationOutput(
-            encoding: FitIQDayNutrition.summary(date: date, logs: logs, foods: foods, goal: goal), issues: issues)
+            encoding: try FitIQDayNutrition.summary(date: date, logs: logs, foods: foods, goal: goal), issues: issues)
+    }
+
+    /// The sum of FitIQ's figures; nil when it overflows (FitIQ's figures are its own: an
+    /// answer with absurd ones gives no total rather than a trap).
+    static func sum(_ values: [Int]) -> Int? {
+        var total = 0
+        for value in values {
+            let (next, overflow) = total.addingReportingOverflow(value)
+            if overflow { return nil }
+            total = next
+        }
+        return total
+    }
+
+    /// `a - b`; nil when it overflows.
+    static func difference(_ a: Int, _ b: Int) -> Int? {
+        let (result, overflow) = a.subtractingReportingOverflow(b)
+        return overflow ? nil : result
     }
 
     /// The spec's snake_case (`total_calories`, `remaining_cals`, `breakfast_logs`) or the
@@ -77,7 +95,7 @@ public struct FitIQNutritionOperation: FitIQOperation {
                 return .init(calories: nil, items: Int(count))
             case .array(let logs)?:
                 let calories = logs.compactMap { LenientFields($0)?.int("calories", "total_calories") }
-                return .init(calories: calories.isEmpty ? nil : calories.reduce(0, +), items: logs.count)
+                return .init(calories: calories.isEmpty ? nil : Self.sum(calories), items: logs.count)
             case .object(let object)?:
                 let meal = LenientFields(.object(object))
                 return .init(calories: meal?.int("calories"), items: meal?.int("items", "count", "log_count") ?? 0)
@@ -94,7 +112,7 @@ public struct FitIQNutritionOperation: FitIQOperation {
             fatG: number("total_fat_g", "fat_g", "totalFat", "fat"),
             goalCalories: goal,
             remainingCalories: fields.int("remaining_cals", "remaining_calories", "remainingCalories")
-                ?? goal.map { $0 - calories },
+                ?? goal.flatMap { Self.difference($0, calories) },
             meals: .init(
                 breakfast: meal("breakfast"), lunch: meal("lunch"), dinner: meal("dinner"), snack: meal("snack"))
         )
@@ -121,15 +139,22 @@ public struct FitIQFoodLogsOperation: FitIQOperation {
         let window = FitIQDayWindow(day: date, zone: context.timeZone)
         let client = try FitIQClient.make(context)
         let rows = try await Self.logs(in: window, client: client)
-        let ids = Set(rows.compactMap { LenientFields($0)?.string("food_id")?.lowercased() })
         let foods = try await FitIQFoodCatalog.shared(context.sessions, baseURL: client.settings.endpoint.baseURL)
-            .foods(ids, client: client)
-        let logs = rows.compactMap { row in
+            .foods(Self.foodIDs(rows), client: client)
+        return try OperationOutput(encoding: Self.answer(rows, foods: foods, zone: context.timeZone))
+    }
+
+    /// The (lowercased) ids of the foods `rows` logged.
+    static func foodIDs(_ rows: [JSONValue]) -> Set<String> {
+        Set(rows.compactMap { LenientFields($0)?.string("food_id")?.lowercased() })
+    }
+
+    /// The logs as the section answers them, each with its food's name and calories from `foods`.
+    static func answer(_ rows: [JSONValue], foods: [String: FitIQDayNutrition.Food], zone: TimeZone) -> [JSONValue] {
+        rows.compactMap { row in
             FitIQRecord.foodLog(
-                row, zone: context.timeZone,
-                food: LenientFields(row)?.string("food_id").flatMap { foods[$0.lowercased()] })
+                row, zone: zone, food: LenientFields(row)?.string("food_id").flatMap { foods[$0.lowercased()] })
         }
-        return try OperationOutput(encoding: logs)
     }
 
     /// FitIQ's FoodLogs logged within `window` (asked for by the UTC days it overlaps).
@@ -139,7 +164,12 @@ public struct FitIQFoodLogsOperation: FitIQOperation {
             query: [
                 ("start_date", window.firstUTCDay.description), ("end_date", window.lastUTCDay.description),
             ])
-        return (LenientList.items(in: value, keys: ["logs", "meal_logs", "data"]) ?? []).filter {
+        return rows(value, in: window)
+    }
+
+    /// The FoodLogs of a `/api/v1/food-logs` answer logged within `window`.
+    static func rows(_ value: JSONValue, in window: FitIQDayWindow) -> [JSONValue] {
+        (LenientList.items(in: value, keys: ["logs", "meal_logs", "data"]) ?? []).filter {
             window.contains(time: LenientFields($0)?.string("logged_at", "created_at"))
         }
     }
@@ -172,9 +202,15 @@ public struct FitIQWorkoutsOperation: FitIQOperation {
             let page = FitIQPaging.page(value, keys: ["workouts", "data"])
             paging.take(page.items, hasMore: page.hasMore)
         }
-        let workouts = paging.items.filter { window.contains(time: LenientFields($0)?.string("started_at")) }
-            .compactMap { FitIQRecord.workout($0, zone: context.timeZone) }
-        return try OperationOutput(encoding: workouts, issues: paging.issue("workouts").map { [$0] } ?? [])
+        return try OperationOutput(
+            encoding: Self.workouts(paging.items, window: window, zone: context.timeZone),
+            issues: paging.issue("workouts").map { [$0] } ?? [])
+    }
+
+    /// The workouts of the pages read that started within `window`.
+    static func workouts(_ items: [JSONValue], window: FitIQDayWindow, zone: TimeZone) -> [JSONValue] {
+        items.filter { window.contains(time: LenientFields($0)?.string("started_at")) }
+            .compactMap { FitIQRecord.workout($0, zone: zone) }
     }
 }
 
@@ -204,9 +240,15 @@ public struct FitIQSleepOperation: FitIQOperation {
             let page = FitIQPaging.page(value, keys: ["sessions", "data"])
             paging.take(page.items, hasMore: page.hasMore)
         }
-        let sessions = paging.items.filter { window.contains(time: LenientFields($0)?.string("start_time")) }
-            .compactMap { FitIQRecord.sleep($0, zone: context.timeZone) }
-        return try OperationOutput(encoding: sessions, issues: paging.issue("sleep sessions").map { [$0] } ?? [])
+        return try OperationOutput(
+            encoding: Self.sessions(paging.items, window: window, zone: context.timeZone),
+            issues: paging.issue("sleep sessions").map { [$0] } ?? [])
+    }
+
+    /// The sleep sessions of the pages read that started within `window`.
+    static func sessions(_ items: [JSONValue], window: FitIQDayWindow, zone: TimeZone) -> [JSONValue] {
+        items.filter { window.contains(time: LenientFields($0)?.string("start_time")) }
+            .compactMap { FitIQRecord.sleep($0, zone: zone) }
     }
 }
 

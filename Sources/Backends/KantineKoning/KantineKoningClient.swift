@@ -110,7 +110,7 @@ public struct KantineKoningClient: Sendable {
             let value = try await get("/diensten?" + query, enrollment: enrollment)
             // The probe of an ended season succeeded: the club is back.
             if gate.probing { await seasons.clear(tenant: enrollment.tenant) }
-            return .diensten(LenientList.items(in: value, keys: ["diensten", "data"]) ?? [])
+            return .diensten(Self.dienstRows(value))
         } catch let error as KantineKoningTokenError {
             await refused(enrollment, error)
             return .tokenRefused(code: error.code, message: error.message, seasonEnded: error.seasonEnded)
@@ -120,6 +120,11 @@ public struct KantineKoningClient: Sendable {
             return .failed(
                 BackendError(.unreachable, backend: Self.backend, message: "Kantine Koning could not be reached"))
         }
+    }
+
+    /// The rows of a `/diensten` answer (bare or wrapped); none when it holds no list.
+    static func dienstRows(_ value: JSONValue) -> [JSONValue] {
+        LenientList.items(in: value, keys: ["diensten", "data"]) ?? []
     }
 
     /// Remembers a token refusal: the tenant's season, or this enrollment's token.

@@ -265,7 +265,12 @@ public struct KantineKoningConnect: BackendConnector {
             let value = try await refusing {
                 try await call(.GET, "/tenants/search?" + QueryString.encode([("q", query)]))
             }
-            return (LenientList.items(in: value, keys: ["tenants"]) ?? []).compactMap { row in
+            return Self.clubs(value)
+        }
+
+        /// The clubs in a `/tenants/search` answer.
+        static func clubs(_ value: JSONValue) -> [Club] {
+            (LenientList.items(in: value, keys: ["tenants"]) ?? []).compactMap { row in
                 guard let fields = LenientFields(row), let slug = fields.string("slug") else { return nil }
                 return Club(
                     slug: slug, name: fields.string("name") ?? slug, open: fields.bool("enrollment_open") ?? true,
@@ -311,6 +316,11 @@ public struct KantineKoningConnect: BackendConnector {
                         "hardware_identifier": .string(device), "app_version": .string("daygate"),
                     ]))
             }
+            return try Self.enrollment(value, now: now)
+        }
+
+        /// The enrollment in the answer to `/enrollments/register`: the club, the token, the teams.
+        static func enrollment(_ value: JSONValue, now: Date) throws -> KantineKoningConnectedEnrollment {
             guard let fields = LenientFields(value), let tenant = fields.string("tenant_slug"), !tenant.isEmpty,
                 let tenantName = fields.string("tenant_name"), !tenantName.isEmpty,
                 let token = fields.string("api_token"), !token.isEmpty

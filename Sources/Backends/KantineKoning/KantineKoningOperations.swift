@@ -81,13 +81,22 @@ public struct KantineKoningDienstenOperation: BackendOperation {
         if seen.isEmpty, let first = failures.first, failures.count == called {
             throw first
         }
+        return try OperationOutput(
+            encoding: Self.kept(seen, window: window, zone: zone, now: context.now), issues: issues)
+    }
+
+    /// The diensten the enrollments saw, merged (`merge`), of those starting in the local days
+    /// of `window`.
+    static func kept(
+        _ seen: [(KantineKoningSettings.Enrollment, [JSONValue])], window: (first: LocalDate, last: LocalDate),
+        zone: TimeZone, now: Date
+    ) -> [Dienst] {
         let interval = DateInterval(
             start: window.first.start(in: zone), end: window.last.adding(days: 1).start(in: zone))
-        let merged = Self.merge(seen, zone: zone, now: context.now).filter { dienst in
+        return merge(seen, zone: zone, now: now).filter { dienst in
             guard let start = LenientDate.parse(dienst.start) else { return false }
             return interval.contains(start) && start != interval.end
         }
-        return try OperationOutput(encoding: merged, issues: issues)
     }
 
     /// The local days asked for: `date` alone, or `past_days` before today to `future_days`
@@ -233,7 +242,12 @@ public struct KantineKoningLeaderboardOperation: BackendOperation {
             throw BackendError(
                 .rejected, backend: backend, message: "\(enrollment.label): \(error.message)", status: 401)
         }
-        let entries = (LenientList.items(in: value, keys: ["teams"]) ?? []).compactMap { row -> LeaderboardEntry? in
+        return try OperationOutput(encoding: Self.entries(value))
+    }
+
+    /// The ranking in a `/leaderboard` answer; rows without a rank or a team are left out.
+    static func entries(_ value: JSONValue) -> [LeaderboardEntry] {
+        (LenientList.items(in: value, keys: ["teams"]) ?? []).compactMap { row -> LeaderboardEntry? in
             guard let fields = LenientFields(row), let rank = fields.int("rank"),
                 let team = fields.value("team").flatMap(LenientFields.init), let teamID = team.string("id")
             else { return nil }
@@ -245,6 +259,5 @@ public struct KantineKoningLeaderboardOperation: BackendOperation {
                 positionChange: fields.int("position_change") ?? 0, highlighted: fields.bool("highlighted") ?? false
             )
         }
-        return try OperationOutput(encoding: entries)
     }
 }

@@ -152,11 +152,7 @@ public enum KantineKoningVolunteers {
                 enrollment: target.enrollment, client: client, context: context
             )
         }
-        let value = try? JSONCoding.decoder.decode(JSONValue.self, from: response.body)
-        if let row = value?["dienst"] ?? value?["data"]?["dienst"],
-            let changed = KantineKoningDienstenOperation.dienst(
-                row, enrollment: target.enrollment, zone: context.timeZone)
-        {
+        if let changed = changedDienst(response.body, enrollment: target.enrollment, zone: context.timeZone) {
             return changed
         }
         // Written, but the answer did not carry the dienst: show the change on what was read.
@@ -168,6 +164,14 @@ public enum KantineKoningVolunteers {
             type: dienst.type, status: dienst.status, volunteers: volunteers, volunteersNeeded: dienst.volunteersNeeded,
             role: target.enrollment.role, offeredForTransfer: dienst.offeredForTransfer, updatedAt: dienst.updatedAt
         )
+    }
+
+    /// The dienst in the answer to a volunteer change (`{"dienst":…}`, or wrapped in `data`),
+    /// read like the diensten list; nil when the answer does not carry one.
+    static func changedDienst(_ body: Data, enrollment: KantineKoningSettings.Enrollment, zone: TimeZone) -> Dienst? {
+        let value = try? JSONCoding.decoder.decode(JSONValue.self, from: body)
+        guard let row = value?["dienst"] ?? value?["data"]?["dienst"] else { return nil }
+        return KantineKoningDienstenOperation.dienst(row, enrollment: enrollment, zone: zone)
     }
 
     /// One call with the enrollment's token, never repeated. A 401 is that enrollment's token
@@ -190,18 +194,22 @@ public enum KantineKoningVolunteers {
             throw BackendError(
                 .rejected, backend: backend, message: "\(enrollment.label): \(refusal.message)", status: 401)
         }
-        guard response.isSuccess else {
-            var error = UpstreamHTTP.error(for: response, backend: backend)
-            // `{"error":code,"message":Dutch text}`: the app shows the text; keep the code beside it.
-            if error.kind == .rejected, let value = try? JSONCoding.decoder.decode(JSONValue.self, from: response.body),
-                let code = value["error"]?.stringValue, let text = value["message"]?.stringValue
-            {
-                error.message =
-                    "\(backend) refused the request (\(response.status)): \(BackendError.scrub(text)) (\(BackendError.scrub(code)))"
-            }
-            throw error
-        }
+        guard response.isSuccess else { throw refusal(response) }
         return response
+    }
+
+    /// The error for a write's non-2xx answer (other than a 401). A 4xx's
+    /// `{"error":code,"message":Dutch text}`: the app shows the text; the code is kept beside it.
+    static func refusal(_ response: UpstreamHTTP.Response) -> BackendError {
+        let backend = KantineKoningClient.backend
+        var error = UpstreamHTTP.error(for: response, backend: backend)
+        if error.kind == .rejected, let value = try? JSONCoding.decoder.decode(JSONValue.self, from: response.body),
+            let code = value["error"]?.stringValue, let text = value["message"]?.stringValue
+        {
+            error.message =
+                "\(backend) refused the request (\(response.status)): \(BackendError.scrub(text)) (\(BackendError.scrub(code)))"
+        }
+        return error
     }
 
     static func isControl(_ scalar: Unicode.Scalar) -> Bool {

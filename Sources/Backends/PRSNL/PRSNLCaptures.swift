@@ -140,6 +140,11 @@ public enum PRSNLCaptures {
         let client = try PRSNLClient.make(context)
         let body = input.upstreamBody
         let value = try await client.request("/api/capture", method: .POST, body: try JSONCoding.encode(body))
+        return try answer(value, sent: body)
+    }
+
+    /// PRSNL's answer to the capture, with what was `sent` beside it where the answer lacks it.
+    static func answer(_ value: JSONValue, sent body: JSONValue) throws -> JSONValue {
         var answer = value.objectValue ?? [:]
         guard answer["id"]?.stringValue != nil else {
             throw BackendError(

@@ -126,15 +126,21 @@ public struct PRSNLClient: Sendable {
     }
 
     private func accept(_ response: UpstreamHTTP.Response) async throws -> String {
-        guard let value = try? JSONCoding.decoder.decode(JSONValue.self, from: response.body),
+        let tokens = try Self.tokens(response.body)
+        if let refresh = tokens.refresh {
+            try await vault.setValue(refresh, profile: profile, backend: Self.backend, name: "refresh_token")
+        }
+        return tokens.access
+    }
+
+    /// The tokens in a login or refresh answer.
+    static func tokens(_ body: Data) throws -> (access: String, refresh: String?) {
+        guard let value = try? JSONCoding.decoder.decode(JSONValue.self, from: body),
             let fields = LenientFields(value), let accessToken = fields.string("access_token")
         else {
             throw BackendError(.badResponse, backend: Self.backend, message: "PRSNL's token answer had no access_token")
         }
-        if let refresh = fields.string("refresh_token") {
-            try await vault.setValue(refresh, profile: profile, backend: Self.backend, name: "refresh_token")
-        }
-        return accessToken
+        return (accessToken, fields.string("refresh_token"))
     }
 
     private func post(_ path: String, _ body: [String: String]) async throws -> UpstreamHTTP.Response {

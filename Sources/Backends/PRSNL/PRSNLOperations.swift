@@ -37,10 +37,12 @@ public struct PRSNLTimelineOperation: PRSNLOperation {
 
     public func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
         let value = try await Self.page(arguments, context: context)
-        let items = (LenientList.items(in: value, keys: ["items", "data"]) ?? []).compactMap {
-            PRSNLItems.item($0, zone: context.timeZone)
-        }
-        return try OperationOutput(encoding: items)
+        return try OperationOutput(encoding: Self.items(value, zone: context.timeZone))
+    }
+
+    /// The items of a `/api/timeline` page.
+    static func items(_ value: JSONValue, zone: TimeZone) -> [KnowledgeItem] {
+        (LenientList.items(in: value, keys: ["items", "data"]) ?? []).compactMap { PRSNLItems.item($0, zone: zone) }
     }
 
     /// `GET /api/timeline` for the arguments, read once for both timeline operations.
@@ -73,8 +75,12 @@ public struct PRSNLTimelineCursorOperation: PRSNLOperation {
 
     public func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
         let value = try await PRSNLTimelineOperation.page(arguments, context: context)
-        let cursor = LenientFields(value)?.string("next_cursor", "nextCursor")
-        return try OperationOutput(encoding: cursor.map(JSONValue.string) ?? .null)
+        return try OperationOutput(encoding: Self.cursor(value))
+    }
+
+    /// A `/api/timeline` page's `next_cursor` (null when it has none).
+    static func cursor(_ value: JSONValue) -> JSONValue {
+        LenientFields(value)?.string("next_cursor", "nextCursor").map(JSONValue.string) ?? .null
     }
 }
 
@@ -117,10 +123,14 @@ public struct PRSNLSearchOperation: PRSNLOperation {
                     "PRSNL search is unavailable: its search routes fail upstream (known PRSNL bug; \(error.message))"
             )
         }
-        let items = (LenientList.items(in: value, keys: ["results", "items", "data"]) ?? []).compactMap {
-            PRSNLItems.item($0, zone: context.timeZone)
+        return try OperationOutput(encoding: Self.items(value, zone: context.timeZone))
+    }
+
+    /// The items of a `POST /api/search/` answer.
+    static func items(_ value: JSONValue, zone: TimeZone) -> [KnowledgeItem] {
+        (LenientList.items(in: value, keys: ["results", "items", "data"]) ?? []).compactMap {
+            PRSNLItems.item($0, zone: zone)
         }
-        return try OperationOutput(encoding: items)
     }
 }
 
@@ -136,11 +146,15 @@ public struct PRSNLTagsOperation: PRSNLOperation {
 
     public func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
         let value = try await PRSNLClient.make(context).request("/api/tags")
-        let tags = (LenientList.items(in: value, keys: ["tags", "data"]) ?? []).compactMap { row -> JSONValue? in
+        return try OperationOutput(encoding: Self.tags(value))
+    }
+
+    /// The tags with their counts in a `/api/tags` answer.
+    static func tags(_ value: JSONValue) -> [JSONValue] {
+        (LenientList.items(in: value, keys: ["tags", "data"]) ?? []).compactMap { row -> JSONValue? in
             guard let fields = LenientFields(row), let name = fields.string("name") else { return nil }
             return .object(["name": .string(name), "count": .number(Double(fields.int("count") ?? 0))])
         }
-        return try OperationOutput(encoding: tags)
     }
 }
 
@@ -169,10 +183,15 @@ public struct PRSNLItemOperation: PRSNLOperation {
         } catch let error as BackendError where error.kind == .rejected && error.status == 404 {
             throw BackendError(.notFound, backend: backend, message: "PRSNL has no saved item \(id)", status: 404)
         }
-        guard let item = PRSNLItems.item(value, zone: context.timeZone, withContent: true) else {
-            throw BackendError(.badResponse, backend: backend, message: "PRSNL sent an item without an id")
+        return try OperationOutput(encoding: Self.item(value, zone: context.timeZone))
+    }
+
+    /// The item of a `/api/items/{id}` answer, with its content.
+    static func item(_ value: JSONValue, zone: TimeZone) throws -> KnowledgeItem {
+        guard let item = PRSNLItems.item(value, zone: zone, withContent: true) else {
+            throw BackendError(.badResponse, backend: PRSNLClient.backend, message: "PRSNL sent an item without an id")
         }
-        return try OperationOutput(encoding: item)
+        return item
     }
 }
 

@@ -10,6 +10,9 @@ public struct TickedifyCalendarFeedPart: CalendarFeedPart {
     public static let daysAhead = 13
     /// A plan item without a duration fills this many minutes.
     public static let defaultMinutes = 30
+    /// The longest a plan item fills: a day (Tickedify's durations are its own; one of
+    /// `Int.max` minutes is a broken answer, not an entry that ends in another era).
+    public static let maximumMinutes = 24 * 60
 
     public func sections(for window: CalendarFeedWindow) -> [CalendarFeedSection] {
         let first = max(window.from, window.today.adding(days: -Self.daysBack))
@@ -36,7 +39,7 @@ public struct TickedifyCalendarFeedPart: CalendarFeedPart {
         var minuteInHour: [Int: Int] = [:]
         var entries: [CalendarFeedEntry] = []
         for item in items.sorted(by: { ($0.hour, $0.position) < ($1.hour, $1.position) }) {
-            let minutes = max(1, item.durationMinutes ?? Self.defaultMinutes)
+            let minutes = min(max(1, item.durationMinutes ?? Self.defaultMinutes), Self.maximumMinutes)
             let offset = minuteInHour[item.hour, default: 0]
             minuteInHour[item.hour] = offset + minutes
             guard item.kind != .break, (0...23).contains(item.hour) else { continue }

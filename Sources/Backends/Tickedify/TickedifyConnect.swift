@@ -84,12 +84,10 @@ public struct TickedifyConnect: BackendConnector {
     /// The session the connect made, kept so the gateway's first call needs no login.
     /// Kept under the account's scope, where the gateway's session looks.
     private func keep(_ cookie: TickedifySessionCookie, scope: String, context: ConnectContext) async throws {
-        let expires = context.now().addingTimeInterval(cookie.lifetime)
+        let record = TickedifySession.expiry(of: cookie, at: context.now()).record
         try await context.vault.setValue(
             cookie.pair, profile: scope, backend: backend, name: TickedifySession.vaultName)
-        try await context.vault.setValue(
-            TickedifySession.record(expires: expires, of: cookie.pair), profile: scope,
-            backend: backend, name: TickedifySession.expiresName)
+        try await context.vault.setValue(record, profile: scope, backend: backend, name: TickedifySession.expiresName)
     }
 
     static func sentence(for error: BackendError, email: String) -> String {

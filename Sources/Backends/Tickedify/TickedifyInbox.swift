@@ -27,6 +27,11 @@ public enum TickedifyInbox {
         let value = try await client.serialised {
             try await client.post("/api/taak/add-to-inbox", body: JSONCoding.encode(["tekst": text]))
         }
+        return try taskID(value)
+    }
+
+    /// The new task's id in Tickedify's answer to the add.
+    static func taskID(_ value: JSONValue) throws -> String {
         guard let id = value["taskId"]?.stringValue ?? value["id"]?.stringValue else {
             throw BackendError(
                 .badResponse, backend: TickedifyClient.backend,

@@ -52,10 +52,19 @@ public struct TickedifyListOperation: TickedifyOperation {
         let list = arguments["list"]?.string ?? "inbox"
         // An unauthenticated /api/lijst answers 404, so the session must be proven first.
         let value = try await client.get("/api/lijst/\(QueryString.pathSegment(list))", session: .provenFirst)
-        let tasks = try TickedifyNormalisation.tasks(value, list: list, zone: context.timeZone)
-        guard list == "acties", arguments["future"] != .bool(true) else { return try OperationOutput(encoding: tasks) }
-        let dueBy = arguments["due_by"]?.date ?? context.today
-        return try OperationOutput(encoding: Self.due(tasks, by: dueBy))
+        return try OperationOutput(
+            encoding: Self.tasks(value, arguments: arguments, today: context.today, zone: context.timeZone))
+    }
+
+    /// The list's answer for normalised `arguments`: its tasks, and of `acties` (without
+    /// `future`) those due by `due_by`.
+    static func tasks(_ value: JSONValue, arguments: [String: ArgumentValue], today: LocalDate, zone: TimeZone) throws
+        -> [TaskItem]
+    {
+        let list = arguments["list"]?.string ?? "inbox"
+        let tasks = try TickedifyNormalisation.tasks(value, list: list, zone: zone)
+        guard list == "acties", arguments["future"] != .bool(true) else { return tasks }
+        return due(tasks, by: arguments["due_by"]?.date ?? today)
     }
 
     /// The actions due by `day`, as Tickedify's sidebar counts them: no `verschijndatum`, or
@@ -84,13 +93,19 @@ public struct TickedifyCompletedOperation: TickedifyOperation {
 
     public func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
         let client = try TickedifyClient.make(context)
-        let day = (arguments["date"]?.date ?? context.today).interval(in: context.timeZone)
+        let day = arguments["date"]?.date ?? context.today
         let value = try await client.get("/api/lijst/afgewerkte-taken", session: .provenFirst)
-        let done = try TickedifyNormalisation.tasks(value, list: "afgewerkt", zone: context.timeZone).filter { task in
+        return try OperationOutput(encoding: Self.completed(value, on: day, zone: context.timeZone))
+    }
+
+    /// The tasks of the `afgewerkte-taken` answer completed on the local `day`, newest first.
+    static func completed(_ value: JSONValue, on date: LocalDate, zone: TimeZone) throws -> [TaskItem] {
+        let day = date.interval(in: zone)
+        let done = try TickedifyNormalisation.tasks(value, list: "afgewerkt", zone: zone).filter { task in
             guard let completed = task.completedAt.flatMap({ LenientDate.parse($0) }) else { return false }
             return completed >= day.start && completed < day.end
         }
-        return try OperationOutput(encoding: done.sorted { ($0.completedAt ?? "") > ($1.completedAt ?? "") })
+        return done.sorted { ($0.completedAt ?? "") > ($1.completedAt ?? "") }
     }
 }
 

@@ -33,6 +33,11 @@ public enum TickedifyPersistentLogin {
         return isHex ? candidate.lowercased() : nil
     }
 
+    /// The token in the answer of `generate-persistent-token` (`{"success":true,"token":…}`).
+    static func token(inAnswer value: JSONValue) -> String? {
+        value["token"]?.stringValue.flatMap { token(in: $0) }
+    }
+
     /// The kept token when it belongs to `email`.
     public static func stored(vault: any CredentialVault, profile: String, email: String) async -> String? {
         let backend = TickedifyClient.backend
@@ -77,7 +82,7 @@ public enum TickedifyPersistentLogin {
             throw UpstreamHTTP.error(for: response, backend: TickedifyClient.backend)
         }
         guard let value = try? JSONCoding.decoder.decode(JSONValue.self, from: response.body),
-            let token = value["token"]?.stringValue.flatMap({ Self.token(in: $0) })
+            let token = Self.token(inAnswer: value)
         else {
             throw BackendError(
                 .badResponse, backend: TickedifyClient.backend,

@@ -70,12 +70,9 @@ public actor TickedifySession {
 
     /// A login sent at `sentAt` gave `cookie`: it is proven, and its expiry goes to the vault.
     public func loggedIn(_ cookie: TickedifySessionCookie, sentAt: Date) async throws {
-        let expires = now().addingTimeInterval(cookie.lifetime)
+        let (expires, record) = Self.expiry(of: cookie, at: now())
         trust.loggedIn(cookie: cookie.pair, sentAt: sentAt, expires: expires)
-        try await vault.setValue(
-            Self.record(expires: expires, of: cookie.pair), profile: profile, backend: TickedifyClient.backend,
-            name: Self.expiresName
-        )
+        try await vault.setValue(record, profile: profile, backend: TickedifyClient.backend, name: Self.expiresName)
     }
 
     /// A request with `cookie`, sent at `sentAt`, got an answer proving the session.
@@ -115,6 +112,12 @@ public actor TickedifySession {
         await vault.value(profile: scope.description, backend: TickedifyClient.backend, name: accessName).flatMap {
             try? JSONCoding.decoder.decode(TickedifyAccess.self, from: Data($0.utf8))
         }
+    }
+
+    /// When `cookie`, set at `now`, expires, and the vault record of it.
+    static func expiry(of cookie: TickedifySessionCookie, at now: Date) -> (expires: Date, record: String) {
+        let expires = now.addingTimeInterval(cookie.lifetime)
+        return (expires, record(expires: expires, of: cookie.pair))
     }
 
     /// `<unix seconds> <fingerprint of the cookie>`.

@@ -6,6 +6,10 @@ import Model
 public struct TickedifySessionCookie: Sendable, Equatable {
     /// The server's `maxAge`: what a cookie without `Expires` or `Max-Age` is assumed to live.
     public static let assumedLifetime: TimeInterval = 24 * 3600
+    /// The longest lifetime believed (RFC 6265bis caps `Max-Age` and `Expires` at 400 days): a
+    /// server's `Max-Age=1e400` or a year-9999 `Expires` is not a cookie for ever, nor an expiry
+    /// the vault's record cannot hold.
+    public static let maximumLifetime: TimeInterval = 400 * 24 * 3600
 
     /// The `name=value` pair to send back in `Cookie`.
     public var pair: String
@@ -20,7 +24,7 @@ public struct TickedifySessionCookie: Sendable, Equatable {
     /// The cookie named `name` among `setCookies`, or nil. Its lifetime comes from `Max-Age`
     /// (which wins, as in RFC 6265), else from `Expires` measured against the answer's `Date`
     /// (`serverDate`, so a skewed clock on either side does not shorten or stretch it; without
-    /// one, against `now`), else ``assumedLifetime``.
+    /// one, against `now`), else ``assumedLifetime``; never more than ``maximumLifetime``.
     public static func parse(
         _ setCookies: [String], name: String, serverDate: String?, now: Date
     ) -> TickedifySessionCookie? {
@@ -32,14 +36,14 @@ public struct TickedifySessionCookie: Sendable, Equatable {
             for attribute in parts.dropFirst() {
                 let (key, value) = split(attribute)
                 switch key.lowercased() {
-                case "max-age": maxAge = Double(value).map { max(0, $0) }
+                case "max-age": maxAge = Double(value).flatMap { $0.isFinite ? max(0, $0) : nil }
                 case "expires": expires = httpDate(value)
                 default: break
                 }
             }
             let reference = serverDate.flatMap(httpDate) ?? now
             let lifetime = maxAge ?? expires.map { max(0, $0.timeIntervalSince(reference)) } ?? assumedLifetime
-            return TickedifySessionCookie(pair: pair, lifetime: lifetime)
+            return TickedifySessionCookie(pair: pair, lifetime: min(lifetime, maximumLifetime))
         }
         return nil
     }
