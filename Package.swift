@@ -167,14 +167,17 @@ package.targets.append(
     .executableTarget(
         name: "daygate-fuzz",
         dependencies: [
-            "Model", "Backends", "Aggregation", "Gateway", .product(name: "Hummingbird", package: "hummingbird"),
+            "Model", "CalendarReader", "Backends", "Aggregation", "Gateway",
+            .product(name: "Hummingbird", package: "hummingbird"),
         ],
         path: "Tests/Fuzz/Sources",
         swiftSettings: fuzzing ? [.define("LIBFUZZER")] : [],
         linkerSettings: fuzzing ? [.unsafeFlags(["-sanitize=fuzzer,address"])] : []
     )
 )
-let ownTargets: Set<String> = ["Model", "Cache", "Backends", "Aggregation", "Gateway", "daygate-fuzz"]
+let ownTargets: Set<String> = [
+    "Model", "CalendarReader", "Cache", "Backends", "Aggregation", "Gateway", "daygate-fuzz",
+]
 
 for target in package.targets {
     target.swiftSettings = (target.swiftSettings ?? []) + strict

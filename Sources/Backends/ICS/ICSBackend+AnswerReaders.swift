@@ -1,3 +1,4 @@
+import CalendarReader
 import Foundation
 import Model
 

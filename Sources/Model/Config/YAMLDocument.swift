@@ -48,6 +48,7 @@ public struct YAMLDocument: Sendable {
         } catch let error as YamlError {
             throw Self.sourceError(for: error, file: file, text: text)
         }
+        try Self.checkSize(node, file: file)
         if substitute {
             node = try substituted(node, path: [])
         }
@@ -67,6 +68,37 @@ public struct YAMLDocument: Sendable {
         try checkUnknownKeys(node, known: encoded, path: [])
         return value
     }
+
+    /// The most values (scalars, mappings, sequences) a config or route file may hold, counting
+    /// an aliased value each time it is used: far above any real file (a few hundred), far below
+    /// what an alias bomb ("billion laughs": a few lines whose aliases multiply) would make every
+    /// later pass do.
+    static let maximumValues = 100_000
+
+    static func checkSize(_ root: Node, file: String) throws {
+        var count = 0
+        var stack = [root]
+        while let node = stack.popLast() {
+            count += 1
+            guard count <= maximumValues else {
+                throw YAMLSourceError(
+                    file: file, line: nil, keyPath: "",
+                    reason: "the file holds more than \(maximumValues) values (counting each use of an alias)")
+            }
+            switch node {
+            case .mapping(let mapping):
+                for (key, value) in mapping {
+                    stack.append(key)
+                    stack.append(value)
+                }
+            case .sequence(let sequence): stack.append(contentsOf: sequence)
+            default: break
+            }
+        }
+    }
+
+    /// The most bytes a `${file:…}` reference reads: a secret or an address, not a document.
+    static let maximumReferencedFileBytes = 64 * 1024
 
     /// The line of the node at `path` (mapping keys and `[index]`), for errors found after
     /// decoding. Nil when the text is not YAML or the path is not in it.
@@ -126,7 +158,19 @@ public struct YAMLDocument: Sendable {
             let reference = String(rest[open.upperBound..<close])
             if reference.hasPrefix("file:") {
                 let filePath = String(reference.dropFirst(5))
-                guard let data = FileManager.default.contents(atPath: filePath),
+                // At most a little more than the limit is read, so a huge file or a device
+                // such as /dev/zero costs nothing.
+                let handle = FileHandle(forReadingAtPath: filePath)
+                defer { try? handle?.close() }
+                let data = handle.flatMap { try? $0.read(upToCount: Self.maximumReferencedFileBytes + 1) ?? Data() }
+                if let data, data.count > Self.maximumReferencedFileBytes {
+                    throw YAMLSourceError(
+                        file: file, line: line, keyPath: Self.join(path),
+                        reason:
+                            "file \(filePath) named by ${file:…} is larger than \(Self.maximumReferencedFileBytes / 1024) KB"
+                    )
+                }
+                guard let data,
                     let content = String(data: data, encoding: .utf8)
                 else {
                     throw YAMLSourceError(

@@ -1,4 +1,4 @@
-import Backends
+import CalendarReader
 import Foundation
 import Model
 
@@ -14,10 +14,10 @@ enum CalendarFuzzTarget {
     static let target = FuzzTarget(name: "calendar") { bytes in
         let zone = zones[bytes.count % zones.count]
         guard let calendar = try? ICSCalendar(bytes: bytes, household: zone) else { return }
-        let limit = 500
-        let expansion = calendar.expand(from: day.adding(days: -7), to: day.adding(days: 21), maximumInstances: limit)
+        let limits = ICSLimits.standard
+        let expansion = calendar.expand(from: day.adding(days: -7), to: day.adding(days: 21), limits: limits)
         invariant(
-            expansion.occurrences.count <= limit * max(1, calendar.events.count),
-            "\(expansion.occurrences.count) occurrences from \(calendar.events.count) events", target: "calendar")
+            expansion.occurrences.count <= limits.maximumInstances,
+            "\(expansion.occurrences.count) occurrences, past the feed's bound", target: "calendar")
     }
 }
