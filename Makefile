@@ -20,7 +20,7 @@ demo: build
 	$(SWIFT) build --product daygate --show-bin-path >/dev/null
 	"$$($(SWIFT) build --show-bin-path)/daygate" demo $(DEMO_ARGS)
 
-test: lint test-swift test-browser test-openapi test-schemathesis test-durability test-resilience test-install test-fuzz
+test: lint test-swift test-browser test-openapi test-durability test-resilience test-install fuzz-replay
 
 # The house style (.swift-format: 4 spaces, 120 columns): `make format` rewrites the tree,
 # `make lint` (part of `make test`) fails on any finding.

@@ -22,7 +22,7 @@ public struct ICSEventsOperation: BackendOperation {
     /// Occurrences one answer holds, every calendar together.
     public static let maximumAnswerInstances = 50_000
     /// How long expanding the calendars of one answer may take, every calendar together.
-    public static let answerDuration: Duration = .seconds(20)
+    public static let answerDuration: Duration = .seconds(5)
 
     let feeds: ICSFeedStore
     let workers: ICSWorkers

@@ -28,7 +28,8 @@ struct ConfigWorkBoundTests {
 
     @Test func aReferencedFileIsReadOnlyUpToItsLimit() throws {
         do {
-            _ = try Self.decode("timezone: Europe/Amsterdam\nclients:\n  - {name: a, key: \"${file:/dev/zero}\", profile: default}\n")
+            _ = try Self.decode(
+                "timezone: Europe/Amsterdam\nclients:\n  - {name: a, key: \"${file:/dev/zero}\", profile: default}\n")
             Issue.record("an endless ${file:} was read")
         } catch let error as YAMLSourceError {
             #expect("\(error)".contains("larger than 64 KB"), "\(error)")

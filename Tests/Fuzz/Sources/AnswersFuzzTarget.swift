@@ -8,7 +8,9 @@ import Foundation
 /// front; a file directly in `answers/` (an input a fuzzer found) is taken as it is.
 enum AnswersFuzzTarget {
     static let readers = BackendCatalog.all.flatMap(\.answerReaders)
-    static let zones = ["Europe/Amsterdam", "America/New_York", "Pacific/Auckland"].compactMap { TimeZone(identifier: $0) }
+    static let zones = ["Europe/Amsterdam", "America/New_York", "Pacific/Auckland"].compactMap {
+        TimeZone(identifier: $0)
+    }
 
     static let target = FuzzTarget(
         name: "answers",
