@@ -12,7 +12,9 @@ struct ScriptedOperation: BackendOperation {
     enum Behaviour: Sendable {
         case answer(String)
         case fail
-        case slow(Duration, String)
+        /// Answers `body` once the test opens `gate`, and not before (a backend slower than
+        /// any deadline, without a race between two timers on a busy machine).
+        case gated(Gate, String)
         /// The backend says the thing asked for does not exist.
         case missing
         /// Echoes its `id` argument as a JSON string.
@@ -47,14 +49,41 @@ struct ScriptedOperation: BackendOperation {
         switch behaviour {
         case .answer(let body): return OperationOutput(body: Data(body.utf8))
         case .fail: throw BackendError(.status, backend: backend, message: "\(backend) answered 500")
-        case .slow(let delay, let body):
-            try await Task.sleep(for: delay)
+        case .gated(let gate, let body):
+            await gate.wait()
             return OperationOutput(body: Data(body.utf8))
         case .missing:
             throw BackendError(.notFound, backend: backend, message: "\(backend) has no item 42", status: 404)
         case .echoID:
             return try OperationOutput(encoding: arguments["id"]?.description ?? "none")
         }
+    }
+}
+
+/// Holds its waiters until `open()`; ignores cancellation, as a backend that does not answer
+/// does.
+final class Gate: Sendable {
+    private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+    var isOpen: Bool { state.withLock { $0.open } }
+
+    func wait() async {
+        await withCheckedContinuation { continuation in
+            let ready = state.withLock { state in
+                if state.open { return true }
+                state.waiters.append(continuation)
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+
+    func open() {
+        let waiters = state.withLock { state in
+            state.open = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
     }
 }
 
@@ -93,20 +122,20 @@ struct AggregatorTests {
           broken: { operation: test.broken, arguments: { date: $date } }
         """
 
-    @Test func sectionsRunConcurrentlyAndReportEachStatus() async throws {
+    /// The slow backend answers only after the test has its answer: if the aggregator waited for
+    /// it, the run would never return (the time limit fails the test). No wall-clock bound: on
+    /// two busy cores a task can wait seconds for a thread, and that is not what is tested.
+    @Test(.timeLimit(.minutes(1))) func sectionsRunConcurrentlyAndReportEachStatus() async throws {
+        let slowBackend = Gate()
         let operations = [
             ScriptedOperation("test.fast", backend: "alpha", .answer(#"{"n":1}"#)),
-            ScriptedOperation("test.slow", backend: "beta", .slow(.seconds(12), #"{"n":2}"#)),
+            ScriptedOperation("test.slow", backend: "beta", .gated(slowBackend, #"{"n":2}"#)),
             ScriptedOperation("test.broken", backend: "gamma", .fail),
         ]
         let (aggregator, route, folder) = try makeAggregator(operations, routeText: threeSections)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let started = ContinuousClock.now
         let answer = try await aggregator.run(route: route, query: [("date", "2026-11-22")], profileName: "default")
-        let elapsed = ContinuousClock.now - started
-        // The deadline is 1 s and the slow backend 12 s. The wide margin is for a 2-core machine
-        // running the whole suite in parallel, where a 1 s timer has fired up to 6 s late.
-        #expect(elapsed < .seconds(9), "the deadline bounds the answer, not the slowest backend")
+        #expect(!slowBackend.isOpen, "the deadline bounds the answer, not the slowest backend")
         #expect(answer.status == 200)
         #expect(!answer.complete)
         #expect(answer.sections["fast"]?.status == .ok)
@@ -125,7 +154,8 @@ struct AggregatorTests {
         #expect(body["complete"] == .bool(false))
         #expect(body["sections"]?["fast"]?["backend"] == .string("alpha"))
 
-        // The slow fetch went on and filled the cache.
+        // The slow fetch went on and, once it answered, filled the cache.
+        slowBackend.open()
         var again = answer
         for _ in 0..<100 where again.sections["slow"]?.cache != .hit {
             try await Task.sleep(for: .milliseconds(100))
@@ -136,7 +166,7 @@ struct AggregatorTests {
         #expect(operations[1].calls == 1)
     }
 
-    @Test func allFailedIs502AndAllTimedOutIs504() async throws {
+    @Test(.timeLimit(.minutes(1))) func allFailedIs502AndAllTimedOutIs504() async throws {
         let failing = """
             path: /v1/test
             sections:
@@ -156,10 +186,12 @@ struct AggregatorTests {
             sections:
               a: { operation: test.slow }
             """
+        let neverAnswers = Gate()
         let (slowAggregator, slowRoute, slowFolder) = try makeAggregator(
-            [ScriptedOperation("test.slow", backend: "beta", .slow(.seconds(3), "1"))], routeText: slow)
+            [ScriptedOperation("test.slow", backend: "beta", .gated(neverAnswers, "1"))], routeText: slow)
         defer { try? FileManager.default.removeItem(atPath: slowFolder) }
         let timedOut = try await slowAggregator.run(route: slowRoute, query: [], profileName: "default")
+        neverAnswers.open()
         #expect(timedOut.status == 504)
     }
 
