@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(calendar config routes request-head answers)
+[ ${#targets[@]} -gt 0 ] || targets=(calendar config routes request-head answers json)
 swift=${SWIFT:-swift}
 
 # The ordinary build's daygate-fuzz writes the seeds as libFuzzer takes them.

@@ -22,13 +22,13 @@ public struct BackendAnswerReader: Sendable {
     }
 
     /// A reader of a JSON answer: the body decoded exactly as the backend clients decode it
-    /// (`JSONCoding.decoder`, into `JSONValue`; a body that does not decode is what the client
+    /// (`JSONValue(parsing:)`; a body that does not parse is what the client
     /// refuses), then handed to `read`.
     public static func json(
         _ name: String, _ read: @escaping @Sendable (_ value: JSONValue, _ zone: TimeZone) throws -> Void
     ) -> BackendAnswerReader {
         BackendAnswerReader(name) { body, zone in
-            try read(JSONCoding.decoder.decode(JSONValue.self, from: Data(body)), zone)
+            try read(JSONValue(parsing: Data(body)), zone)
         }
     }
 

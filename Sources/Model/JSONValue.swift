@@ -114,12 +114,12 @@ public enum JSONValue: Sendable, Hashable, Codable {
     /// Converts any `Encodable` into a JSON value (through the standard encoder).
     public init(encoding value: some Encodable) throws {
         let data = try JSONCoding.encoder.encode(value)
-        self = try JSONCoding.decoder.decode(JSONValue.self, from: data)
+        self = try JSONValue(parsing: data)
     }
 
     /// Parses a complete JSON document; nil when it is not valid JSON.
     public static func parse(_ bytes: some Collection<UInt8>) -> JSONValue? {
-        try? JSONCoding.decoder.decode(JSONValue.self, from: Data(bytes))
+        try? JSONValue(parsing: bytes)
     }
 
     public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {

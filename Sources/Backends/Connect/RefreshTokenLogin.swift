@@ -69,7 +69,7 @@ public struct RefreshTokenLogin: Sendable {
 
     /// The refresh and access tokens in a login answer (wrapped in `data` or not); nil without both.
     static func tokens(_ body: Data) -> (refresh: String, access: String)? {
-        guard let value = try? JSONCoding.decoder.decode(JSONValue.self, from: body),
+        guard let value = try? JSONValue(parsing: body),
             let fields = LenientFields(value["data"] ?? value),
             let refresh = fields.string("refresh_token"), let access = fields.string("access_token")
         else { return nil }

@@ -39,7 +39,7 @@ public struct EightAllsClient: Sendable {
     }
 
     public static func decodeEvents(_ body: Data) throws -> [EightAllsEvent] {
-        guard let value = try? JSONCoding.decoder.decode(JSONValue.self, from: body),
+        guard let value = try? JSONValue(parsing: body),
             let items = LenientList.items(in: value, keys: ["events", "data", "items"])
         else {
             throw BackendError(

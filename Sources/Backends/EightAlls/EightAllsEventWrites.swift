@@ -196,7 +196,7 @@ extension EightAllsClient {
 
     /// One event as 8alls answers `GET`, `POST` and `PUT /events/…`.
     static func decodeEvent(_ body: Data) throws -> EightAllsEvent {
-        guard let value = try? JSONCoding.decoder.decode(JSONValue.self, from: body),
+        guard let value = try? JSONValue(parsing: body),
             let event = EightAllsEvent(value)
         else {
             throw BackendError(

@@ -32,7 +32,7 @@ public struct EightAllsHintListener: Sendable {
 
     /// A message's `type` (`event_deleted`, …), or `message` when it names none.
     static func hintType(_ text: String) -> String {
-        let value = try? JSONCoding.decoder.decode(JSONValue.self, from: Data(text.utf8))
+        let value = try? JSONValue(parsing: Data(text.utf8))
         return value?["type"]?.stringValue ?? "message"
     }
 

@@ -102,7 +102,7 @@ public struct FitIQClient: Sendable {
 
     /// The payload of a 2xx answer: `data` when it is wrapped; `success: false` is a failure.
     static func payload(_ body: Data) throws -> JSONValue {
-        guard let value = try? JSONCoding.decoder.decode(JSONValue.self, from: body) else {
+        guard let value = try? JSONValue(parsing: body) else {
             throw BackendError(.badResponse, backend: Self.backend, message: "FitIQ sent an answer that is not JSON")
         }
         if value["success"] == .bool(false) {
@@ -174,7 +174,7 @@ public struct FitIQClient: Sendable {
 
     /// The tokens in a login or refresh answer (wrapped in `data` or not).
     static func tokens(_ body: Data) throws -> (access: String, refresh: String?) {
-        guard let value = try? JSONCoding.decoder.decode(JSONValue.self, from: body),
+        guard let value = try? JSONValue(parsing: body),
             let fields = LenientFields(value["data"] ?? value),
             let accessToken = fields.string("access_token")
         else {

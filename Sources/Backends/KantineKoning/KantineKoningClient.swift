@@ -149,7 +149,7 @@ public struct KantineKoningClient: Sendable {
             throw KantineKoningTokenError(body: response.body)
         }
         guard response.isSuccess else { throw UpstreamHTTP.error(for: response, backend: Self.backend) }
-        guard let value = try? JSONCoding.decoder.decode(JSONValue.self, from: response.body) else {
+        guard let value = try? JSONValue(parsing: response.body) else {
             throw BackendError(
                 .badResponse, backend: Self.backend, message: "Kantine Koning sent an answer that is not JSON")
         }
@@ -167,7 +167,7 @@ struct KantineKoningTokenError: Error {
     var reason: String?
 
     init(body: Data) {
-        let value = try? JSONCoding.decoder.decode(JSONValue.self, from: body)
+        let value = try? JSONValue(parsing: body)
         let code = value?["error"]?.stringValue ?? "unauthorized"
         let reason = value?["reason"]?.stringValue
         self.rawCode = code

@@ -249,7 +249,7 @@ public struct KantineKoningConnect: BackendConnector {
                     status: response.status,
                     sentence: KantineKoningErrorSentence.sentence(body: response.body, status: response.status))
             }
-            return (try? JSONCoding.decoder.decode(JSONValue.self, from: response.body)) ?? .null
+            return (try? JSONValue(parsing: response.body)) ?? .null
         }
 
         /// Runs `body`, turning a refusal into a `ConnectError` with its sentence.

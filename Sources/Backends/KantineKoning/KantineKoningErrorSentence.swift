@@ -63,7 +63,7 @@ public enum KantineKoningErrorSentence {
 
     /// The sentence for a failed answer's body and status.
     public static func sentence(body: Data, status: Int) -> String {
-        let value = try? JSONCoding.decoder.decode(JSONValue.self, from: body)
+        let value = try? JSONValue(parsing: body)
         return sentence(
             code: value?["error"]?.stringValue, reason: value?["reason"]?.stringValue,
             message: value?["message"]?.stringValue, status: status)

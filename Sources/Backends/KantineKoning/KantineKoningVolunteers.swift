@@ -169,7 +169,7 @@ public enum KantineKoningVolunteers {
     /// The dienst in the answer to a volunteer change (`{"dienst":…}`, or wrapped in `data`),
     /// read like the diensten list; nil when the answer does not carry one.
     static func changedDienst(_ body: Data, enrollment: KantineKoningSettings.Enrollment, zone: TimeZone) -> Dienst? {
-        let value = try? JSONCoding.decoder.decode(JSONValue.self, from: body)
+        let value = try? JSONValue(parsing: body)
         guard let row = value?["dienst"] ?? value?["data"]?["dienst"] else { return nil }
         return KantineKoningDienstenOperation.dienst(row, enrollment: enrollment, zone: zone)
     }
@@ -203,7 +203,7 @@ public enum KantineKoningVolunteers {
     static func refusal(_ response: UpstreamHTTP.Response) -> BackendError {
         let backend = KantineKoningClient.backend
         var error = UpstreamHTTP.error(for: response, backend: backend)
-        if error.kind == .rejected, let value = try? JSONCoding.decoder.decode(JSONValue.self, from: response.body),
+        if error.kind == .rejected, let value = try? JSONValue(parsing: response.body),
             let code = value["error"]?.stringValue, let text = value["message"]?.stringValue
         {
             error.message =

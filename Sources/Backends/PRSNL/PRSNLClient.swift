@@ -72,7 +72,7 @@ public struct PRSNLClient: Sendable {
             response = try await send(method, url: url, body: body, token: token, notFoundIsAnswer: notFoundIsAnswer)
         }
         guard response.isSuccess else { throw UpstreamHTTP.error(for: response, backend: Self.backend) }
-        guard let value = try? JSONCoding.decoder.decode(JSONValue.self, from: response.body) else {
+        guard let value = try? JSONValue(parsing: response.body) else {
             throw BackendError(.badResponse, backend: Self.backend, message: "PRSNL sent an answer that is not JSON")
         }
         return value
@@ -135,7 +135,7 @@ public struct PRSNLClient: Sendable {
 
     /// The tokens in a login or refresh answer.
     static func tokens(_ body: Data) throws -> (access: String, refresh: String?) {
-        guard let value = try? JSONCoding.decoder.decode(JSONValue.self, from: body),
+        guard let value = try? JSONValue(parsing: body),
             let fields = LenientFields(value), let accessToken = fields.string("access_token")
         else {
             throw BackendError(.badResponse, backend: Self.backend, message: "PRSNL's token answer had no access_token")

@@ -76,7 +76,7 @@ public struct TickedifyClient: Sendable {
         guard response.isSuccess else {
             throw UpstreamHTTP.error(for: response, backend: Self.backend)
         }
-        guard let value = try? JSONCoding.decoder.decode(JSONValue.self, from: response.body) else {
+        guard let value = try? JSONValue(parsing: response.body) else {
             throw BackendError(
                 .badResponse, backend: Self.backend, message: "Tickedify sent an answer that is not JSON"
             )
@@ -117,7 +117,7 @@ public struct TickedifyClient: Sendable {
         if let refused = await session.currentAccess()?.error { throw refused }
         let response = try await send(.POST, path, cookie: cookie, body: body, needsProof: true)
         guard response.isSuccess else { throw UpstreamHTTP.error(for: response, backend: Self.backend) }
-        return (try? JSONCoding.decoder.decode(JSONValue.self, from: response.body)) ?? .null
+        return (try? JSONValue(parsing: response.body)) ?? .null
     }
 
     /// `cookie` when the account has access. While Tickedify says it has none (an ended trial
@@ -139,7 +139,7 @@ public struct TickedifyClient: Sendable {
             let me = try await send(.GET, "/api/auth/me", cookie: cookie)
             if me.status == 401 { return false }
             guard me.isSuccess else { throw UpstreamHTTP.error(for: me, backend: Self.backend) }
-            if let value = try? JSONCoding.decoder.decode(JSONValue.self, from: me.body),
+            if let value = try? JSONValue(parsing: me.body),
                 let access = TickedifyAccess.from(value, at: session.now())
             {
                 try await session.record(access)
@@ -253,7 +253,7 @@ public struct TickedifyClient: Sendable {
                     message: "Tickedify accepted the login but set no session cookie"
                 )
             }
-            let answer = try? JSONCoding.decoder.decode(JSONValue.self, from: response.body)
+            let answer = try? JSONValue(parsing: response.body)
             return (cookie, answer.flatMap { TickedifyAccess.from($0, at: now) })
         case 429:
             let wait = response.headers.first(name: "Retry-After").flatMap { RetryAfter.seconds(from: $0) } ?? 900

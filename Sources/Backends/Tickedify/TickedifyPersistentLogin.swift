@@ -81,7 +81,7 @@ public enum TickedifyPersistentLogin {
         guard response.isSuccess else {
             throw UpstreamHTTP.error(for: response, backend: TickedifyClient.backend)
         }
-        guard let value = try? JSONCoding.decoder.decode(JSONValue.self, from: response.body),
+        guard let value = try? JSONValue(parsing: response.body),
             let token = Self.token(inAnswer: value)
         else {
             throw BackendError(

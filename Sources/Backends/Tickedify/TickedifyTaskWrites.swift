@@ -152,7 +152,7 @@ public enum TickedifyTaskWrites {
     }
 
     static func json(_ data: Data) -> JSONValue? {
-        try? JSONCoding.decoder.decode(JSONValue.self, from: data)
+        try? JSONValue(parsing: data)
     }
 }
 

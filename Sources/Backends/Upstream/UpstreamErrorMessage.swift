@@ -6,7 +6,7 @@ import Model
 /// object with `message`; a top-level `message`.
 public enum UpstreamErrorMessage {
     public static func extract(from body: Data) -> String? {
-        guard !body.isEmpty, let value = try? JSONCoding.decoder.decode(JSONValue.self, from: body) else { return nil }
+        guard !body.isEmpty, let value = try? JSONValue(parsing: body) else { return nil }
         for key in ["detail", "error", "message"] {
             if let text = value[key].flatMap(message(in:)) {
                 return BackendError.scrub(text)

@@ -149,7 +149,7 @@ public struct ConfigReloadPlan: Sendable {
         let encoder = JSONEncoder()
         encoder.userInfo[.revealSecrets] = true
         guard let data = try? encoder.encode(value),
-            case .object(let fields) = try? JSONDecoder().decode(JSONValue.self, from: data)
+            case .object(let fields) = try? JSONValue(parsing: data)
         else { return [:] }
         return fields.dictionary
     }

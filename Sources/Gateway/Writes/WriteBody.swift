@@ -24,7 +24,7 @@ enum WriteBody {
         var data = Data(buffer.readableBytesView)
         if emptyAllowed, data.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) { data = Data("{}".utf8) }
         let problem = StrictJSONScan.problem(in: data)
-        guard let value = try? JSONCoding.decoder.decode(JSONValue.self, from: data) else {
+        guard let value = try? JSONValue(parsing: data) else {
             throw GatewayError(
                 .badRequest, code: "bad_request",
                 message: problem.map { "\($0); the body must be a JSON object" } ?? "the body must be a JSON object")

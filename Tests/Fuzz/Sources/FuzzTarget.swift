@@ -18,7 +18,7 @@ struct FuzzTarget: Sendable {
     /// Every target, in the order `make fuzz` runs them.
     static let all: [FuzzTarget] = [
         CalendarFuzzTarget.target, ConfigFuzzTarget.target, RoutesFuzzTarget.target, RequestHeadFuzzTarget.target,
-        AnswersFuzzTarget.target,
+        AnswersFuzzTarget.target, JSONFuzzTarget.target,
     ]
 
     static func named(_ name: String) -> FuzzTarget? {
