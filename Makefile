@@ -20,7 +20,7 @@ demo: build
 	$(SWIFT) build --product daygate --show-bin-path >/dev/null
 	"$$($(SWIFT) build --show-bin-path)/daygate" demo $(DEMO_ARGS)
 
-test: lint test-swift test-browser test-openapi test-durability test-resilience test-install fuzz-replay
+test: lint test-swift test-browser test-openapi test-schemathesis test-durability test-resilience test-install fuzz-replay
 
 # The house style (.swift-format: 4 spaces, 120 columns): `make format` rewrites the tree,
 # `make lint` (part of `make test`) fails on any finding.
@@ -81,7 +81,8 @@ test-schemathesis: deps
 # libFuzzer (Tests/Fuzz): a calendar feed, the config, a route file, a request head and every
 # backend's answers. `make fuzz` runs each target for FUZZ_SECONDS (a sanitizer build in
 # .build-fuzz; an input that crashes is kept in Tests/Fuzz/regressions/); `make test` replays
-# the committed seeds and regressions on the ordinary build, then fuzzes each target briefly.
+# the committed seeds and regressions on the ordinary build; `make test-fuzz` also fuzzes each
+# target briefly (a second, sanitizer build: outside `make test` for its time on a fresh clone).
 FUZZ_SECONDS ?= 120
 FUZZ_SMOKE_SECONDS ?= 20
 fuzz: deps
