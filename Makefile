@@ -46,10 +46,13 @@ lint-links:
 # its five simulators and gateway, some holding 2.6 s latencies) they took 3.5-3.9 s on two
 # cores, past the route's 2 s deadline (1 run in 6); alone the three cases take 1 s.
 # The ICS reader is compared with Python's icalendar + recurring-ical-events (PyPI).
+# The gateway's tests hung once in three runs on 2026-11-26 (not reproduced since: every thread
+# idle, a wait that nothing ended); they are line-buffered and stopped after 20 minutes (about
+# 4 here), so that a hang fails with the last test started in the log instead of holding CI.
 test-swift: deps
 	@python3 -c "import icalendar, recurring_ical_events" 2>/dev/null || python3 -m pip install --quiet --disable-pip-version-check icalendar recurring-ical-events
 	$(SWIFT) test --skip FaultSuiteTests --skip GatewayTests
-	$(SWIFT) test --no-parallel --filter GatewayTests --skip FaultSuiteTests
+	timeout 1200 stdbuf -oL -eL $(SWIFT) test --no-parallel --filter GatewayTests --skip FaultSuiteTests
 	$(SWIFT) test --filter FaultSuiteTests --skip sessionLostMidway
 	$(SWIFT) test --no-parallel --filter FaultSuiteTests.sessionLostMidway
 
