@@ -102,7 +102,7 @@ public actor AuthSession {
             blockError = nil
             return fresh
         } catch let error as BackendError {
-            if error.kind == .reauthBlocked || error.kind == .reauthRequired {
+            if error.kind == .reauthBlocked || error.kind == .reauthRequired || error.kind == .reauthSuspected {
                 blockedUntil = now().addingTimeInterval(error.retryAfter ?? 300)
                 blockError = error
             }

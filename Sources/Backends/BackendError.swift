@@ -29,6 +29,10 @@ public struct BackendError: UpstreamFailure, CustomStringConvertible {
         case accessExpired = "upstream_access_expired"
         /// Logging in again is not allowed yet (rate limit); the gateway waits instead of retrying.
         case reauthBlocked = "reauth_blocked"
+        /// A kept credential was not accepted, in an answer that does not prove it invalid (the
+        /// backend answers an outage the same way): it is kept and tried again later; until
+        /// then the gateway waits.
+        case reauthSuspected = "reauth_suspected"
         /// The backend has a known bug on this route; the message says what is unavailable.
         case unavailable = "upstream_unavailable"
         /// Not called: the source failed repeatedly and its circuit is open (`CircuitBreaker`).

@@ -189,30 +189,66 @@ public struct TickedifyClient: Sendable {
     }
 
     /// A new session: from the persistent login link `daygate connect tickedify` kept (no rate
-    /// limit, no password), else from the configured password. A link the server no longer
-    /// knows is forgotten; without a password that is a `reauth_required` saying to connect again.
-    /// The account's access comes with a password login (`requiresUpgrade`); a link login does
-    /// not say it.
+    /// limit, no password), else from the configured password. A link answered without a
+    /// session is never forgotten (Tickedify answers so for an unknown link and also when it
+    /// cannot save a session): it is tried again after a back-off (`TickedifyLinkHealth`), the
+    /// password is used meanwhile, and without one the section says `reauth_suspected` — or,
+    /// after three days of failures, `reauth_required` (connect again). The account's access
+    /// comes with a password login (`requiresUpgrade`); a link login does not say it.
     func login() async throws -> (TickedifySessionCookie, TickedifyAccess?) {
         let vault = session.vault
         let profile = session.profile
         if let token = await TickedifyPersistentLogin.stored(vault: vault, profile: profile, email: settings.email) {
-            if let cookie = try await TickedifyPersistentLogin.login(
-                token: token, baseURL: settings.endpoint.baseURL, http: http,
-                timeout: settings.endpoint.timeout.seconds, source: source, now: session.now())
-            {
-                return (cookie, nil)
+            var health = await TickedifyPersistentLogin.health(vault: vault, profile: profile)
+            let now = session.now()
+            if health.nextTry(now: now) == nil {
+                if let cookie = try await TickedifyPersistentLogin.login(
+                    token: token, baseURL: settings.endpoint.baseURL, http: http,
+                    timeout: settings.endpoint.timeout.seconds, source: source, now: now)
+                {
+                    if health.failures > 0 {
+                        logger.info(
+                            "Tickedify accepts the kept login link again", metadata: ["failures": "\(health.failures)"])
+                        health.worked()
+                        try await TickedifyPersistentLogin.setHealth(health, vault: vault, profile: profile)
+                    }
+                    return (cookie, nil)
+                }
+                health.failed(at: now)
+                try await TickedifyPersistentLogin.setHealth(health, vault: vault, profile: profile)
+                logger.warning(
+                    "Tickedify answered the kept login link without a session (as it does for an unknown link, and when it cannot save a session); the link is kept and tried again later",
+                    metadata: ["failures": "\(health.failures)"])
             }
-            logger.warning("Tickedify no longer accepts the persistent login link kept by `daygate connect`")
-            try await TickedifyPersistentLogin.store(nil, email: settings.email, vault: vault, profile: profile)
             if settings.password == nil {
-                throw Self.connectAgain("Tickedify no longer accepts the kept login link")
+                throw Self.linkNotAccepted(health, now: now)
             }
         }
         guard let password = settings.password else {
             throw Self.connectAgain("there is no Tickedify login kept for \(settings.email)")
         }
         return try await passwordLogin(password)
+    }
+
+    /// Why there is no session while the kept link is failing and there is no password: it is
+    /// suspected (kept, tried again at the next back-off) or, after long enough, to be replaced.
+    static func linkNotAccepted(_ health: TickedifyLinkHealth, now: Date) -> BackendError {
+        let since = health.firstFailure.map { LenientDate.format($0, in: .gmt) } ?? "now"
+        let wait =
+            health.nextTry(now: now).map { $0.timeIntervalSince(now).rounded(.up) } ?? TickedifyLinkHealth.firstBackoff
+        let tries = health.failures == 1 ? "1 try" : "\(health.failures) tries"
+        if health.state == .reauthRequired {
+            return BackendError(
+                .reauthRequired, backend: backend,
+                message:
+                    "Tickedify has not accepted the kept login link since \(since) (\(tries)); run `daygate connect tickedify` to log in again (the link is kept and still tried until then)",
+                retryAfter: wait)
+        }
+        return BackendError(
+            .reauthSuspected, backend: backend,
+            message:
+                "Tickedify did not accept the kept login link since \(since) (\(tries)), as it answers for an unknown link and also when it cannot save a session; the link is kept and tried again in \(Int(wait)) s",
+            retryAfter: wait)
     }
 
     /// The refusal that asks the person to run `daygate connect tickedify`.

@@ -47,12 +47,25 @@ public enum TickedifyPersistentLogin {
         return token
     }
 
-    /// Keeps `token` for `email` (nil forgets it).
+    /// Keeps `token` for `email` (nil forgets it); what was known of the link before goes.
     public static func store(_ token: String?, email: String, vault: any CredentialVault, profile: String) async throws
     {
         let backend = TickedifyClient.backend
         try await vault.setValue(token, profile: profile, backend: backend, name: tokenName)
         try await vault.setValue(token == nil ? nil : email, profile: profile, backend: backend, name: accountName)
+        try await setHealth(TickedifyLinkHealth(), vault: vault, profile: profile)
+    }
+
+    /// How the kept link has fared (`TickedifyLinkHealth`).
+    public static func health(vault: any CredentialVault, profile: String) async -> TickedifyLinkHealth {
+        TickedifyLinkHealth(
+            record: await vault.value(
+                profile: profile, backend: TickedifyClient.backend, name: TickedifyLinkHealth.vaultName))
+    }
+
+    static func setHealth(_ health: TickedifyLinkHealth, vault: any CredentialVault, profile: String) async throws {
+        try await vault.setValue(
+            health.record, profile: profile, backend: TickedifyClient.backend, name: TickedifyLinkHealth.vaultName)
     }
 
     /// `GET /al/<token>`: the session cookie it sets, or nil when the server did not know the

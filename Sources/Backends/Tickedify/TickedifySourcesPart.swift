@@ -31,11 +31,40 @@ public struct TickedifySourcesPart: SourcesPart {
                 "checked_at": .string(format: .dateTime, nullable: true),
             ], description: "Whether the Tickedify account may use Tickedify, as Tickedify last said."))
 
-    public var detailSchemas: [String: JSONSchema] {
-        ["access": Self.accessSchema.reference]
+    struct LoginLink: Encodable, Sendable {
+        var state: String
+        @Nullable var firstFailureAt: String?
+        var failures: Int
+        @Nullable var nextTryAt: String?
+
+        enum CodingKeys: String, CodingKey {
+            case state
+            case firstFailureAt = "first_failure_at"
+            case failures
+            case nextTryAt = "next_try_at"
+        }
     }
 
-    public var detailComponents: [SchemaComponent] { [Self.accessSchema] }
+    public static let loginLinkSchema = SchemaComponent(
+        "TickedifyLoginLink",
+        schema: .closedObject(
+            [
+                "state": .string(
+                    description:
+                        "none: no link kept; reauth_suspected: Tickedify answered the link without a session (as for an unknown link, and when it cannot save one), the link is kept and tried again; reauth_required: it has failed for three days, connect again.",
+                    allowedValues: ["none", "ok", "reauth_suspected", "reauth_required"]
+                ),
+                "first_failure_at": .string(
+                    format: .dateTime, nullable: true, description: "When it first failed since it last worked."),
+                "failures": .integer(description: "Failures in a row."),
+                "next_try_at": .string(format: .dateTime, nullable: true, description: "When daygate tries it again."),
+            ], description: "The persistent login link `daygate connect tickedify` kept."))
+
+    public var detailSchemas: [String: JSONSchema] {
+        ["access": Self.accessSchema.reference, "login_link": Self.loginLinkSchema.reference]
+    }
+
+    public var detailComponents: [SchemaComponent] { [Self.accessSchema, Self.loginLinkSchema] }
 
     public func details(_ input: SourcesInput) async -> [String: JSONValue] {
         guard let settings = input.profile.tickedify else { return [:] }
@@ -43,6 +72,21 @@ public struct TickedifySourcesPart: SourcesPart {
         let shown = Access(
             hasAccess: access?.hasAccess, expiryType: access?.expiryType, message: access?.message,
             checkedAt: access.map { LenientDate.format($0.checkedAt, in: .gmt) })
-        return ["access": (try? JSONValue(encoding: shown)) ?? .null]
+        let scope = TickedifyClient.scope(settings).description
+        let link: LoginLink
+        if await TickedifyPersistentLogin.stored(vault: input.vault, profile: scope, email: settings.email) == nil {
+            link = LoginLink(state: "none", firstFailureAt: nil, failures: 0, nextTryAt: nil)
+        } else {
+            let health = await TickedifyPersistentLogin.health(vault: input.vault, profile: scope)
+            link = LoginLink(
+                state: health.state.rawValue,
+                firstFailureAt: health.firstFailure.map { LenientDate.format($0, in: .gmt) },
+                failures: health.failures,
+                nextTryAt: health.nextTry(now: Date()).map { LenientDate.format($0, in: .gmt) })
+        }
+        return [
+            "access": (try? JSONValue(encoding: shown)) ?? .null,
+            "login_link": (try? JSONValue(encoding: link)) ?? .null,
+        ]
     }
 }

@@ -16,7 +16,9 @@ enum WriteError {
             return GatewayError(.badRequest, detail)
         case let failure as BackendError:
             var headers = HTTPFields()
-            if failure.kind == .rateLimited || failure.kind == .circuitOpen || failure.kind == .reauthBlocked {
+            if failure.kind == .rateLimited || failure.kind == .circuitOpen || failure.kind == .reauthBlocked
+                || failure.kind == .reauthSuspected
+            {
                 // A 429 always says when to come back: the backend's wait, else a minute.
                 if let wait = failure.retryAfter ?? (failure.kind == .rateLimited ? 60 : nil) {
                     headers[.retryAfter] = String(Int(wait.rounded(.up)))
@@ -44,7 +46,7 @@ enum WriteError {
         case .timeout: return .gatewayTimeout
         case .notConfigured, .notFound: return .notFound
         case .accessExpired: return .forbidden
-        case .circuitOpen, .unavailable, .reauthBlocked: return .serviceUnavailable
+        case .circuitOpen, .unavailable, .reauthBlocked, .reauthSuspected: return .serviceUnavailable
         case .unreachable, .status, .badResponse, .reauthRequired: return .badGateway
         }
     }
@@ -75,8 +77,8 @@ struct WriteFailed: HTTPResponseError {
         case let failure as BackendError:
             switch failure.kind {
             case .rejected, .notFound: return .refused
-            case .rateLimited, .circuitOpen, .unavailable, .reauthBlocked, .reauthRequired, .notConfigured,
-                .accessExpired:
+            case .rateLimited, .circuitOpen, .unavailable, .reauthBlocked, .reauthSuspected, .reauthRequired,
+                .notConfigured, .accessExpired:
                 return .notDone
             case .status: return .notDone
             case .timeout, .badResponse, .unreachable: return failure.mayHaveArrived ? .unknown : .notDone

@@ -6,6 +6,7 @@ import Model
 import NIOCore
 import NIOHTTP1
 import Simulators
+import Synchronization
 import Testing
 
 /// `daygate connect` for the backends with a password (Tickedify, FitIQ, PRSNL) against their
@@ -136,33 +137,117 @@ struct LoginConnectTests {
         }
     }
 
-    @Test("Tickedify: a link that stops working is forgotten and the section says to connect again")
+    /// Tickedify answers `/al/` with the same 302 and no cookie for a link it does not know and
+    /// when it cannot save a session (recorded: `Tests/Fixtures/recordings/tickedify`, 097 and
+    /// 121). One such answer must not cost the household its link: it is kept and tried again
+    /// after a back-off, and only after three days (and five tries) is the person asked to
+    /// connect again — the link still kept until `daygate connect` replaces it.
+    @Test(
+        "Tickedify: a link answered without a session is kept, tried again later, and only after three days is the person asked to connect again"
+    )
     func tickedifyLinkStopsWorking() async throws {
         let sim = try await TickedifySimulator().start()
         try await SimulatorBackedTest.run(sim, profile: ProfileConfig([]), zone: Self.zone) { sim, _ in
             try await Self.withHTTP { http in
                 let vault = MemoryCredentialVault()
                 let profile = Self.tickedifyProfile(sim)
+                let scope = TickedifyClient.scope(profile.tickedify!).description
                 _ = try await TickedifyConnect().connect(
                     Self.connectContext(
                         profile, vault: vault, http: http, ["password": TickedifySimulator.demoPassword]))
-                // The person makes a new link in the browser: the kept one is replaced.
+                let kept = try #require(
+                    await TickedifyPersistentLogin.stored(
+                        vault: vault, profile: scope, email: TickedifySimulator.demoEmail))
+                // The person makes a new link in the browser: Tickedify answers the kept one as
+                // it answers a link it cannot log in with right now.
                 _ = try await Self.browserLink(sim, http: http)
                 _ = try await SimulatorBackedTest.call(sim, .POST, "/_sim/sessions/expire")
-                let message = await Self.refusal {
-                    _ = try await TickedifyCountsOperation().fetch(
-                        [:], context: Self.operationContext(profile, vault: vault, http: http))
+                let start = Date()
+                let clock = Mutex(start)
+                let sessions = SessionRegistry(vault: vault, now: { clock.withLock { $0 } })
+                func fetch() async -> BackendError? {
+                    let context = OperationContext(
+                        profileName: "default", profile: profile, clock: RequestClock(now: Date(), timeZone: Self.zone),
+                        http: http, sessions: sessions, logger: Logger(label: "test"))
+                    do {
+                        _ = try await TickedifyCountsOperation().fetch([:], context: context)
+                        return nil
+                    } catch {
+                        return error as? BackendError
+                    }
                 }
-                #expect(message?.contains("run `daygate connect tickedify`") == true)
+                func linkCalls() -> Int { sim.control.calls("GET /al/\(kept)") }
+
+                let first = await fetch()
+                #expect(first?.kind == .reauthSuspected)
+                #expect(first?.message.contains("the link is kept") == true)
+                #expect(linkCalls() == 1)
                 #expect(
                     await TickedifyPersistentLogin.stored(
-                        vault: vault, profile: TickedifyClient.scope(profile.tickedify!).description,
-                        email: TickedifySimulator.demoEmail)
-                        == nil)
+                        vault: vault, profile: scope, email: TickedifySimulator.demoEmail)
+                        == kept)
+                let health = await TickedifyPersistentLogin.health(vault: vault, profile: scope)
+                #expect(health.state == .reauthSuspected && health.failures == 1 && health.firstFailure != nil)
+
+                // Within the back-off nothing is sent; after it the link is tried again.
+                clock.withLock { $0 = start.addingTimeInterval(30) }
+                #expect(await fetch()?.kind == .reauthSuspected)
+                #expect(linkCalls() == 1)
+                var now = start
+                for round in 2...5 {
+                    now = now.addingTimeInterval(TickedifyLinkHealth.maximumBackoff + 1)
+                    clock.withLock { [now] in $0 = now }
+                    #expect(await fetch()?.kind == .reauthSuspected)
+                    #expect(linkCalls() == round)
+                }
+                // Three days of failures: the person is asked to connect again; the link stays.
+                clock.withLock { $0 = start.addingTimeInterval(TickedifyLinkHealth.giveUpAfter + 1) }
+                let last = await fetch()
+                #expect(last?.kind == .reauthRequired)
+                #expect(last?.message.contains("run `daygate connect tickedify`") == true)
+                #expect(linkCalls() == 6)
+                #expect(
+                    await TickedifyPersistentLogin.stored(
+                        vault: vault, profile: scope, email: TickedifySimulator.demoEmail)
+                        == kept)
                 // No password was tried: only the two deliberate logins happened.
                 #expect(sim.control.calls("POST /api/auth/login") == 2)
-                let checks = await TickedifyConnect().check(Self.operationContext(profile, vault: vault, http: http))
-                #expect(checks.map(\.ok) == [false])
+            }
+        }
+    }
+
+    /// With a password configured the failing link does not stop the day: the password logs
+    /// in meanwhile, and the link is tried again once its back-off has passed.
+    @Test("Tickedify: while the kept link fails, the configured password is used and the link kept")
+    func tickedifyLinkFailsWithAPassword() async throws {
+        let sim = try await TickedifySimulator().start()
+        try await SimulatorBackedTest.run(sim, profile: ProfileConfig([]), zone: Self.zone) { sim, _ in
+            try await Self.withHTTP { http in
+                let vault = MemoryCredentialVault()
+                let profile = Self.tickedifyProfile(sim)
+                let scope = TickedifyClient.scope(profile.tickedify!).description
+                _ = try await TickedifyConnect().connect(
+                    Self.connectContext(
+                        profile, vault: vault, http: http, ["password": TickedifySimulator.demoPassword]))
+                let kept = try #require(
+                    await TickedifyPersistentLogin.stored(
+                        vault: vault, profile: scope, email: TickedifySimulator.demoEmail))
+                _ = try await Self.browserLink(sim, http: http)
+                _ = try await SimulatorBackedTest.call(sim, .POST, "/_sim/sessions/expire")
+                let withPassword = ProfileConfig([
+                    TickedifySettings(
+                        endpoint: BackendEndpoint(baseURL: sim.apiBaseURL), email: TickedifySimulator.demoEmail,
+                        password: Secret(TickedifySimulator.demoPassword))
+                ])
+                _ = try await TickedifyCountsOperation().fetch(
+                    [:], context: Self.operationContext(withPassword, vault: vault, http: http))
+                #expect(sim.control.calls("GET /al/\(kept)") == 1)
+                #expect(sim.control.calls("POST /api/auth/login") == 3)
+                #expect(
+                    await TickedifyPersistentLogin.stored(
+                        vault: vault, profile: scope, email: TickedifySimulator.demoEmail)
+                        == kept)
+                #expect(await TickedifyPersistentLogin.health(vault: vault, profile: scope).state == .reauthSuspected)
             }
         }
     }
