@@ -405,3 +405,46 @@ struct TickedifyRecurrenceTests {
                 == Self.day("2026-03-10").adding(days: 5000))
     }
 }
+
+/// What the completion does with a task's recurrence before it sends anything.
+struct TickedifyCompletionRecurrenceTests {
+    let today = LocalDate("2026-11-26")!
+
+    @Test func aOneOffTaskHasNoRecurrence() {
+        #expect(
+            TickedifyTaskWrites.recurrence(
+                of: .object(["herhalingActief": .bool(false), "herhalingType": .string("dagelijks")])) == nil)
+        #expect(
+            TickedifyTaskWrites.recurrence(of: .object(["herhalingActief": .bool(true), "herhalingType": .string("")]))
+                == nil)
+        #expect(
+            TickedifyTaskWrites.recurrence(of: .object(["herhalingActief": .bool(true), "herhalingType": .null])) == nil
+        )
+        #expect(
+            TickedifyTaskWrites.recurrence(
+                of: .object(["herhalingActief": .bool(true), "herhalingType": .string("weekly-1-4")])) == "weekly-1-4"
+        )
+    }
+
+    @Test func theNextDateCountsFromTheTasksOwnDay() throws {
+        let task = JSONValue.object([
+            "verschijndatum": .string("2026-11-26T00:00:00.000Z"), "herhalingType": .string("weekly-1-4"),
+        ])
+        #expect(
+            try TickedifyTaskWrites.nextDate(of: task, pattern: "weekly-1-4", today: today) == LocalDate("2026-12-03"))
+    }
+
+    /// A pattern daygate cannot compute is refused before anything is sent: a 422 naming it.
+    @Test func aPatternThatCannotBeComputedIsA422() {
+        for pattern in ["event-3-voor-vergadering", "elke-volle-maan", "weekly-1-"] {
+            do {
+                _ = try TickedifyTaskWrites.nextDate(of: .object([:]), pattern: pattern, today: today)
+                Issue.record("\(pattern) was computed")
+            } catch {
+                #expect(error.status == 422)
+                #expect(error.code == "recurrence_not_computable")
+                #expect(error.message.contains(pattern))
+            }
+        }
+    }
+}

@@ -98,6 +98,18 @@ struct TaskWriteTests {
                 #expect(done.status == .ok)
                 let next = try #require(try done.json["next_task_id"]?.stringValue)
                 #expect(next != task)
+                // Made as the web app makes it (Tickedify's completion makes none): weekly on
+                // Mondays, from the task's day, the Monday after; and it is in the list.
+                #expect(demo.calls(.tickedify, "POST /api/taak/recurring") == 1)
+                let nextDate = try #require(try done.json["next_task_date"]?.stringValue)
+                #expect(LocalDate(nextDate)?.weekday == 0)
+                let acties = try await client.execute(
+                    uri: "/v1/tasks?list=acties&future=true", method: .get, headers: [.cacheControl: "no-cache"]
+                ).json
+                #expect(
+                    acties["tasks"]?.arrayValue?.contains {
+                        $0["id"] == .string(next) && $0["title"] == .string("Mama bellen")
+                    } == true)
 
                 let reopened = try await Self.post(client, "/v1/tasks/\(task)/reopen")
                 #expect(reopened.status == .ok)
@@ -183,7 +195,8 @@ struct TaskWriteTests {
                 // The session is proven by this read; the write then goes out without a check.
                 let task = try #require(
                     try Self.slot(try await Self.plan(client), "Mama bellen")["task_id"]?.stringValue)
-                _ = try await demo.call(.tickedify, .POST, "/_sim/faults", json: #"{"latency_ms":3000}"#)
+                // Only the completion is slow: the read of the list before it answers at once.
+                _ = try await demo.call(.tickedify, .POST, "/_sim/faults", json: #"{"latency_ms":3000,"method":"PUT"}"#)
                 let first = try await Self.post(client, "/v1/tasks/\(task)/complete", key: "ha-slow-1")
                 #expect(first.status == .gatewayTimeout)
                 #expect(try first.json["error"]?["code"] == .string("upstream_timeout"))

@@ -64,20 +64,49 @@ struct TickedifyTaskWritesSimulatorTests {
         }
     }
 
-    @Test func completingARecurringTaskMakesItsNextOccurrence() async throws {
+    /// As the real server (recorded: `Tests/Fixtures/recordings/tickedify`, 048-057): the
+    /// completion of a recurring task makes no next occurrence and says none; the web app's
+    /// `POST /api/taak/recurring {originalTask, nextDate}` makes it, from the camelCase fields,
+    /// with an id that is not `task_…`, and refuses without a session or a date with a 500.
+    @Test func aRecurringTaskComesBackOnlyThroughTheWebAppsOwnCall() async throws {
         try await withTickedify { sim, client in
             let cookie = try await client.tickedifyCookie(sim)
-            let mama = try await Self.taskID(client, sim, cookie, "acties", "Mama bellen")
-            let done = try await Self.complete(client, sim, cookie, mama)
+            let headers = [("cookie", cookie)]
+            let acties = try await client.tickedifyGet(sim, "/api/lijst/acties", cookie: cookie)
+            let list = try #require(JSONValue.parse(Array(acties.body.utf8)))
+            let original = try #require(list.arrayValue?.first { $0["tekst"] == .string("Mama bellen") })
+            let mamaID = try #require(original["id"]?.stringValue)
+
+            let refusedWithoutSession = try await client.send(
+                .POST, sim, "/api/taak/recurring",
+                json: JSONValue.object(["originalTask": original, "nextDate": .string("2026-11-30")]).serialized)
+            #expect(refusedWithoutSession.status == 500)
+            #expect(refusedWithoutSession.body == #"{"error":"Fout bij aanmaken herhalende taak"}"#)
+            let refusedDate = try await client.send(
+                .POST, sim, "/api/taak/recurring",
+                json: JSONValue.object(["originalTask": original, "nextDate": .string("volgende week")]).serialized,
+                headers: headers)
+            #expect(refusedDate.status == 500)
+            #expect(
+                refusedDate.body == #"{"error":"Fout bij aanmaken herhalende taak - createRecurringTask failed"}"#)
+
+            let made = try await client.send(
+                .POST, sim, "/api/taak/recurring",
+                json: JSONValue.object(["originalTask": original, "nextDate": .string("2026-11-30")]).serialized,
+                headers: headers)
+            #expect(made.status == 200)
+            let next = try #require(made.object["taskId"] as? String)
+            #expect(!next.hasPrefix("task_") && next != mamaID)
+
+            let done = try await Self.complete(client, sim, cookie, mamaID)
             #expect(done.status == 200)
-            let next = try #require(done.object["new_recurring_taak_id"] as? String)
-            #expect(next != mama && next.hasPrefix("task_"))
-            // weekly-1-1 from Monday 2026-11-23: the next Monday.
-            let future = try await client.tickedifyGet(sim, "/api/lijst/acties", cookie: cookie)
-            let row = try #require(future.array.first { $0["id"] as? String == next })
-            #expect(row["tekst"] as? String == "Mama bellen")
+            #expect(done.object["new_recurring_taak_id"] == nil, "the server's completion makes no next occurrence")
+            let after = try await client.tickedifyGet(sim, "/api/lijst/acties", cookie: cookie)
+            #expect(after.array.filter { $0["tekst"] as? String == "Mama bellen" }.count == 1)
+            let row = try #require(after.array.first { $0["id"] as? String == next })
             #expect(row["verschijndatum"] as? String == "2026-11-30T00:00:00.000Z")
             #expect(row["herhalingActief"] as? Bool == true)
+            #expect(row["herhalingType"] as? String == original["herhalingType"]?.stringValue)
         }
     }
 

@@ -79,7 +79,13 @@ public enum TickedifySchemas {
                 ]),
                 "next_task_id": .string(
                     nullable: true,
-                    description: "The next occurrence Tickedify made of a recurring task; null when it made none."),
+                    description:
+                        "The next occurrence of a recurring task (made before the completion, as Tickedify's web app does); null for a one-off task."
+                ),
+                "next_task_date": .string(
+                    format: .date, nullable: true,
+                    description: "The day of that next occurrence; null for a one-off task."
+                ),
             ], description: "Answer of POST /v1/tasks/{id}/complete."))
 
     /// Answer of `POST /v1/tasks/{id}/reopen`.

@@ -15,8 +15,11 @@ extension TickedifyTaskWrite {
             return WriteDocumentation(
                 operationID: "completeTask", summary: "Tick off a Tickedify task.",
                 description:
-                    "Tickedify archives the task, removes it from every day's plan and, for a recurring task, makes its next "
-                    + "occurrence (`next_task_id`). No body, or `{}`. \(session) A timeout leaves the outcome unknown (504): "
+                    "Tickedify archives the task and removes it from every day's plan. A recurring task first gets its next "
+                    + "occurrence, made as Tickedify's web app makes it (Tickedify's own completion makes none): its date computed "
+                    + "from the task's pattern (`next_task_date`), then `POST /api/taak/recurring` (`next_task_id`); a pattern that "
+                    + "cannot be computed is a 422 `recurrence_not_computable` and nothing is sent. No body, or `{}`. \(session) "
+                    + "A timeout leaves the outcome unknown (504): "
                     + "read /v1/tasks or /v1/plan before trying again. The cached task lists, counts, day plans and completed lists "
                     + "are dropped.",
                 backend: "Tickedify", parameters: [TickedifySchemas.taskID], body: TickedifySchemas.noFields,

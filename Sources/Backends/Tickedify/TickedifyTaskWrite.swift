@@ -2,7 +2,7 @@ import Foundation
 import Model
 
 /// The task endpoints (`TickedifyTaskWrites`):
-/// - `POST /v1/tasks/{id}/complete` → 200 `{"task": {"id", "completed_at"}, "next_task_id"}`;
+/// - `POST /v1/tasks/{id}/complete` → 200 `{"task": {"id", "completed_at"}, "next_task_id", "next_task_date"}`;
 /// - `POST /v1/tasks/{id}/reopen` → 200 `{"task": {"id", "list": "inbox"}}`;
 /// - `PUT /v1/plan/items/{id} {"hour", "position"?}` → 200 `{"plan_item": {"id", "hour", "position"}}`;
 /// - `DELETE /v1/plan/items/{id}` → 204.
@@ -59,7 +59,8 @@ public struct TickedifyTaskWrite: BackendWrite {
             return try WriteResult(
                 status: 200,
                 encoding: Completed(
-                    task: .init(id: done.id, completedAt: done.completedAt), nextTaskID: done.nextTaskID),
+                    task: .init(id: done.id, completedAt: done.completedAt), nextTaskID: done.nextTaskID,
+                    nextTaskDate: done.nextDate?.description),
                 invalidations: [
                     .all(TickedifyListOperation().name), .all(TickedifyCountsOperation().name),
                     .all(TickedifyDailyPlanOperation().name), .all(TickedifyCompletedOperation().name),
@@ -95,9 +96,11 @@ public struct TickedifyTaskWrite: BackendWrite {
         }
         var task: Item
         @Nullable var nextTaskID: String?
+        @Nullable var nextTaskDate: String?
         enum CodingKeys: String, CodingKey {
             case task
             case nextTaskID = "next_task_id"
+            case nextTaskDate = "next_task_date"
         }
     }
 

@@ -11,26 +11,83 @@ import NIOHTTP1
 /// answers mean — are separate functions, tested without sockets.
 public enum TickedifyTaskWrites {
     /// A completed task: its id, when it was completed (the time sent; Tickedify stores its own
-    /// "now" of the same moment), and the next occurrence Tickedify made of a recurring one.
+    /// "now" of the same moment), and for a recurring one the next occurrence daygate made.
     public struct Completion: Sendable, Equatable {
         public var id: String
         public var completedAt: String
         public var nextTaskID: String?
+        public var nextDate: LocalDate?
     }
 
     // MARK: - Calls
 
-    /// `PUT /api/taak/:id {"afgewerkt", "completedViaCheckbox": true, "lijst": "afgewerkt"}`:
-    /// Tickedify archives the task, deletes its planning items and, for a recurring task, makes
-    /// the next occurrence itself (so daygate does not: that would make two).
+    /// Completes a task as Tickedify's web app does. For a recurring task (`herhalingActief`
+    /// with a `herhalingType`, found in the `acties` list) the web app makes the next
+    /// occurrence itself, before completing: it computes the date (`TickedifyRecurrence`) and
+    /// sends `POST /api/taak/recurring {originalTask, nextDate}` with the task as the list
+    /// gave it. The server's own completion makes none (it calls its helper with one argument
+    /// of three; recorded in `Tests/Fixtures/recordings/tickedify`, 048-050), so completing
+    /// without that step loses the chore. A pattern daygate cannot compute is refused (422)
+    /// before anything is sent. Then `PUT /api/taak/:id {"afgewerkt", "completedViaCheckbox":
+    /// true, "lijst": "afgewerkt"}`: Tickedify archives the task and deletes its planning items.
     public static func complete(id: String, context: OperationContext) async throws -> Completion {
+        let path = "/api/taak/\(try pathID(id))"
+        var next: (id: String, date: LocalDate)?
+        if let task = try await actionsListRow(id: id, context: context), let pattern = recurrence(of: task) {
+            let date = try nextDate(of: task, pattern: pattern, today: context.clock.today)
+            let body: JSONValue = .object(["originalTask": task, "nextDate": .string(date.description)])
+            let made = try await send(.POST, "/api/taak/recurring", body: body, context: context) { _ in nil }
+            next = (try recurringTaskID(json(made.body)), date)
+        }
         let completedAt = timestamp(context.now)
-        let response = try await send(
-            .PUT, "/api/taak/\(try pathID(id))", body: completionBody(completedAt), context: context
-        ) { response in
+        let response = try await send(.PUT, path, body: completionBody(completedAt), context: context) { response in
             completionRefusal(status: response.status, body: json(response.body), id: id)
         }
-        return Completion(id: id, completedAt: completedAt, nextTaskID: try nextTaskID(json(response.body)))
+        _ = try nextTaskID(json(response.body))
+        return Completion(id: id, completedAt: completedAt, nextTaskID: next?.id, nextDate: next?.date)
+    }
+
+    /// The task's row as `GET /api/lijst/acties` gives it (camelCase, as the web app sends it
+    /// on), or nil when it is not there (a task of another list: not recurring).
+    static func actionsListRow(id: String, context: OperationContext) async throws -> JSONValue? {
+        let client = try TickedifyClient.make(context)
+        let list = try await client.get("/api/lijst/acties", session: .provenFirst)
+        return list.arrayValue?.first { $0["id"]?.stringValue == id }
+    }
+
+    /// The pattern of a recurring row, nil for a one-off.
+    public static func recurrence(of task: JSONValue) -> String? {
+        guard task["herhalingActief"]?.boolValue == true, let pattern = task["herhalingType"]?.stringValue,
+            !pattern.isEmpty
+        else { return nil }
+        return pattern
+    }
+
+    /// The next occurrence's day, from the task's own day (`verschijndatum`, else today), as
+    /// the web app computes it; a pattern it cannot compute is a 422 naming the pattern.
+    public static func nextDate(of task: JSONValue, pattern: String, today: LocalDate) throws(WriteRefusal)
+        -> LocalDate
+    {
+        let from = task["verschijndatum"]?.stringValue.flatMap { LocalDate(String($0.prefix(10))) } ?? today
+        do {
+            return try TickedifyRecurrence.nextDate(for: pattern, from: from, today: today)
+        } catch {
+            throw WriteRefusal(
+                status: 422, code: "recurrence_not_computable",
+                message:
+                    "the task repeats as \"\(pattern)\", whose next date daygate cannot compute (\(error)); nothing was sent, so the task is still open: complete it in Tickedify's web app"
+            )
+        }
+    }
+
+    /// The id in `POST /api/taak/recurring`'s answer (`{"success": true, "taskId"}`).
+    public static func recurringTaskID(_ body: JSONValue?) throws -> String {
+        guard body?["success"]?.boolValue == true, let id = body?["taskId"]?.stringValue, !id.isEmpty else {
+            throw BackendError(
+                .badResponse, backend: TickedifyClient.backend,
+                message: "Tickedify answered the next occurrence of a recurring task without its id")
+        }
+        return id
     }
 
     /// `POST /api/taak/:id/unarchive`: the task comes back into the inbox (always the inbox, not
@@ -136,8 +193,9 @@ public enum TickedifyTaskWrites {
         }
     }
 
-    /// The next occurrence a completion made (`new_recurring_taak_id`), nil when none; a 2xx
-    /// without `success: true` is not a completion.
+    /// The next occurrence a completion says it made (`new_recurring_taak_id`: the real server
+    /// never sends it, see `complete`), nil when none; a 2xx without `success: true` is not a
+    /// completion.
     public static func nextTaskID(_ body: JSONValue?) throws -> String? {
         guard body?["success"]?.boolValue == true else {
             throw BackendError(

@@ -4,8 +4,9 @@ import Model
 ///
 /// JSON form (all keys optional when decoding; `{}` clears every fault):
 /// ```json
-/// {"latency_ms": 0, "error_status": null, "error_rate": 1.0, "down": null, "garbage": false}
+/// {"latency_ms": 0, "error_status": null, "error_rate": 1.0, "down": null, "garbage": false, "method": null}
 /// ```
+/// `method` (e.g. `"PUT"`) limits every fault to requests of that method; null: all of them.
 /// They apply in this order:
 /// 1. `latency_ms`: the request waits this long first.
 /// 2. `down`: `"reset"` aborts the TCP connection with an RST (SO_LINGER 0) without answering;
@@ -27,6 +28,9 @@ public struct SimulatorFaults: Codable, Sendable, Equatable {
     public var down: String?
     /// Answer 200 with a non-JSON body (`<html>oops{`) labelled `application/json`.
     public var garbage: Bool
+    /// The only method the faults apply to (`PUT`: a write times out, the read before it does
+    /// not); nil = every method.
+    public var method: String?
 
     /// The value of ``down`` that closes connections without an answer.
     public static let refuse = "refuse"
@@ -38,13 +42,22 @@ public struct SimulatorFaults: Codable, Sendable, Equatable {
     public static let garbageBody = "<html>oops{"
 
     public init(
-        latencyMs: Int = 0, errorStatus: Int? = nil, errorRate: Double = 1.0, down: String? = nil, garbage: Bool = false
+        latencyMs: Int = 0, errorStatus: Int? = nil, errorRate: Double = 1.0, down: String? = nil,
+        garbage: Bool = false,
+        method: String? = nil
     ) {
         self.latencyMs = latencyMs
         self.errorStatus = errorStatus
         self.errorRate = errorRate
         self.down = down
         self.garbage = garbage
+        self.method = method
+    }
+
+    /// The faults for a request of `method`: these, or none when they are limited to another.
+    public func applying(to method: String) -> SimulatorFaults {
+        guard let only = self.method, only.uppercased() != method.uppercased() else { return self }
+        return .off
     }
 
     /// No faults at all.
@@ -59,6 +72,7 @@ public struct SimulatorFaults: Codable, Sendable, Equatable {
         case errorRate = "error_rate"
         case down
         case garbage
+        case method
     }
 
     public init(from decoder: any Decoder) throws {
@@ -68,6 +82,7 @@ public struct SimulatorFaults: Codable, Sendable, Equatable {
         self.errorRate = try c.decodeIfPresent(Double.self, forKey: .errorRate) ?? 1.0
         self.down = try c.decodeIfPresent(String.self, forKey: .down)
         self.garbage = try c.decodeIfPresent(Bool.self, forKey: .garbage) ?? false
+        self.method = try c.decodeIfPresent(String.self, forKey: .method)
         if let problem = self.validationProblem {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: problem))
         }
@@ -80,6 +95,7 @@ public struct SimulatorFaults: Codable, Sendable, Equatable {
         try c.encode(errorRate, forKey: .errorRate)
         try c.encode(down, forKey: .down)
         try c.encode(garbage, forKey: .garbage)
+        try c.encode(method, forKey: .method)
     }
 
     /// Why these faults are not usable, or nil when they are.
@@ -101,6 +117,7 @@ public struct SimulatorFaults: Codable, Sendable, Equatable {
             "error_rate": .double(errorRate),
             "down": down.map(JSONValue.string) ?? .null,
             "garbage": .bool(garbage),
+            "method": method.map(JSONValue.string) ?? .null,
         ])
     }
 }

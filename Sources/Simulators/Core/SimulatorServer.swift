@@ -115,7 +115,7 @@ struct SimulatorResponder<Backend: SimulatorBackend>: HTTPResponder {
         }
 
         control.record(method: sim.method.rawValue, path: sim.path)
-        let faults = control.faults
+        let faults = control.faults.applying(to: sim.method.rawValue)
         if faults.latencyMs > 0 {
             do {
                 // A stopping simulator does not sit out long latencies.
@@ -240,7 +240,7 @@ final class FaultChannelHandler: ChannelInboundHandler, RemovableChannelHandler 
         if case .head(let head) = unwrapInboundIn(data) {
             let (rawPath, _) = SimRequest.splitTarget(head.path ?? "/")
             let path = percentDecode(rawPath, plusAsSpace: false)
-            let faults = control.faults
+            let faults = control.faults.applying(to: head.method.rawValue)
             if !SimRequest.isControlPath(path), let down = faults.down {
                 dropping = true
                 control.record(method: head.method.rawValue, path: path)

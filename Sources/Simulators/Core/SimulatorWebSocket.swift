@@ -112,7 +112,7 @@ extension SimulatorServer {
         if SimRequest.isControlPath(request.path) { return .dontUpgrade }
 
         control.record(method: request.method.rawValue, path: request.path)
-        let faults = control.faults
+        let faults = control.faults.applying(to: "GET")
         if faults.latencyMs > 0 {
             guard await stopSignal.sleep(for: .milliseconds(faults.latencyMs)) else { return .dontUpgrade }
         }

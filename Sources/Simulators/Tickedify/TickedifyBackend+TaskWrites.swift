@@ -34,16 +34,19 @@ extension TickedifyBackend {
 
     /// The completion branch: `getTask`, the state checks, then the archive "transaction" (the
     /// row and its subtasks to the archive with `afgewerkt` = the server's now and
-    /// `herhaling_actief` false, the next occurrence of a recurring task, the live row deleted).
+    /// `herhaling_actief` false, the live row deleted). The real server then tries to make a
+    /// recurring task's next occurrence, but calls `createRecurringTask` with one argument of
+    /// three, which makes nothing: no next occurrence, no `new_recurring_taak_id` (recorded:
+    /// `Tests/Fixtures/recordings/tickedify`, 048-050). The web app makes it first itself,
+    /// through `POST /api/taak/recurring` (`taakRecurring`).
     private func complete(id: String, afgewerkt: JSONValue, call: Call, session: TickedifySession) -> Response {
         enum Outcome {
             case notFound
             case completedAlready(String)
             case missingTimestamp
-            case archived(next: String?)
+            case archived
         }
         let now = TickedifyTime.nowMs()
-        let today = store.currentDate
         let outcome: Outcome = store.write { data in
             guard
                 let index = data.tasks.firstIndex(where: { $0.id == id && $0.userId == session.userId && !$0.archived })
@@ -51,16 +54,6 @@ extension TickedifyBackend {
             let task = data.tasks[index]
             if task.lijst == "afgewerkt" { return .completedAlready(task.lijst) }
             guard Self.truthy(afgewerkt) else { return .missingTimestamp }
-            var next: String?
-            if task.herhalingActief, let pattern = task.herhalingType, !pattern.isEmpty {
-                var occurrence = task
-                occurrence.id = TickedifyTime.newTaskID(now: now)
-                occurrence.aangemaakt = now
-                occurrence.verschijndatum = Self.nextOccurrence(after: task.verschijndatum ?? today, pattern)
-                occurrence.bijlagen = 0
-                data.tasks.append(occurrence)
-                next = occurrence.id
-            }
             var archived = task
             archived.archived = true
             archived.afgewerkt = now
@@ -69,7 +62,7 @@ extension TickedifyBackend {
             data.tasks[index] = archived
             // DELETE FROM taken: ON DELETE CASCADE removes its planning items, on every day.
             data.planning.removeAll { $0.actieId == id }
-            return .archived(next: next)
+            return .archived
         }
         switch outcome {
         case .notFound:
@@ -90,14 +83,44 @@ extension TickedifyBackend {
                     "success": .bool(false), "error": .string("Completion timestamp is required"),
                     "code": .string("VALIDATION_ERROR"),
                 ]), status: 400, request: call.request)
-        case .archived(let next):
-            var answer: JSONObject = [
+        case .archived:
+            let answer: JSONObject = [
                 "success": .bool(true), "message": .string("Taak afgewerkt en gearchiveerd"),
                 "archived_taak_id": .string(id),
             ]
-            if let next { answer["new_recurring_taak_id"] = .string(next) }
             return TickedifyHTTP.json(.object(answer), request: call.request)
         }
+    }
+
+    /// `POST /api/taak/recurring {originalTask, nextDate}`: what the web app calls before it
+    /// completes a recurring task (recorded: 052-062). A new row in `taken` on `nextDate`, from
+    /// the camelCase fields of `originalTask` only (`tekst`, `lijst` (default `acties`), `duur`
+    /// (null: 0), `type` (default `actie`), `opmerkingen`, `prioriteit`, `projectId`,
+    /// `contextId`, `herhalingType`, `herhalingWaarde`), recurring; `top_prioriteit` is not
+    /// copied, and `originalTask.id` is not checked against the account. Its id is a planning-
+    /// style one (9 random base-36 characters, then the time in base 36), not `task_…`. Every
+    /// failure is a 500: without a session (it does not crash here), without `originalTask`,
+    /// and with a `nextDate` that is not a date (then with "- createRecurringTask failed").
+    func taakRecurring(_ call: Call) -> Response {
+        let refused = "Fout bij aanmaken herhalende taak"
+        guard let session = call.session, let original = call.body["originalTask"]?.objectValue else {
+            return TickedifyHTTP.error(refused, status: 500, request: call.request)
+        }
+        guard let nextDate = call.body["nextDate"]?.stringValue, let day = LocalDate(String(nextDate.prefix(10))) else {
+            return TickedifyHTTP.error(refused + " - createRecurringTask failed", status: 500, request: call.request)
+        }
+        let now = TickedifyTime.nowMs()
+        func text(_ key: String) -> String? { original[key]?.stringValue }
+        let task = TickedifyTask(
+            id: TickedifyTime.newPlanningID(now: now), tekst: text("tekst") ?? "", aangemaakt: now,
+            lijst: text("lijst") ?? "acties", verschijndatum: day.description,
+            duur: original["duur"]?.numberValue.map { Int($0) } ?? 0, type: text("type") ?? "actie",
+            afgewerkt: nil, userId: session.userId, opmerkingen: text("opmerkingen"), topPrioriteit: nil,
+            prioriteitDatum: nil, prioriteit: text("prioriteit"), verwijderdOp: nil, definitiefVerwijderenOp: nil,
+            projectId: text("projectId"), contextId: text("contextId"), herhalingType: text("herhalingType"),
+            herhalingWaarde: original["herhalingWaarde"]?.numberValue.map { Int($0) }, herhalingActief: true)
+        store.write { data in data.tasks.append(task) }
+        return TickedifyHTTP.json(.object(["success": .bool(true), "taskId": .string(task.id)]), request: call.request)
     }
 
     /// `POST /api/taak/:id/unarchive`: the archived row goes back into `taken` with the same id,
@@ -237,24 +260,5 @@ extension TickedifyBackend {
             }
         }
         return row
-    }
-
-    /// The day of a recurring task's next occurrence after `day` (`YYYY-MM-DD`). The server's
-    /// `createRecurringTask` could not be read; the simulator follows the web app's patterns it
-    /// knows: `daily`/`dagelijks` (the next day), `weekly-<weeks>-<weekday>` (weekday 1 Monday …
-    /// 7 Sunday: the first such day after `day`, `weeks` - 1 weeks further), and the next day
-    /// for any other pattern.
-    static func nextOccurrence(after day: String, _ pattern: String) -> String {
-        guard let start = LocalDate(day) else { return day }
-        let parts = pattern.split(separator: "-")
-        if parts.count == 3, parts[0] == "weekly", let weeks = Int(parts[1]), weeks >= 1, let weekday = Int(parts[2]),
-            (0...7).contains(weekday)
-        {
-            let wanted = (weekday + 6) % 7  // Monday 0 … Sunday 6, as `LocalDate.weekday`
-            var ahead = (wanted - start.weekday + 7) % 7
-            if ahead == 0 { ahead = 7 }
-            return start.adding(days: ahead + (weeks - 1) * 7).description
-        }
-        return start.adding(days: 1).description
     }
 }

@@ -28,7 +28,7 @@ struct TickedifyBackend: SimulatorBackend {
 
     private enum Route {
         case login, logout, me, persistentToken, autoLogin
-        case lijsten, lijst, sidebar, tellingen, addToInbox, taakPut, taakUnarchive
+        case lijsten, lijst, sidebar, tellingen, addToInbox, taakPut, taakUnarchive, taakRecurring
         case planningGet, planningPost, planningPut, planningReorder, planningDelete
         case ping, status, version, home
     }
@@ -44,6 +44,7 @@ struct TickedifyBackend: SimulatorBackend {
         (.get, "/api/counts/sidebar", .sidebar),
         (.get, "/api/tellingen", .tellingen),
         (.post, "/api/taak/add-to-inbox", .addToInbox),
+        (.post, "/api/taak/recurring", .taakRecurring),
         (.put, "/api/taak/:id", .taakPut),
         (.post, "/api/taak/:id/unarchive", .taakUnarchive),
         (.get, "/api/dagelijkse-planning/:datum", .planningGet),
@@ -129,6 +130,7 @@ struct TickedifyBackend: SimulatorBackend {
             guard let session = call.session else { return crash() }
             return taakPut(call, session)
         case .taakUnarchive: return taakUnarchive(call)
+        case .taakRecurring: return taakRecurring(call)
         case .planningGet, .planningPost, .planningPut, .planningReorder, .planningDelete:
             guard let session = call.session else { return crash() }
             switch route {
