@@ -30,14 +30,17 @@ public struct EventInput: Sendable, Equatable {
                 "unknown field \"\(String(unknown.prefix(40)))\" (fields: \(Self.fields.sorted().joined(separator: ", ")))"
             )
         }
-        /// A text field: at most `max` characters, no control characters (line feeds and tabs
-        /// in a `multiLine` one).
+        /// A text field: at most `max` characters as 8alls counts them (pydantic's `max_length`:
+        /// code points, so a flag emoji is two; recorded: `Tests/Fixtures/recordings/eightalls`,
+        /// 077), no control characters (line feeds and tabs in a `multiLine` one).
         func text(_ name: String, max: Int, multiLine: Bool = false) throws(WriteRefusal) -> String?? {
             switch object[name] {
             case nil: return nil
             case .null?: return .some(nil)
             case .string(let value)?:
-                guard value.count <= max else { throw .badInput("\(name) must be at most \(max) characters") }
+                guard value.unicodeScalars.count <= max else {
+                    throw .badInput("\(name) must be at most \(max) characters (code points)")
+                }
                 if let refusal = WriteRefusal.controlCharacter(
                     in: value, field: name, allowing: multiLine ? WriteRefusal.multiLine : [])
                 {

@@ -27,6 +27,7 @@ public struct TickedifyConnect: BackendConnector {
             token = result.0
             cookie = result.1
         } else {
+            prompt.say(Self.replacesTheLink)
             let answer = try prompt.askSecret(
                 "password", "Tickedify password for \(settings.email) (or paste a persistent login link)")
             if TickedifyPersistentLogin.token(in: answer) != nil, answer.contains("/al/") {
@@ -44,6 +45,7 @@ public struct TickedifyConnect: BackendConnector {
                 }
             }
         }
+        let madeALink = token == nil
         if token == nil {
             token = try await TickedifyPersistentLogin.generate(
                 cookie: cookie.pair, baseURL: endpoint.baseURL, http: context.http,
@@ -53,12 +55,24 @@ public struct TickedifyConnect: BackendConnector {
         let scope = TickedifyClient.scope(settings).description
         try await TickedifyPersistentLogin.store(token, email: settings.email, vault: context.vault, profile: scope)
         try await keep(cookie, scope: scope, context: context)
+        let replaced =
+            madeALink
+            ? "\nTickedify made a new login link for this account: a link made before (in a browser, on another device or by another daygate) no longer works."
+            : ""
         return """
             Connected Tickedify as \(settings.email) for profile \(context.profileName).
             Kept in the vault: a persistent login link (the gateway renews its 24-hour session through it, \
             without the password and without Tickedify's login limit); the password was not kept.
-            """
+            """ + replaced
     }
+
+    /// Said before the password is asked: Tickedify keeps one login link per account, and a
+    /// new one (what daygate asks for after a password login) replaces it (recorded on the real
+    /// server: `Tests/Fixtures/recordings/tickedify`, 094-095).
+    static let replacesTheLink =
+        "Tickedify keeps one login link per account. With the password, daygate asks Tickedify for a new one, "
+        + "and the link the account has now (used by a browser, another device or another daygate) stops working. "
+        + "To keep it, paste that link (https://…/al/<60 hex digits>) instead of the password."
 
     /// Logs in with the token in `link`: the token and the session it gave.
     private func loginWithLink(_ link: String, endpoint: BackendEndpoint, context: ConnectContext) async throws

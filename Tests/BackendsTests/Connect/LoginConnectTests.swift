@@ -252,6 +252,32 @@ struct LoginConnectTests {
         }
     }
 
+    /// A password connect makes a new login link, which replaces the one the account had: the
+    /// person is told before the password is asked (and offered to paste the link instead), and
+    /// the answer says it happened; a pasted link makes no new one and says nothing of the kind.
+    @Test("Tickedify: a password connect says first that it replaces the account's login link")
+    func tickedifyPasswordConnectWarnsOfTheNewLink() async throws {
+        let sim = try await TickedifySimulator().start()
+        try await SimulatorBackedTest.run(sim, profile: ProfileConfig([]), zone: Self.zone) { sim, _ in
+            try await Self.withHTTP { http in
+                let vault = MemoryCredentialVault()
+                let profile = Self.tickedifyProfile(sim)
+                let prompt = ScriptedPrompt(["password": TickedifySimulator.demoPassword])
+                let message = try await TickedifyConnect().connect(
+                    ConnectContext(profileName: "default", profile: profile, vault: vault, http: http, prompt: prompt))
+                #expect(prompt.lines.contains { $0.contains("stops working") && $0.contains("paste that link") })
+                #expect(message.contains("no longer works"))
+
+                let token = try await Self.browserLink(sim, http: http)
+                let linkPrompt = ScriptedPrompt(["link": "\(sim.apiBaseURL)/al/\(token)"])
+                let linked = try await TickedifyConnect().connect(
+                    ConnectContext(
+                        profileName: "default", profile: profile, vault: vault, http: http, prompt: linkPrompt))
+                #expect(!linked.contains("no longer works"))
+            }
+        }
+    }
+
     @Test("Tickedify: a login link the person has is kept as is; a wrong password keeps nothing")
     func tickedifyLinkAndWrongPassword() async throws {
         let sim = try await TickedifySimulator().start()
