@@ -26,7 +26,8 @@ extension JSONValue {
     /// number is `int` when its value is whole and fits an `Int` (`2.0` and `1e2` too), `double`
     /// otherwise; of a key given twice, the first value is kept (`StrictJSONScan` is where a
     /// reader refuses such a body); an object's keys are sorted. Unlike `JSONDecoder` it
-    /// refuses a trailing comma, which is not JSON.
+    /// refuses a trailing comma and text in UTF-16 or UTF-32, neither of which RFC 8259 allows
+    /// between systems.
     public init(parsing bytes: some Collection<UInt8>) throws(JSONParseError) {
         let parsed: Result<JSONValue, JSONParseError>? = bytes.withContiguousStorageIfAvailable { buffer in
             var parser = JSONValueParser(bytes: buffer)
@@ -298,12 +299,71 @@ struct JSONValueParser {
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         if integer, let value = Int(text) { return .int(value) }
+        // A fraction or exponent whose value is exactly a whole Int (`922323372036854580.0`,
+        // `1.5e3`): that Int, as JSONDecoder gives it, not the nearest double (found by the
+        // `json` fuzz target).
+        if !integer, let value = Self.exactInteger(Array(text.utf8)) { return .int(value) }
         guard let value = Double(text), value.isFinite else {
             index = start
             throw failure("a number too large for a double")
         }
         if value.rounded() == value, value > -0x1p63, value < 0x1p63 { return .int(Int(value)) }
         return .double(value)
+    }
+
+    /// The value of a number literal (already checked against the grammar) when it is exactly
+    /// a whole number that fits an `Int`; nil otherwise.
+    static func exactInteger(_ text: [UInt8]) -> Int? {
+        var position = 0
+        let negative = text.first == UInt8(ascii: "-")
+        if negative { position += 1 }
+        var digits: [UInt8] = []
+        var fractionLength = 0
+        var inFraction = false
+        while position < text.count {
+            let byte = text[position]
+            if byte == UInt8(ascii: ".") {
+                inFraction = true
+            } else if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
+                break
+            } else {
+                digits.append(byte - UInt8(ascii: "0"))
+                if inFraction { fractionLength += 1 }
+            }
+            position += 1
+        }
+        var exponent = 0
+        if position < text.count {
+            position += 1
+            var exponentNegative = false
+            if text[position] == UInt8(ascii: "+") || text[position] == UInt8(ascii: "-") {
+                exponentNegative = text[position] == UInt8(ascii: "-")
+                position += 1
+            }
+            while position < text.count {
+                exponent = min(exponent * 10 + Int(text[position] - UInt8(ascii: "0")), 1_000_000)
+                position += 1
+            }
+            if exponentNegative { exponent = -exponent }
+        }
+        while digits.first == 0 { digits.removeFirst() }
+        if digits.isEmpty { return 0 }
+        var scale = exponent - fractionLength
+        while scale < 0, digits.last == 0 {
+            digits.removeLast()
+            scale += 1
+        }
+        guard scale >= 0, digits.count + scale <= 19 else { return nil }
+        var value = 0
+        for digit in digits + Array(repeating: 0, count: scale) {
+            let (times, overflow) = value.multipliedReportingOverflow(by: 10)
+            // Built as a negative number, so that Int.min fits.
+            let (next, overflowAgain) = times.subtractingReportingOverflow(Int(digit))
+            guard !overflow, !overflowAgain else { return nil }
+            value = next
+        }
+        if negative { return value }
+        return value == .min ? nil : -value
     }
 
     private func isDigit(_ byte: UInt8) -> Bool {

@@ -37,6 +37,10 @@ struct JSONValueParsingTests {
         "[", "]", "{", "}", "[1,,2]", "[,1]", "{\"a\" 1}", "{\"a\":}", "{a:1}", "{'a':1}", "{\"a\":1,\"a\":2}",
         "{\"e\u{301}\":1,\"\u{e9}\":2}", "{\"b\":[],\"a\":{}}", "[null,true,false,-1,1.5,\"x\",[],{}]",
         "\r\n\t[ 1 ,\t2 ]\r\n", "\"\\u00\"", "\"\\u00G0\"", "\"abc", "[\"a\",]x",
+        // Found by the `json` fuzz target: a whole number written with a fraction is that Int exactly.
+        "922323372036854580.0", "-922323372036854580.00", "9223372036854775807.0", "9223372036854775808.0",
+        "-9223372036854775808.0", "1.5e3", "12345678901234567.8e1", "1.0000000000000001", "0e999999", "5e-1",
+        "120e-1", "1.20e1",
     ]
 
     @Test(arguments: edgeTexts)
@@ -72,6 +76,15 @@ struct JSONValueParsingTests {
             #expect(Self.decoded(Array(text.utf8)) != nil, "JSONDecoder takes \(text)")
             #expect(throws: JSONParseError.self) { try JSONValue(parsing: Array(text.utf8)) }
         }
+    }
+
+    /// JSON between systems is UTF-8 (RFC 8259); `JSONDecoder` also reads UTF-16 and UTF-32,
+    /// which it detects from NUL bytes (`00 30` is UTF-16 "0": found by the `json` fuzz target).
+    @Test func textInUTF16IsRefused() {
+        for bytes: [UInt8] in [[0x00, 0x30], [0x30, 0x00], [0xFE, 0xFF, 0x00, 0x30]] {
+            #expect(throws: JSONParseError.self) { try JSONValue(parsing: bytes) }
+        }
+        #expect(Self.decoded([0x00, 0x30]) == .int(0), "JSONDecoder reads it as UTF-16")
     }
 
     @Test func nestingUpToTheLimitAndNoFurther() throws {

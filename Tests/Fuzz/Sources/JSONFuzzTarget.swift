@@ -3,9 +3,17 @@ import Model
 
 /// Any bytes as a JSON body: `JSONValue(parsing:)`, which reads every backend answer and
 /// request body, against Foundation's `JSONDecoder`, which read them before. Both take the
-/// same texts and give the same value; the one known difference is a trailing comma (not
-/// JSON), which only `JSONDecoder` takes. Every value the parser gives writes back to text
-/// that parses to the same value.
+/// same texts and give the same value. The known differences are two things that are not
+/// JSON as RFC 8259 has it, which only `JSONDecoder` takes: a trailing comma, and text in
+/// UTF-16 or UTF-32 (which it detects from NUL bytes among the first four, e.g. `00 30` is
+/// UTF-16 "0"; found by this target). And a string with bytes that are not UTF-8: the parser
+/// refuses it, `JSONDecoder` refuses some (`"\u{C3}("`) and reads others with the bad bytes
+/// replaced (found by this target; which is better for a backend's answer is an open question,
+/// see docs/known-gaps.md). `JSONDecoder` checks a string's escapes only when it decodes that
+/// string, so it also takes some texts that are not JSON at all (`\|` in a string: found by
+/// this target); where Foundation's stricter `JSONSerialization` refuses a text too, the
+/// parser's refusal is right. Every value the parser gives writes back to text that parses to
+/// the same value.
 enum JSONFuzzTarget {
     static let target = FuzzTarget(
         name: "json",
@@ -21,12 +29,15 @@ enum JSONFuzzTarget {
             let reference = bytes.count < 20_000 ? try? JSONDecoder().decode(JSONValue.self, from: Data(bytes)) : nil
             switch (parsed, reference) {
             case (let parsed?, let reference?):
-                invariant(parsed == reference, "parser \(parsed) but JSONDecoder \(reference)", target: "json")
+                invariant(
+                    sameAsDoubles(parsed, reference), "parser \(parsed) but JSONDecoder \(reference)", target: "json")
             case (let parsed?, nil):
                 invariant(bytes.count >= 20_000, "the parser reads \(parsed), JSONDecoder refuses", target: "json")
             case (nil, _?):
                 invariant(
-                    failure.map { trailingComma(bytes, at: $0.offset) } ?? false,
+                    (failure.map { trailingComma(bytes, at: $0.offset) } ?? false) || notUTF8(bytes)
+                        || failure?.message == "a string is not valid UTF-8"
+                        || (try? JSONSerialization.jsonObject(with: Data(bytes), options: .fragmentsAllowed)) == nil,
                     "JSONDecoder reads it, the parser refuses: \(failure.map(String.init(describing:)) ?? "")",
                     target: "json")
             case (nil, nil):
@@ -37,6 +48,27 @@ enum JSONFuzzTarget {
                 invariant(again == parsed, "\(parsed) does not survive writing and reading", target: "json")
             }
         })
+
+    /// Text `JSONDecoder` reads as UTF-16 or UTF-32: a NUL among the first four bytes, or a
+    /// UTF-16/32 byte order mark.
+    static func notUTF8(_ bytes: [UInt8]) -> Bool {
+        bytes.prefix(4).contains(0) || bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE])
+    }
+
+    /// Equal, numbers compared as the doubles they are: past 2^53 a number with a fraction has
+    /// no exact value either reader must give (`922323372036854580.8` is 922323372036854580 to
+    /// `JSONDecoder`, which drops the fraction, and the nearest double to the parser; found by
+    /// this target), and both are the same double.
+    static func sameAsDoubles(_ a: JSONValue, _ b: JSONValue) -> Bool {
+        switch (a, b) {
+        case (.array(let x), .array(let y)): x.count == y.count && zip(x, y).allSatisfy { sameAsDoubles($0, $1) }
+        case (.object(let x), .object(let y)):
+            x.fields.count == y.fields.count
+                && zip(x.fields, y.fields).allSatisfy { $0.0 == $1.0 && sameAsDoubles($0.1, $1.1) }
+        default:
+            if let x = a.numberValue, let y = b.numberValue { x == y } else { a == b }
+        }
+    }
 
     /// Whether the parser stopped at a `]` or `}` right after a comma.
     static func trailingComma(_ bytes: [UInt8], at offset: Int) -> Bool {
