@@ -209,6 +209,25 @@ struct TaskWriteTests {
         }
     }
 
+    /// The read that tells whether the task recurs comes before the completion: when it times
+    /// out nothing was written, so the same Idempotency-Key may be sent again, and is.
+    @Test func aCompletionWhoseReadTimedOutWasNotSentAndMayBeSentAgain() async throws {
+        try await withDemo(adjust: { $0.tickedify?.endpoint.timeout = .milliseconds(500) }) { demo in
+            try await demo.test { client in
+                let task = try #require(
+                    try Self.slot(try await Self.plan(client), "Mama bellen")["task_id"]?.stringValue)
+                _ = try await demo.call(.tickedify, .POST, "/_sim/faults", json: #"{"latency_ms":3000,"method":"GET"}"#)
+                let first = try await Self.post(client, "/v1/tasks/\(task)/complete", key: "ha-read-slow-1")
+                #expect(first.status == .gatewayTimeout)
+                #expect(demo.calls(.tickedify, "PUT /api/taak/\(task)") == 0)
+                _ = try await demo.call(.tickedify, .POST, "/_sim/faults", json: "{}")
+                let retry = try await Self.post(client, "/v1/tasks/\(task)/complete", key: "ha-read-slow-1")
+                #expect(retry.status == .ok)
+                #expect(demo.calls(.tickedify, "PUT /api/taak/\(task)") == 1)
+            }
+        }
+    }
+
     /// An account whose trial ended (Tickedify answers its login with the upgrade page): every
     /// task write is 403 `upstream_access_expired`, nothing reaches Tickedify's write routes, and
     /// the same Idempotency-Key may be sent again once the account is upgraded (it did not happen).

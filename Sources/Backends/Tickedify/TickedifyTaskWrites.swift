@@ -49,10 +49,17 @@ public enum TickedifyTaskWrites {
 
     /// The task's row as `GET /api/lijst/acties` gives it (camelCase, as the web app sends it
     /// on), or nil when it is not there (a task of another list: not recurring).
+    /// A failure here comes before anything was written: it says so (`mayHaveArrived` false),
+    /// so that the same `Idempotency-Key` may be sent again.
     static func actionsListRow(id: String, context: OperationContext) async throws -> JSONValue? {
         let client = try TickedifyClient.make(context)
-        let list = try await client.get("/api/lijst/acties", session: .provenFirst)
-        return list.arrayValue?.first { $0["id"]?.stringValue == id }
+        do {
+            let list = try await client.get("/api/lijst/acties", session: .provenFirst)
+            return list.arrayValue?.first { $0["id"]?.stringValue == id }
+        } catch var error as BackendError {
+            error.mayHaveArrived = false
+            throw error
+        }
     }
 
     /// The pattern of a recurring row, nil for a one-off.
