@@ -94,9 +94,13 @@ export function movePlanItem(itemID, hour) {
   return sendJSON("PUT", `/v1/plan/items/${encodeURIComponent(itemID)}`, { hour });
 }
 
-/** DELETE /v1/plan/items/{id}: a slot off the day's plan (a task stays open). */
-export function removePlanItem(itemID) {
-  return sendJSON("DELETE", `/v1/plan/items/${encodeURIComponent(itemID)}`);
+/**
+ * DELETE /v1/plan/items/{id}?date=: a slot off the plan of `date` (a task stays open). The
+ * gateway removes it only when that day's plan of this profile has it.
+ */
+export function removePlanItem(itemID, date) {
+  const query = date ? `?date=${encodeURIComponent(date)}` : "";
+  return sendJSON("DELETE", `/v1/plan/items/${encodeURIComponent(itemID)}${query}`);
 }
 
 /** POST /v1/tasks: a task in the Tickedify inbox. */

@@ -254,7 +254,7 @@ async function changeSlot(control, kind) {
   drawTasks();
   let answered = false;
   try {
-    if (kind === "move") await movePlanItem(id, hour); else await removePlanItem(id);
+    if (kind === "move") await movePlanItem(id, hour); else await removePlanItem(id, state.day?.date);
     answered = true;
     state.writes += 1;
     const plan = state.day?.plan || [];

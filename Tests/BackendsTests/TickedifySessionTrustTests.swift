@@ -31,6 +31,21 @@ struct TickedifySessionTrustTests {
         #expect(trust.needsCheck("tickedify.sid=a", now: Self.login + 31))
     }
 
+    /// The 401 that leads to a login and the login itself can carry the same instant (a coarse
+    /// clock, a test clock): the new cookie is still proven by its login. A failure after the
+    /// login was sent still ends its trust.
+    @Test func aLoginAfterTheFailureThatCausedItIsAProofEvenAtTheSameInstant() {
+        var trust = Self.loggedIn()
+        let failure = Self.login + 100
+        trust.failed(.unauthorized, at: failure)
+        trust.loggedIn(cookie: "tickedify.sid=b", sentAt: failure, expires: failure + Self.day)
+        #expect(!trust.needsCheck("tickedify.sid=b", now: failure + 1))
+
+        trust.failed(.unauthorized, at: failure + 10)
+        trust.loggedIn(cookie: "tickedify.sid=c", sentAt: failure + 9, expires: failure + Self.day)
+        #expect(trust.needsCheck("tickedify.sid=c", now: failure + 11), "the trust ended after the login was sent")
+    }
+
     @Test func aWindowOfZeroAlwaysChecks() {
         var trust = Self.loggedIn(window: 0)
         trust.proven("tickedify.sid=a", sentAt: Self.login + 10)

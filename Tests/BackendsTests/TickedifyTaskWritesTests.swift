@@ -17,6 +17,39 @@ struct TickedifyTaskWritesTests {
         }
     }
 
+    /// The recorded plans of one day (`Tests/Fixtures/recordings/tickedify`): Anna's (021) and
+    /// Bob's (074). A slot is removed only when the profile's own plan of the day lists it.
+    @Test func aSlotIsOnlyRemovedWhenTheProfilesPlanOfThatDayHasIt() throws {
+        let exchanges = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/recordings/tickedify/exchanges")
+        func body(_ prefix: String) throws -> JSONValue {
+            let name = try #require(
+                try FileManager.default.contentsOfDirectory(atPath: exchanges.path).first { $0.hasPrefix(prefix) })
+            let exchange = try JSONValue(parsing: Data(contentsOf: exchanges.appendingPathComponent(name)))
+            return try JSONValue(parsing: Data(try #require(exchange["response"]?["body"]?.stringValue).utf8))
+        }
+        let annasPlan = try body("021-")
+        #expect(try TickedifyTaskWrites.planHolds(annasPlan, itemID: "7neymhxpmmwxu3dw4"))
+        // Bob's slot (made in 020) is in his plan, not in Anna's.
+        #expect(try !TickedifyTaskWrites.planHolds(annasPlan, itemID: "sxnibuf38mwxu3dx0"))
+        #expect(try TickedifyTaskWrites.planHolds(try body("074-"), itemID: "sxnibuf38mwxu3dx0"))
+        #expect(try !TickedifyTaskWrites.planHolds(try body("022-"), itemID: "7neymhxpmmwxu3dw4"))
+        #expect(throws: BackendError.self) { try TickedifyTaskWrites.planHolds(.object([:]), itemID: "x") }
+
+        let today = LocalDate(year: 2026, month: 11, day: 26)
+        #expect(try TickedifyTaskWrite.planDay(WriteRequest(), today: today) == today)
+        #expect(
+            try TickedifyTaskWrite.planDay(WriteRequest(query: ["date": "2026-11-27"]), today: today)
+                == LocalDate(year: 2026, month: 11, day: 27))
+        for bad in ["27-11-2026", "2026-02-30", "", "2026-11-27T00:00:00Z"] {
+            #expect(throws: WriteRefusal.self, "\(bad)") {
+                try TickedifyTaskWrite.planDay(WriteRequest(query: ["date": bad]), today: today)
+            }
+        }
+        #expect(TickedifyTaskWrite(.remove).queryNames == ["date"])
+        #expect(TickedifyTaskWrite(.replan).queryNames.isEmpty)
+    }
+
     @Test func theCompletionTakesTheCheckboxBranchWithAUTCTimestampInMilliseconds() throws {
         let stamp = TickedifyTaskWrites.timestamp(Date(timeIntervalSince1970: 1_795_000_000.5))
         #expect(stamp == "2026-11-18T11:06:40.500Z")

@@ -389,7 +389,11 @@ def main():
                 plan = call(demo.url + "/v1/plan", headers={"Cache-Control": "no-cache"})["plan"]
                 assert next(slot["hour"] for slot in plan if slot["id"] == item) == target, "Tickedify's plan did not change"
 
-                page.locator(f"#timeline button[data-action=remove-slot][data-item='{item}']").click()
+                # The delete names the day shown: the gateway removes only a slot of that day's plan.
+                day = call(demo.url + "/v1/today")["date"]
+                with page.expect_request(lambda request: request.method == "DELETE") as sent:
+                    page.locator(f"#timeline button[data-action=remove-slot][data-item='{item}']").click()
+                assert sent.value.url.endswith(f"/v1/plan/items/{item}?date={day}"), f"the delete was {sent.value.url}"
                 wait_until(lambda: page.locator(f"#timeline li[data-item='{item}']").count() == 0)
                 plan = call(demo.url + "/v1/plan", headers={"Cache-Control": "no-cache"})["plan"]
                 assert item not in [slot["id"] for slot in plan], "still in Tickedify's plan"

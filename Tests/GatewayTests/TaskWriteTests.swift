@@ -319,6 +319,64 @@ struct TaskWriteTests {
         }
     }
 
+    /// Tickedify deletes any account's plan slot by id (recorded: exchange 075), and the
+    /// simulator keeps that bug. daygate removes a slot only when this profile's plan of the
+    /// day (`?date=`, default today) has it; otherwise 404, and no delete is sent.
+    @Test func aSlotIsRemovedOnlyWhenItIsInThisProfilesPlanOfThatDay() async throws {
+        try await withDemo { demo in
+            let today = LocalDate.today(in: DemoHarness.zone)
+            let tomorrow = LocalDate(dayNumber: today.dayNumber + 1)
+            // Bram, another Tickedify account, plans a slot of his own today, straight at Tickedify.
+            let tickedify = demo.simulator(.tickedify)
+            var login = HTTPClientRequest(url: tickedify.baseURL + "/api/auth/login")
+            login.method = .POST
+            login.headers.add(name: "Content-Type", value: "application/json")
+            login.body = .bytes(
+                ByteBuffer(
+                    string:
+                        #"{"email":"\#(TickedifySimulator.upgradeEmail)","wachtwoord":"\#(TickedifySimulator.upgradePassword)"}"#
+                ))
+            let loggedIn = try await HTTPClient.shared.execute(login, timeout: .seconds(5))
+            _ = try await loggedIn.body.collect(upTo: 1 << 20)
+            let cookie = try #require(
+                loggedIn.headers["set-cookie"].first?.split(separator: ";").first.map(String.init))
+            let bram = [("Cookie", cookie)]
+            let planned = try await demo.call(
+                .tickedify, .POST, "/api/dagelijkse-planning",
+                json: #"{"datum":"\#(today)","uur":11,"type":"geblokkeerd","duurMinuten":30,"naam":"Bram weg"}"#,
+                headers: bram)
+            let bramsSlot = try #require(planned["id"]?.stringValue)
+
+            try await demo.test { client in
+                let other = try await client.execute(uri: "/v1/plan/items/\(bramsSlot)", method: .delete)
+                #expect(other.status == .notFound)
+                #expect(try other.json["error"]?["code"] == .string("not_found"))
+                #expect(demo.calls(.tickedify, "DELETE /api/dagelijkse-planning/\(bramsSlot)") == 0)
+
+                // One of this profile's slots of tomorrow: not in today's plan, in tomorrow's.
+                let plan = try await client.execute(uri: "/v1/plan?date=\(tomorrow)", method: .get).json
+                let slot = try #require(plan["plan"]?.arrayValue?.first?["id"]?.stringValue)
+                let withoutDay = try await client.execute(uri: "/v1/plan/items/\(slot)", method: .delete)
+                #expect(withoutDay.status == .notFound)
+                #expect(demo.calls(.tickedify, "DELETE /api/dagelijkse-planning/\(slot)") == 0)
+                for query in ["date=morgen", "date=2026-02-30", "day=\(tomorrow)", "date=\(tomorrow)&date=\(tomorrow)"]
+                {
+                    let refused = try await client.execute(uri: "/v1/plan/items/\(slot)?\(query)", method: .delete)
+                    #expect(refused.status == .badRequest, "\(query)")
+                    #expect(try refused.json["error"]?["code"] == .string("bad_request"), "\(query)")
+                }
+                let removed = try await client.execute(uri: "/v1/plan/items/\(slot)?date=\(tomorrow)", method: .delete)
+                #expect(removed.status == .noContent)
+                #expect(demo.calls(.tickedify, "DELETE /api/dagelijkse-planning/\(slot)") == 1)
+                let after = try await client.execute(uri: "/v1/plan?date=\(tomorrow)", method: .get).json
+                #expect(!(after["plan"]?.arrayValue ?? []).contains { $0["id"] == .string(slot) })
+            }
+            // Bram's slot is still in his plan.
+            let bramsPlan = try await demo.call(.tickedify, .GET, "/api/dagelijkse-planning/\(today)", headers: bram)
+            #expect(bramsPlan.arrayValue?.contains { $0["id"] == .string(bramsSlot) } == true, "\(bramsPlan)")
+        }
+    }
+
     @Test func idsThatCannotBeTickedifysAreRefusedBeforeAnythingIsSent() async throws {
         try await withDemo { demo in
             try await demo.test { client in

@@ -60,6 +60,14 @@ public enum TickedifySchemas {
             "A Tickedify plan item's id: `id` of a /v1/plan item (no slash, white space or control characters).",
         schema: .text(min: 1, max: 200, pattern: "^[^/\\s]+$"))
 
+    /// The `?date=` of `DELETE /v1/plan/items/{id}`: the day whose plan holds the slot.
+    public static let planDay = ParameterComponent.query(
+        "PlanDay", name: "date",
+        description:
+            "The day whose plan holds the slot (YYYY-MM-DD, the household's zone); default: today. The slot is removed "
+            + "only when this profile's plan of that day has it.",
+        schema: .string(format: .date))
+
     /// The body of `POST /v1/tasks/{id}/complete` and `…/reopen`: none, or `{}`.
     public static let noFields = SchemaComponent(
         "NoFields",

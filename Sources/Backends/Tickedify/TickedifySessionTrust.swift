@@ -65,14 +65,15 @@ public struct TickedifySessionTrust: Sendable, Equatable {
     // MARK: - Events
 
     /// A login gave `cookie`, running out at `expires`; the login was sent at `sentAt` and
-    /// proves the cookie from then on (unless the trust ended after that).
+    /// proves the cookie from then on (unless the trust ended after that). A failure at the
+    /// very instant the login was sent is the one that led to it (a coarse or test clock), so
+    /// it does not count against the new cookie.
     public mutating func loggedIn(cookie: String, sentAt: Date, expires: Date) {
         self.cookie = cookie
         issued = sentAt
         self.expires = expires
-        provenAt = nil
         renewalClaimed = false
-        proven(cookie, sentAt: sentAt)
+        provenAt = (endedAt.map { sentAt >= $0 } ?? true) ? sentAt : nil
     }
 
     /// `cookie` came from the vault (a restart), running out at `expires`; nil when the vault

@@ -64,12 +64,18 @@ extension TickedifyTaskWrite {
                 operationID: "removePlanItem", summary: "Remove a slot from the Tickedify day plan.",
                 description:
                     "The slot leaves its day (a planned task stays open in its list; Tickedify does not close the gap in the "
-                    + "hour's positions). No body. \(session) Every cached day plan is dropped.",
-                backend: "Tickedify", parameters: [TickedifySchemas.planItemID],
+                    + "hour's positions). No body. Tickedify itself deletes any account's slot by id, so daygate first reads "
+                    + "this profile's plan of `date` (default: the household's today) and sends the delete only for a slot "
+                    + "in it. \(session) Every cached day plan is dropped.",
+                backend: "Tickedify", parameters: [TickedifySchemas.planItemID, TickedifySchemas.planDay],
                 success: .init(204, "The slot is gone."),
-                badRequest: "an id with a slash, white space or control characters, or longer than 200",
+                badRequest:
+                    "an id with a slash, white space or control characters, or longer than 200; a date that is not "
+                    + "YYYY-MM-DD; or another query parameter",
                 forbidden: forbidden,
-                notFound: "`not_found`: there is no plan item with this id (also when it was removed already).")
+                notFound:
+                    "`not_found`: the profile's plan of that day has no slot with this id (removed already, on another "
+                    + "day, or another account's); nothing was sent.")
         }
     }
 }

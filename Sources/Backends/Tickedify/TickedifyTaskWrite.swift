@@ -5,7 +5,8 @@ import Model
 /// - `POST /v1/tasks/{id}/complete` → 200 `{"task": {"id", "completed_at"}, "next_task_id", "next_task_date"}`;
 /// - `POST /v1/tasks/{id}/reopen` → 200 `{"task": {"id", "list": "inbox"}}`;
 /// - `PUT /v1/plan/items/{id} {"hour", "position"?}` → 200 `{"plan_item": {"id", "hour", "position"}}`;
-/// - `DELETE /v1/plan/items/{id}` → 204.
+/// - `DELETE /v1/plan/items/{id}?date=` → 204, only for a slot in this profile's plan of that
+///   day (default: the household's today); 404 and nothing sent otherwise.
 ///
 /// What each makes wrong in the cache: completing drops every task list, the counts, every
 /// cached day plan (Tickedify deletes all planning items of the task, on whatever day) and the
@@ -49,6 +50,14 @@ public struct TickedifyTaskWrite: BackendWrite {
     public func check(_ request: WriteRequest) throws {
         try TickedifyTaskWrites.checkID(request.parameter("id"), name: "id")
         if kind == .replan { _ = try PlanMove(json: request.body) }
+        if kind == .remove { _ = try Self.planDay(request, today: LocalDate(dayNumber: 0)) }
+    }
+
+    /// The day whose plan holds the slot: `?date=YYYY-MM-DD`, else `today`.
+    static func planDay(_ request: WriteRequest, today: LocalDate) throws(WriteRefusal) -> LocalDate {
+        guard let text = request.query["date"] else { return today }
+        guard let day = LocalDate(text) else { throw .badInput("date must be a day as YYYY-MM-DD") }
+        return day
     }
 
     public func perform(_ request: WriteRequest, context: OperationContext) async throws -> WriteResult {
@@ -80,7 +89,8 @@ public struct TickedifyTaskWrite: BackendWrite {
                 status: 200, encoding: Replanned(planItem: .init(id: id, hour: move.hour, position: move.position)),
                 invalidations: [.all(TickedifyDailyPlanOperation().name)])
         case .remove:
-            try await TickedifyTaskWrites.remove(itemID: id, context: context)
+            let day = try Self.planDay(request, today: context.clock.today)
+            try await TickedifyTaskWrites.remove(itemID: id, day: day, context: context)
             return WriteResult(status: 204, body: Data(), invalidations: [.all(TickedifyDailyPlanOperation().name)])
         }
     }

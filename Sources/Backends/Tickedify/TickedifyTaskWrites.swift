@@ -121,12 +121,41 @@ public enum TickedifyTaskWrites {
     }
 
     /// `DELETE /api/dagelijkse-planning/:id`: the slot leaves the plan (the task stays open);
-    /// Tickedify does not close the gap in that hour's positions.
-    public static func remove(itemID: String, context: OperationContext) async throws {
-        try await send(.DELETE, "/api/dagelijkse-planning/\(try pathID(itemID))", context: context) { response in
+    /// Tickedify does not close the gap in that hour's positions. The server deletes any slot
+    /// by id, whoever owns it (no owner check; recorded, exchange 075), so daygate first reads
+    /// this profile's plan of `day` (`GET /api/dagelijkse-planning/:datum` answers only the
+    /// account's own slots) and sends the delete only for a slot that is in it: otherwise a
+    /// 404, and nothing is sent.
+    public static func remove(itemID: String, day: LocalDate, context: OperationContext) async throws {
+        let path = "/api/dagelijkse-planning/\(try pathID(itemID))"
+        guard try await planHolds(itemID: itemID, day: day, context: context) else {
+            throw WriteRefusal.notFound(
+                "there is no slot \(itemID) in your Tickedify plan of \(day) (removed already, of another day: pass ?date=, or not yours); nothing was sent"
+            )
+        }
+        try await send(.DELETE, path, context: context) { response in
             response.status == 404
                 ? .notFound("there is no Tickedify plan item \(itemID) (it may have been removed already)") : nil
         }
+    }
+
+    /// Whether this profile's plan of `day`, read fresh, has the slot. A failure here comes
+    /// before anything was written, and says so (`mayHaveArrived` false).
+    static func planHolds(itemID: String, day: LocalDate, context: OperationContext) async throws -> Bool {
+        let client = try TickedifyClient.make(context)
+        do {
+            let plan = try await client.get(
+                "/api/dagelijkse-planning/\(QueryString.pathSegment(day.description))", session: .provenFirst)
+            return try planHolds(plan, itemID: itemID)
+        } catch var error as BackendError {
+            error.mayHaveArrived = false
+            throw error
+        }
+    }
+
+    /// Whether a day plan as Tickedify answers it has a slot with this id.
+    public static func planHolds(_ plan: JSONValue, itemID: String) throws -> Bool {
+        try TickedifyNormalisation.planItems(plan).contains { $0.id == itemID }
     }
 
     /// The id checked (`checkID`) and escaped for the path.

@@ -1,5 +1,6 @@
 import Foundation
 import Model
+import OpenAPIKit
 
 /// One write endpoint of a backend (`POST /v1/tasks`). The backend's home declares it: its
 /// route, the body it takes, how it calls the backend, and which cache entries the result
@@ -29,6 +30,12 @@ extension BackendWrite {
     public var honoursIdempotencyKey: Bool { method == .post }
 
     public func check(_ request: WriteRequest) throws {}
+
+    /// The query parameters the write takes: those its documentation declares (so the two
+    /// cannot differ). Any other name in the request's query is a 400.
+    public var queryNames: Set<String> {
+        Set(documentation.parameters.filter { $0.parameter.location == .query }.map(\.parameter.name))
+    }
 }
 
 /// The HTTP method of a write.

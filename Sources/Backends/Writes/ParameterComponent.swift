@@ -19,6 +19,13 @@ public struct ParameterComponent: Sendable {
         ParameterComponent(component, .path(name: name, schema: schema, description: description))
     }
 
+    /// An optional query parameter (`?date=`): the write reads it from `WriteRequest.query`.
+    public static func query(_ component: String, name: String, description: String, schema: JSONSchema)
+        -> ParameterComponent
+    {
+        ParameterComponent(component, .query(name: name, schema: schema, description: description))
+    }
+
     /// `{"$ref": "#/components/parameters/<name>"}`.
     public var reference: Either<OpenAPI.Reference<OpenAPI.Parameter>, OpenAPI.Parameter> {
         .reference(.component(named: name))

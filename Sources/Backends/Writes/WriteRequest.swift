@@ -2,14 +2,20 @@ import Foundation
 import Model
 
 /// What a write gets from its HTTP request: the path parameters (percent-decoded, 1–200
-/// characters) and the JSON object body with its bytes.
+/// characters), the query parameters it declares (`BackendWrite.queryNames`; any other is a
+/// 400 before the write sees the request) and the JSON object body with its bytes.
 public struct WriteRequest: Sendable {
     public var parameters: [String: String]
+    public var query: [String: String]
     public var body: JSONValue
     public var bytes: Data
 
-    public init(parameters: [String: String] = [:], body: JSONValue = .object([:]), bytes: Data = Data("{}".utf8)) {
+    public init(
+        parameters: [String: String] = [:], query: [String: String] = [:], body: JSONValue = .object([:]),
+        bytes: Data = Data("{}".utf8)
+    ) {
         self.parameters = parameters
+        self.query = query
         self.body = body
         self.bytes = bytes
     }

@@ -1,3 +1,4 @@
+import Aggregation
 import Backends
 import Cache
 import Foundation
@@ -33,7 +34,8 @@ struct WriteRoutes: Sendable {
     func serve(_ write: any BackendWrite, _ httpRequest: Request, _ context: GatewayRequestContext) async throws
         -> Response
     {
-        var input = WriteRequest(parameters: try pathParameters(of: write, context))
+        var input = WriteRequest(
+            parameters: try pathParameters(of: write, context), query: try queryParameters(of: write, httpRequest))
         if let fields = write.fields {
             let (body, bytes) = try await WriteBody.object(of: httpRequest, emptyAllowed: fields.isEmpty)
             try WriteBody.check(body, allowed: fields)
@@ -94,6 +96,31 @@ struct WriteRoutes: Sendable {
                 ])
             throw failure
         }
+    }
+
+    /// The query parameters the write declares (`BackendWrite.queryNames`), percent-decoded;
+    /// an undeclared name, or a declared one given twice, is a 400 that names it.
+    func queryParameters(of write: any BackendWrite, _ request: Request) throws -> [String: String] {
+        let items: [(String, String)]
+        do {
+            items = try QueryItems.parse(request.uri.query)
+        } catch {
+            throw GatewayError(.badRequest, code: "bad_request", message: error.message)
+        }
+        let allowed = write.queryNames
+        var query: [String: String] = [:]
+        for (name, value) in items {
+            guard allowed.contains(name) else {
+                let known = allowed.isEmpty ? "it takes none" : "it takes \(allowed.sorted().joined(separator: ", "))"
+                throw GatewayError(
+                    .badRequest, code: "bad_request",
+                    message: "unknown query parameter \(RouteParameter.shown(name)) (\(known))")
+            }
+            guard query.updateValue(value, forKey: name) == nil else {
+                throw GatewayError(.badRequest, code: "bad_request", message: "\(name) is given more than once")
+            }
+        }
+        return query
     }
 
     /// The route's `{name}` parameters, percent-decoded, each 1 to 200 characters.
