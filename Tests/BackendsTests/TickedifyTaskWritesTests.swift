@@ -8,6 +8,17 @@ import Testing
 /// they send, what Tickedify's answers mean, what each write drops from the cache.
 @Suite("Tickedify task writes")
 struct TickedifyTaskWritesTests {
+    /// The answer's body of the recorded exchange whose file name starts with `prefix`
+    /// (`Tests/Fixtures/recordings/tickedify/exchanges`, the real server).
+    static func recordedBody(_ prefix: String) throws -> JSONValue {
+        let exchanges = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/recordings/tickedify/exchanges")
+        let name = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: exchanges.path).first { $0.hasPrefix(prefix) })
+        let exchange = try JSONValue(parsing: Data(contentsOf: exchanges.appendingPathComponent(name)))
+        return try JSONValue(parsing: Data(try #require(exchange["response"]?["body"]?.stringValue).utf8))
+    }
+
     @Test func idsWithASlashWhiteSpaceOrControlCharactersAreRefused() {
         for id in ["task_1763884800000_k3x9q2m7a", "7h2kq9x1z0mhn4b2c", "42", "task.é"] {
             #expect(throws: Never.self) { try TickedifyTaskWrites.checkID(id, name: "id") }
@@ -20,14 +31,7 @@ struct TickedifyTaskWritesTests {
     /// The recorded plans of one day (`Tests/Fixtures/recordings/tickedify`): Anna's (021) and
     /// Bob's (074). A slot is removed only when the profile's own plan of the day lists it.
     @Test func aSlotIsOnlyRemovedWhenTheProfilesPlanOfThatDayHasIt() throws {
-        let exchanges = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/recordings/tickedify/exchanges")
-        func body(_ prefix: String) throws -> JSONValue {
-            let name = try #require(
-                try FileManager.default.contentsOfDirectory(atPath: exchanges.path).first { $0.hasPrefix(prefix) })
-            let exchange = try JSONValue(parsing: Data(contentsOf: exchanges.appendingPathComponent(name)))
-            return try JSONValue(parsing: Data(try #require(exchange["response"]?["body"]?.stringValue).utf8))
-        }
+        let body = Self.recordedBody
         let annasPlan = try body("021-")
         #expect(try TickedifyTaskWrites.planHolds(annasPlan, itemID: "7neymhxpmmwxu3dw4"))
         // Bob's slot (made in 020) is in his plan, not in Anna's.
@@ -48,6 +52,22 @@ struct TickedifyTaskWritesTests {
         }
         #expect(TickedifyTaskWrite(.remove).queryNames == ["date"])
         #expect(TickedifyTaskWrite(.replan).queryNames.isEmpty)
+    }
+
+    /// The real server answers `afgewerkte-taken` from its archive as the rows were archived:
+    /// `lijst` still `acties` or `inbox`, snake_case keys (recorded, 039). daygate's completed
+    /// tasks are on the list `afgewerkt`, with their project, context and pattern.
+    @Test func recordedCompletedTasksAreOnTheCompletedList() throws {
+        let answer = try Self.recordedBody("039-")
+        let zone = TimeZone(identifier: "Europe/Amsterdam")!
+        let done = try TickedifyCompletedOperation.completed(
+            answer, on: LocalDate(year: 2026, month: 11, day: 26), zone: zone)
+        #expect(!done.isEmpty)
+        #expect(done.allSatisfy { $0.list == "afgewerkt" }, "\(done.map(\.list))")
+        #expect(answer.arrayValue?.contains { $0["lijst"] == .string("acties") } == true, "the recording as described")
+        let recurring = try TickedifyCompletedOperation.completed(
+            Self.recordedBody("050-"), on: LocalDate(year: 2026, month: 11, day: 26), zone: zone)
+        #expect(recurring.contains { $0.recurrence == "weekly-1-4" && $0.list == "afgewerkt" })
     }
 
     @Test func theCompletionTakesTheCheckboxBranchWithAUTCTimestampInMilliseconds() throws {

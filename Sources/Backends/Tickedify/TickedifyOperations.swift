@@ -98,12 +98,20 @@ public struct TickedifyCompletedOperation: TickedifyOperation {
         return try OperationOutput(encoding: Self.completed(value, on: day, zone: context.timeZone))
     }
 
-    /// The tasks of the `afgewerkte-taken` answer completed on the local `day`, newest first.
+    /// The tasks of the `afgewerkte-taken` answer completed on the local `day`, newest first,
+    /// each on the list `afgewerkt`: the real server answers its archive rows as they were
+    /// archived, so their `lijst` is still the list they were on (`acties`, `inbox`; recorded,
+    /// exchanges 039, 050).
     static func completed(_ value: JSONValue, on date: LocalDate, zone: TimeZone) throws -> [TaskItem] {
         let day = date.interval(in: zone)
-        let done = try TickedifyNormalisation.tasks(value, list: "afgewerkt", zone: zone).filter { task in
-            guard let completed = task.completedAt.flatMap({ LenientDate.parse($0) }) else { return false }
-            return completed >= day.start && completed < day.end
+        let done = try TickedifyNormalisation.tasks(value, list: "afgewerkt", zone: zone).compactMap {
+            task -> TaskItem? in
+            guard let completed = task.completedAt.flatMap({ LenientDate.parse($0) }),
+                completed >= day.start && completed < day.end
+            else { return nil }
+            var task = task
+            task.list = "afgewerkt"
+            return task
         }
         return done.sorted { ($0.completedAt ?? "") > ($1.completedAt ?? "") }
     }
