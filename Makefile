@@ -3,7 +3,7 @@
 SWIFT ?= swift
 DEMO_ARGS ?=
 
-.PHONY: all deps build release demo test lint format test-swift test-browser test-openapi test-schemathesis test-durability test-resilience test-fuzz fuzz fuzz-replay clean bench soak install install-files test-install lint-links
+.PHONY: all deps build release demo test lint format test-swift test-browser test-openapi test-schemathesis test-durability test-resilience test-fuzz fuzz fuzz-replay fuzz-smoke clean bench soak install install-files test-install lint-links
 
 all: build
 
@@ -20,7 +20,7 @@ demo: build
 	$(SWIFT) build --product daygate --show-bin-path >/dev/null
 	"$$($(SWIFT) build --show-bin-path)/daygate" demo $(DEMO_ARGS)
 
-test: lint test-swift test-browser test-openapi test-schemathesis test-durability test-resilience test-install fuzz-replay
+test: lint test-swift test-browser test-openapi test-schemathesis test-durability test-resilience test-install fuzz-replay fuzz-smoke
 
 # The house style (.swift-format: 4 spaces, 120 columns): `make format` rewrites the tree,
 # `make lint` (part of `make test`) fails on any finding.
@@ -84,10 +84,15 @@ test-schemathesis: deps
 # libFuzzer (Tests/Fuzz): a calendar feed, the config, a route file, a request head and every
 # backend's answers. `make fuzz` runs each target for FUZZ_SECONDS (a sanitizer build in
 # .build-fuzz; an input that crashes is kept in Tests/Fuzz/regressions/); `make test` replays
-# the committed seeds and regressions on the ordinary build; `make test-fuzz` also fuzzes each
-# target briefly (a second, sanitizer build: outside `make test` for its time on a fresh clone).
+# the committed seeds and regressions of every target on the ordinary build, and fuzzes the
+# calendar and JSON targets for FUZZ_SMOKE_SECONDS each (`make fuzz-smoke`: their code needs no
+# package, so the sanitizer build takes about a minute); `make test-fuzz` fuzzes every target
+# briefly (a second full build, about ten minutes on two cores: outside `make test`).
 FUZZ_SECONDS ?= 120
-FUZZ_SMOKE_SECONDS ?= 20
+FUZZ_SMOKE_SECONDS ?= 30
+fuzz-smoke: deps
+	scripts/fuzz.sh --smoke $(FUZZ_SMOKE_SECONDS)
+
 fuzz: deps
 	scripts/fuzz.sh $(FUZZ_SECONDS)
 

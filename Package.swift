@@ -4,9 +4,11 @@ import PackageDescription
 /// The gateway's own targets build without a single warning: a warning is an error.
 let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
 
-// Dependencies point one way: Model ← CalendarReader ← Backends ← Aggregation ← Gateway ← daygate.
-// CalendarReader (the pure iCalendar reader) and Cache know only Model; Simulators know only Model
-// (its JSON value and calendar).
+// Dependencies point one way: ModelCore ← Model ← Backends ← Aggregation ← Gateway ← daygate, and
+// ModelCore ← CalendarReader ← Backends. ModelCore (plain values and their parsers: JSON, dates)
+// and CalendarReader (the pure iCalendar reader) use no package, so the fuzzers' smoke build
+// (`make fuzz-smoke`) compiles little. Model re-exports ModelCore and adds what needs a package
+// (schemas, config files, fingerprints). Cache and Simulators know only Model.
 let package = Package(
     name: "daygate",
     platforms: [.macOS(.v14)],
@@ -30,16 +32,18 @@ let package = Package(
         .package(url: "https://github.com/mattpolzin/OpenAPIKit.git", from: "6.4.0"),
     ],
     targets: [
+        .target(name: "ModelCore"),
         .target(
             name: "Model",
             dependencies: [
+                "ModelCore",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "OpenAPIKit", package: "OpenAPIKit"),
             ]
         ),
         // Reads untrusted iCalendar bytes: no I/O and no networking, so it builds alone (for fuzzing).
-        .target(name: "CalendarReader", dependencies: ["Model"]),
+        .target(name: "CalendarReader", dependencies: ["ModelCore"]),
         .target(
             name: "Cache",
             dependencies: [
@@ -163,20 +167,28 @@ let package = Package(
 // the gateway's own modules are compiled with coverage and AddressSanitizer — the packages they
 // use are not, which keeps a fresh fuzz build to about the time of an ordinary one.
 let fuzzing = Context.environment["DAYGATE_FUZZ"] == "1"
-package.targets.append(
+// `daygate-fuzz-smoke` has only the targets whose code uses no package (ModelCore,
+// CalendarReader: a calendar feed, JSON), so its libFuzzer build is quick and `make test` runs it.
+let fuzzSettings: [SwiftSetting] = fuzzing ? [.define("LIBFUZZER")] : []
+let fuzzLinking: [LinkerSetting] = fuzzing ? [.unsafeFlags(["-sanitize=fuzzer,address"])] : []
+package.targets += [
+    .target(
+        name: "FuzzSupport", dependencies: ["ModelCore", "CalendarReader"], path: "Tests/Fuzz/Support",
+        swiftSettings: fuzzSettings),
     .executableTarget(
         name: "daygate-fuzz",
         dependencies: [
-            "Model", "CalendarReader", "Backends", "Aggregation", "Gateway",
+            "FuzzSupport", "Model", "CalendarReader", "Backends", "Aggregation", "Gateway",
             .product(name: "Hummingbird", package: "hummingbird"),
         ],
-        path: "Tests/Fuzz/Sources",
-        swiftSettings: fuzzing ? [.define("LIBFUZZER")] : [],
-        linkerSettings: fuzzing ? [.unsafeFlags(["-sanitize=fuzzer,address"])] : []
-    )
-)
+        path: "Tests/Fuzz/Sources", swiftSettings: fuzzSettings, linkerSettings: fuzzLinking),
+    .executableTarget(
+        name: "daygate-fuzz-smoke", dependencies: ["FuzzSupport"], path: "Tests/Fuzz/Smoke",
+        swiftSettings: fuzzSettings, linkerSettings: fuzzLinking),
+]
 let ownTargets: Set<String> = [
-    "Model", "CalendarReader", "Cache", "Backends", "Aggregation", "Gateway", "daygate-fuzz",
+    "ModelCore", "Model", "CalendarReader", "Cache", "Backends", "Aggregation", "Gateway", "FuzzSupport",
+    "daygate-fuzz", "daygate-fuzz-smoke",
 ]
 
 for target in package.targets {

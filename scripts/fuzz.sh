@@ -9,19 +9,32 @@
 # `make test`) and the run fails.
 #
 #   scripts/fuzz.sh SECONDS [TARGET...]      (default: every target)
+#   scripts/fuzz.sh --smoke SECONDS          (`daygate-fuzz-smoke`: calendar and json only, whose
+#                                             libFuzzer build needs no package: about a minute)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+product=daygate-fuzz
+if [ "${1:-}" = --smoke ]; then
+    product=daygate-fuzz-smoke
+    shift
+fi
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(calendar config routes request-head answers json)
+if [ ${#targets[@]} -eq 0 ]; then
+    if [ $product = daygate-fuzz-smoke ]; then
+        targets=(calendar json)
+    else
+        targets=(calendar config routes request-head answers json)
+    fi
+fi
 swift=${SWIFT:-swift}
 
-# The ordinary build's daygate-fuzz writes the seeds as libFuzzer takes them.
-$swift build --product daygate-fuzz
-replay="$($swift build --show-bin-path)/daygate-fuzz"
-DAYGATE_FUZZ=1 $swift build --scratch-path .build-fuzz --product daygate-fuzz
-fuzzer="$($swift build --scratch-path .build-fuzz --show-bin-path)/daygate-fuzz"
+# The ordinary build's executable writes the seeds as libFuzzer takes them.
+$swift build --product $product
+replay="$($swift build --show-bin-path)/$product"
+DAYGATE_FUZZ=1 $swift build --scratch-path .build-fuzz --product $product
+fuzzer="$($swift build --scratch-path .build-fuzz --show-bin-path)/$product"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/daygate-fuzz.XXXXXX")
 trap 'rm -rf "$work"' EXIT

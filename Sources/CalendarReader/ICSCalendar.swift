@@ -1,5 +1,5 @@
 import Foundation
-import Model
+import ModelCore
 
 /// An iCalendar feed read for one household: its events (zones resolved) and the problems met.
 ///

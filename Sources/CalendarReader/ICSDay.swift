@@ -1,4 +1,4 @@
-import Model
+import ModelCore
 
 /// A local day and the occurrences that touch it.
 public struct ICSDay: Sendable, Equatable {

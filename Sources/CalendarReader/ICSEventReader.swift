@@ -1,4 +1,4 @@
-import Model
+import ModelCore
 
 /// Reads a VEVENT component into an `ICSEvent`. A problem that makes the event meaningless
 /// (no DTSTART, a date that is not a date, a broken RRULE, a malformed line) skips the event

@@ -1,5 +1,5 @@
 import Foundation
-import Model
+import ModelCore
 
 /// A DTSTART, DTEND, RECURRENCE-ID, RDATE or EXDATE value once its zone is known: a whole
 /// day (VALUE=DATE), or a wall-clock time on a clock (UTC for `Z`, the household zone for a

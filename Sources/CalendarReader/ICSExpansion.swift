@@ -1,5 +1,5 @@
 import Foundation
-import Model
+import ModelCore
 
 /// The occurrences of a calendar over `[from, to)` local days, and what went wrong expanding them.
 public struct ICSExpansion: Sendable {

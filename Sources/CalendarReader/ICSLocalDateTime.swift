@@ -1,5 +1,5 @@
 import Foundation
-import Model
+import ModelCore
 
 /// A wall-clock date and time without a zone (`20260329T023000`), with the day arithmetic the
 /// recurrence rules need. Days are counted as proleptic Gregorian day numbers (0 = 1970-01-01),

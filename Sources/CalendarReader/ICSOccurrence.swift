@@ -1,5 +1,5 @@
 import Foundation
-import Model
+import ModelCore
 
 /// One instance of an event, in real time.
 public struct ICSOccurrence: Sendable, Equatable {

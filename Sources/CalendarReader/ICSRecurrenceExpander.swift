@@ -1,4 +1,4 @@
-import Model
+import ModelCore
 
 /// Expands an `RRULE` over a window of wall-clock time (RFC 5545 §3.3.10), lazily: without
 /// `COUNT` it jumps straight to the period containing the window, so a daily rule from 1990

@@ -1,5 +1,5 @@
 import Foundation
-import Model
+import ModelCore
 
 /// Expands one event and its overrides (same UID, with RECURRENCE-ID) over a window:
 /// RRULE instances plus RDATEs, minus EXDATEs, with overridden instances replaced by their

@@ -1,5 +1,6 @@
 import Backends
 import Foundation
+import FuzzSupport
 
 /// A backend's answer body, read as its client reads it: every reader every backend declares
 /// (`Backend.answerReaders`), so a new backend is fuzzed without a line here. The first byte

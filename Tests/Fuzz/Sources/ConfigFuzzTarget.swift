@@ -1,5 +1,6 @@
 import Backends
 import Foundation
+import FuzzSupport
 import Model
 
 /// A config file, as `daygate serve`, SIGHUP and `daygate check` read it, with every backend's

@@ -1,6 +1,7 @@
 import Aggregation
 import Backends
 import Foundation
+import FuzzSupport
 import HTTPTypes
 import Hummingbird
 import Model

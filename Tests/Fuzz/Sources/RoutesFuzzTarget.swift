@@ -1,5 +1,6 @@
 import Backends
 import Foundation
+import FuzzSupport
 import Gateway
 import Model
 

@@ -4,29 +4,28 @@ import Foundation
 /// what the gateway does with such bytes. `run` returns normally for any input; a broken
 /// invariant is a `fatalError`, which libFuzzer (and the replay) reports as a crash with the
 /// input that caused it.
-struct FuzzTarget: Sendable {
-    let name: String
-    let run: @Sendable ([UInt8]) -> Void
+public struct FuzzTarget: Sendable {
+    public let name: String
+    public let run: @Sendable ([UInt8]) -> Void
     /// The inputs a corpus folder of this target holds, with where each came from: by default
     /// every file in it, as it is.
-    var seeds: @Sendable (URL) -> [(String, [UInt8])] = { folder in
+    public var seeds: @Sendable (URL) -> [(String, [UInt8])] = { folder in
         FuzzTarget.files(in: folder).compactMap { file in
             (try? [UInt8](Data(contentsOf: file))).map { (file.path, $0) }
         }
     }
 
-    /// Every target, in the order `make fuzz` runs them.
-    static let all: [FuzzTarget] = [
-        CalendarFuzzTarget.target, ConfigFuzzTarget.target, RoutesFuzzTarget.target, RequestHeadFuzzTarget.target,
-        AnswersFuzzTarget.target, JSONFuzzTarget.target,
-    ]
-
-    static func named(_ name: String) -> FuzzTarget? {
-        all.first { $0.name == name }
+    public init(
+        name: String, run: @escaping @Sendable ([UInt8]) -> Void,
+        seeds: (@Sendable (URL) -> [(String, [UInt8])])? = nil
+    ) {
+        self.name = name
+        self.run = run
+        if let seeds { self.seeds = seeds }
     }
 
     /// The regular files under `folder` (not README.md), sorted.
-    static func files(in folder: URL) -> [URL] {
+    public static func files(in folder: URL) -> [URL] {
         guard let walk = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey])
         else { return [] }
         var found: [URL] = []
@@ -41,6 +40,6 @@ struct FuzzTarget: Sendable {
 }
 
 /// A broken invariant: stops the run with the target's name and what held not.
-func invariant(_ holds: Bool, _ message: @autoclosure () -> String, target: String) {
+public func invariant(_ holds: Bool, _ message: @autoclosure () -> String, target: String) {
     if !holds { fatalError("[\(target)] \(message())") }
 }

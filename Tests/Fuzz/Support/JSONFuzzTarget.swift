@@ -1,5 +1,5 @@
 import Foundation
-import Model
+import ModelCore
 
 /// Any bytes as a JSON body: `JSONValue(parsing:)`, which reads every backend answer and
 /// request body, against Foundation's `JSONDecoder`, which read them before. Both take the
@@ -14,8 +14,8 @@ import Model
 /// this target); where Foundation's stricter `JSONSerialization` refuses a text too, the
 /// parser's refusal is right. Every value the parser gives writes back to text that parses to
 /// the same value.
-enum JSONFuzzTarget {
-    static let target = FuzzTarget(
+public enum JSONFuzzTarget {
+    public static let target = FuzzTarget(
         name: "json",
         run: { bytes in
             let parsed: JSONValue?
