@@ -11,6 +11,10 @@
 #   scripts/fuzz.sh SECONDS [TARGET...]      (default: every target)
 #   scripts/fuzz.sh --smoke SECONDS          (`daygate-fuzz-smoke`: calendar and json only, whose
 #                                             libFuzzer build needs no package: about a minute)
+#
+# FUZZ_SEED: libFuzzer's -seed (default 0: a new one each run). `make fuzz-smoke` fixes it, so
+# the smoke in `make test` runs the same inputs every time (a slower machine a prefix of them)
+# and cannot fail on one run and pass on the next; `make fuzz` explores.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 product=daygate-fuzz
@@ -56,7 +60,7 @@ for target in "${targets[@]}"; do
     # -timeout: one input may take at most 10 s; -rss_limit_mb: nor 2 GB (a feed or a YAML alias
     # bomb that makes the gateway hold gigabytes is a finding, not a pass).
     ASAN_OPTIONS=detect_leaks=0 DAYGATE_FUZZ_TARGET="$target" DAYGATE_ROUTES="$PWD/routes" \
-        "$fuzzer" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+        "$fuzzer" -max_total_time="$seconds" -seed="${FUZZ_SEED:-0}" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
         -print_final_stats=1 -artifact_prefix="$work/$target-crash/" "$corpus" "$seeds" "${extra[@]}" >"$log" 2>&1
     status=$?
     set -e

@@ -58,7 +58,10 @@ public enum JSONFuzzTarget {
     /// Equal, numbers compared as the doubles they are: past 2^53 a number with a fraction has
     /// no exact value either reader must give (`922323372036854580.8` is 922323372036854580 to
     /// `JSONDecoder`, which drops the fraction, and the nearest double to the parser; found by
-    /// this target), and both are the same double.
+    /// this target). The two may then be neighbouring doubles, not the same one
+    /// (`9223233720368545.808`: `JSONDecoder`'s 9223233720368545 is a tie that rounds to
+    /// …544, the parser's nearest double is …546; found by the smoke run in `make test`), so
+    /// past 2^53 they may differ by two units in the last place.
     static func sameAsDoubles(_ a: JSONValue, _ b: JSONValue) -> Bool {
         switch (a, b) {
         case (.array(let x), .array(let y)): x.count == y.count && zip(x, y).allSatisfy { sameAsDoubles($0, $1) }
@@ -66,7 +69,11 @@ public enum JSONFuzzTarget {
             x.fields.count == y.fields.count
                 && zip(x.fields, y.fields).allSatisfy { $0.0 == $1.0 && sameAsDoubles($0.1, $1.1) }
         default:
-            if let x = a.numberValue, let y = b.numberValue { x == y } else { a == b }
+            if let x = a.numberValue, let y = b.numberValue {
+                x == y || (max(abs(x), abs(y)) > 9_007_199_254_740_992 && abs(x - y) <= 2 * max(x.ulp, y.ulp))
+            } else {
+                a == b
+            }
         }
     }
 
