@@ -227,6 +227,46 @@ import Testing
         }
     }
 
+    /// Every link of a write's answer leads to an operation of the document, with parameters
+    /// that operation has, read from a place its answer's schema has (`$response.body#/a/b`:
+    /// property `a`, then `b` of the referenced component).
+    @Test func everyLinkLeadsToAnOperationAndReadsADocumentedValue() throws {
+        let document = try Self.document(try Self.routes())
+        var operations: [String: JSONValue] = [:]
+        for (_, item) in document["paths"]?.objectValue?.fields ?? [] {
+            for (_, operation) in item.objectValue?.fields ?? [] {
+                if let id = operation["operationId"]?.stringValue { operations[id] = operation }
+            }
+        }
+        func resolve(_ value: JSONValue?) -> JSONValue? {
+            guard let ref = value?["$ref"]?.stringValue else { return value }
+            var node: JSONValue? = document
+            for part in ref.dropFirst(2).split(separator: "/") { node = node?[String(part)] }
+            return resolve(node)
+        }
+        var links = 0
+        for (_, operation) in operations {
+            for (_, response) in operation["responses"]?.objectValue?.fields ?? [] {
+                for (name, link) in resolve(response)?["links"]?.objectValue?.fields ?? [] {
+                    links += 1
+                    let target = try #require(link["operationId"]?.stringValue.flatMap { operations[$0] }, "\(name)")
+                    let names = Set(
+                        (target["parameters"]?.arrayValue ?? []).compactMap { resolve($0)?["name"]?.stringValue })
+                    for (parameter, expression) in link["parameters"]?.objectValue?.fields ?? [] {
+                        #expect(names.contains(parameter), "\(name): \(parameter)")
+                        let pointer = try #require(expression.stringValue?.split(separator: "#").last)
+                        var schema = resolve(response)?["content"]?["application/json"]?["schema"]
+                        for part in pointer.split(separator: "/") {
+                            schema = resolve(resolve(schema)?["properties"]?[String(part)])
+                        }
+                        #expect(schema != nil, "\(name): \(expression) is not in the answer's schema")
+                    }
+                }
+            }
+        }
+        #expect(links >= 5)
+    }
+
     /// Model values, encoded as the operations encode them (nil edge cases included), match
     /// their component schemas: no undocumented key, every required key, nulls only where allowed.
     @Test func encodedModelValuesMatchTheirSchemas() throws {

@@ -7,7 +7,9 @@ operation the document describes, twice:
 - with the key: every check schemathesis has (no 5xx, each answer's status, content type,
   headers and body as documented, bad input refused, a documented auth not ignored —
   `ignored_auth` asks each operation again without the key and fails on anything but a 401),
-  in the examples, coverage, fuzzing and stateful phases;
+  in the examples, coverage, fuzzing and stateful phases (the stateful phase chains writes along
+  the links the document declares: a created event to its update and delete, a new task to its
+  completion and the completion to its reopening, a food log to its removal);
 - without a key: every operation must answer as documented and never 5xx.
 
 The example count and the seed are fixed (SCHEMATHESIS_EXAMPLES, SCHEMATHESIS_SEED), so a run
@@ -49,7 +51,9 @@ def schemathesis(base, report, extra):
         tail = "\n".join(output.splitlines()[-120:])
         raise AssertionError(f"schemathesis failed (exit {result.returncode}):\n{tail}")
     summary = [line for line in output.splitlines() if "passed" in line or "Operations" in line]
-    return "; ".join(line.strip() for line in summary[-3:])
+    # The stateful phase chains the writes along the links /openapi.json declares.
+    links = [line.strip() for line in output.splitlines() if "API Links:" in line]
+    return "; ".join([line.strip() for line in summary[-3:]] + links[-1:])
 
 
 def main():

@@ -17,7 +17,11 @@ extension EightAllsEventWrite {
                 badRequest:
                     "a required field missing, a time without an offset, end not after start, a value of the wrong type, "
                     + "too long or not one of the allowed values, a control character in a text field (description "
-                    + "takes line breaks and tabs); or an unknown field")
+                    + "takes line breaks and tabs); or an unknown field",
+                links: [
+                    .id("UpdateEvent", to: "updateEvent", from: "/event/id"),
+                    .id("DeleteEvent", to: "deleteEvent", from: "/event/id"),
+                ])
         case .update:
             WriteDocumentation(
                 operationID: "updateEvent", summary: "Change an 8alls event (partial update).",
@@ -31,7 +35,8 @@ extension EightAllsEventWrite {
                     "a time without an offset, end not after start, a value of the wrong type, too long or not one of the "
                     + "allowed values, a control character in a text field (description takes line breaks and tabs), or "
                     + "title/status null; or an unknown field",
-                notFound: "`not_found`: there is no 8alls event with this id.")
+                notFound: "`not_found`: there is no 8alls event with this id.",
+                links: [.id("DeleteEvent", to: "deleteEvent", from: "/event/id")])
         case .delete:
             WriteDocumentation(
                 operationID: "deleteEvent", summary: "Delete an 8alls event.",

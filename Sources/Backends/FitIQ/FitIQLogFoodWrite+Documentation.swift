@@ -14,6 +14,7 @@ extension FitIQLogFoodWrite {
             badRequest:
                 "a required field missing or of the wrong type, meal_type or food_source not one of the allowed "
                 + "values, servings below 0.01 (FitIQ's minimum) or over 100, logged_at without an offset, notes too long; or an unknown field",
-            notFound: "`upstream_rejected`: FitIQ does not know the food.")
+            notFound: "`upstream_rejected`: FitIQ does not know the food.",
+            links: [.id("DeleteFoodLog", to: "deleteFoodLog", from: "/food_log/id")])
     }
 }

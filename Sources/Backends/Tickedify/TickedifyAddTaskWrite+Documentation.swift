@@ -16,6 +16,6 @@ extension TickedifyAddTaskWrite {
                 + "or an unknown field",
             forbidden:
                 "`upstream_access_expired`: the Tickedify account's trial or beta has ended (it logs in but has no "
-                + "access); nothing was written")
+                + "access); nothing was written", links: [.id("CompleteTask", to: "completeTask", from: "/task/id")])
     }
 }

@@ -30,7 +30,8 @@ extension TickedifyTaskWrite {
                 notFound:
                     "`not_found`: the task is not open in Tickedify — it was completed already (also by an earlier request "
                     + "with this id) or deleted.",
-                conflict: "`already_completed`: Tickedify holds the task as completed already.")
+                conflict: "`already_completed`: Tickedify holds the task as completed already.",
+                links: [.id("ReopenTask", to: "reopenTask", from: "/task/id")])
         case .reopen:
             return WriteDocumentation(
                 operationID: "reopenTask", summary: "Reopen a completed Tickedify task.",

@@ -40,11 +40,14 @@ public struct WriteDocumentation: Sendable {
     public var conflict: String?
     /// The backend's own rate limit, when it has a documented one; nil: the shared 429.
     public var rateLimit: String?
+    /// The operations the success answer's values lead to (OpenAPI `links`).
+    public var links: [WriteLink]
 
     public init(
         operationID: String, summary: String, description: String, backend: String,
         parameters: [ParameterComponent] = [], body: SchemaComponent? = nil, success: Success, badRequest: String,
-        forbidden: String? = nil, notFound: String? = nil, conflict: String? = nil, rateLimit: String? = nil
+        forbidden: String? = nil, notFound: String? = nil, conflict: String? = nil, rateLimit: String? = nil,
+        links: [WriteLink] = []
     ) {
         self.operationID = operationID
         self.summary = summary
@@ -58,5 +61,6 @@ public struct WriteDocumentation: Sendable {
         self.notFound = notFound
         self.conflict = conflict
         self.rateLimit = rateLimit
+        self.links = links
     }
 }

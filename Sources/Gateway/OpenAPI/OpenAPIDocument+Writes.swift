@@ -95,6 +95,22 @@ extension OpenAPIDocument {
     }
 
     /// One write's operation: what its backend declares, and the statuses every write shares.
+    /// A write's `links` (`WriteLink`), each to an operation of this document.
+    static func links(_ links: [WriteLink]) -> OpenAPI.Link.Map {
+        var map: OpenAPI.Link.Map = [:]
+        for link in links {
+            var parameters: OrderedDictionary<String, Either<OpenAPI.RuntimeExpression, AnyCodable>> = [:]
+            for (name, expression) in link.parameters {
+                guard let parsed = OpenAPI.RuntimeExpression(rawValue: expression) else {
+                    preconditionFailure("\(link.name): \(expression) is not a runtime expression")
+                }
+                parameters[name] = .a(parsed)
+            }
+            map[link.name] = .b(OpenAPI.Link(operationId: link.operationID, parameters: parameters))
+        }
+        return map
+    }
+
     static func writeOperation(_ write: any BackendWrite) -> OpenAPI.Operation {
         let doc = write.documentation
         let backend = doc.backend
@@ -106,7 +122,7 @@ extension OpenAPIDocument {
             .status(code: doc.success.status): .b(
                 OpenAPI.Response(
                     description: doc.success.description, headers: successHeaders,
-                    content: doc.success.schema.map { jsonContent($0.reference) } ?? [:])),
+                    content: doc.success.schema.map { jsonContent($0.reference) } ?? [:], links: links(doc.links))),
             .status(code: 400): errorResponse(
                 "Code `bad_request`: \(doc.badRequest); the message says which.\(idempotency)"),
             .status(code: 401): responseRef("Unauthorized"),
