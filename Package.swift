@@ -121,6 +121,8 @@ let package = Package(
         ),
         // Test support: running a child process (python3 reference scripts) off Swift's shared threads.
         .target(name: "ChildProcess", path: "Tests/ChildProcess"),
+        // Test support: a gate that holds async waiters until the test opens it.
+        .target(name: "Gates", path: "Tests/Gates"),
         .testTarget(name: "ModelTests", dependencies: ["Model"]),
         .testTarget(name: "CalendarReaderTests", dependencies: ["CalendarReader", "ChildProcess", "Model"]),
         .testTarget(
@@ -135,12 +137,13 @@ let package = Package(
             ]
         ),
         .testTarget(
-            name: "AggregationTests", dependencies: ["Aggregation", "Backends", "Cache", "ChildProcess", "Model"],
+            name: "AggregationTests",
+            dependencies: ["Aggregation", "Backends", "Cache", "ChildProcess", "Gates", "Model"],
             exclude: ["calendar_feed_reference.py"]),
         .testTarget(
             name: "GatewayTests",
             dependencies: [
-                "Gateway", "Aggregation", "Backends", "Cache", "Model", "Simulators", "daygate",
+                "Gateway", "Aggregation", "Backends", "Cache", "Gates", "Model", "Simulators", "daygate",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -2,6 +2,7 @@ import Aggregation
 import Backends
 import Cache
 import Foundation
+import Gates
 import Logging
 import Model
 import Synchronization
@@ -57,33 +58,6 @@ struct ScriptedOperation: BackendOperation {
         case .echoID:
             return try OperationOutput(encoding: arguments["id"]?.description ?? "none")
         }
-    }
-}
-
-/// Holds its waiters until `open()`; ignores cancellation, as a backend that does not answer
-/// does.
-final class Gate: Sendable {
-    private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
-    var isOpen: Bool { state.withLock { $0.open } }
-
-    func wait() async {
-        await withCheckedContinuation { continuation in
-            let ready = state.withLock { state in
-                if state.open { return true }
-                state.waiters.append(continuation)
-                return false
-            }
-            if ready { continuation.resume() }
-        }
-    }
-
-    func open() {
-        let waiters = state.withLock { state in
-            state.open = true
-            defer { state.waiters = [] }
-            return state.waiters
-        }
-        for waiter in waiters { waiter.resume() }
     }
 }
 

@@ -1,5 +1,6 @@
 import Cache
 import Foundation
+import Gates
 import HTTPTypes
 import NIOCore
 import Synchronization
@@ -10,35 +11,10 @@ import Testing
 /// `AnswerMemo`'s single-flight composition: requests that find no kept answer wait for the one
 /// composition on its way instead of each composing — unless the cache changed since it began.
 struct AnswerMemoTests {
-    /// Holds every waiter until opened.
-    final class Latch: Sendable {
-        private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
-
-        func wait() async {
-            await withCheckedContinuation { continuation in
-                let now = state.withLock { state in
-                    if state.open { return true }
-                    state.waiters.append(continuation)
-                    return false
-                }
-                if now { continuation.resume() }
-            }
-        }
-
-        func open() {
-            let waiters = state.withLock { state in
-                state.open = true
-                defer { state.waiters = [] }
-                return state.waiters
-            }
-            for waiter in waiters { waiter.resume() }
-        }
-    }
-
     /// A composition that counts its runs and waits until released.
     final class Composer: Sendable {
         let runs = Atomic<Int>(0)
-        let gate = Latch()
+        let gate = Gate()
         let reusable: Bool
         let generation: @Sendable () -> UInt64
 
