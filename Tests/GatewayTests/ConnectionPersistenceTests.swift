@@ -78,27 +78,7 @@ import Testing
     /// A gateway on a free port with the default limits (idle 60 s), for the length of `body`.
     func withGateway<Value: Sendable>(_ body: @Sendable (Int) async throws -> Value) async throws -> Value {
         try await withDemo { demo in
-            let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-            let app = GatewayApplication.make(
-                runtime: demo.runtime, listen: ListenAddress(host: "127.0.0.1", port: 0),
-                onServerRunning: { port in portContinuation.yield(port) })
-            return try await withThrowingTaskGroup(of: Value?.self) { group in
-                group.addTask {
-                    defer { portContinuation.finish() }
-                    try await app.runService(gracefulShutdownSignals: [])
-                    return nil
-                }
-                var iterator = ports.makeAsyncIterator()
-                guard let port = await iterator.next() else { throw RawFuzzError.noPort }
-                do {
-                    let value = try await body(port)
-                    group.cancelAll()
-                    return value
-                } catch {
-                    group.cancelAll()
-                    throw error
-                }
-            }
+            try await withServedGateway(ReloadableGateway(runtime: demo.runtime)) { port in try await body(port) }
         }
     }
 

@@ -261,22 +261,8 @@ struct HTTPFuzzTests {
         let seed = Self.seed
         let started = ContinuousClock.now
         let outcome = try await withDemo { demo in
-            let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-            let app = GatewayApplication.make(
-                runtime: demo.runtime, listen: ListenAddress(host: "127.0.0.1", port: 0),
-                onServerRunning: { port in portContinuation.yield(port) }
-            )
-            return try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask {
-                    defer { portContinuation.finish() }  // a server that fails to start ends the wait for its port
-                    try await app.runService(gracefulShutdownSignals: [])
-                }
-                var iterator = ports.makeAsyncIterator()
-                guard let port = await iterator.next() else { throw RawFuzzError.noPort }
-                let cases = RawFuzzCases.make(seed: seed)
-                let result = await RawFuzzRunner.run(port: port, cases: cases)
-                group.cancelAll()
-                return result
+            try await withServedGateway(ReloadableGateway(runtime: demo.runtime)) { port in
+                await RawFuzzRunner.run(port: port, cases: RawFuzzCases.make(seed: seed))
             }
         }
         let elapsed = ContinuousClock.now - started

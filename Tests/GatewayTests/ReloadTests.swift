@@ -62,27 +62,7 @@ import Testing
     ) async throws -> Value {
         let runtime = try GatewayRuntime(config: files.load(), httpClient: .shared, now: now)
         let gateway = ReloadableGateway(runtime: runtime, file: files.config, source: { try files.load() })
-        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        let app = GatewayApplication.make(
-            gateway: gateway, listen: ListenAddress(host: "127.0.0.1", port: 0),
-            onServerRunning: { port in portContinuation.yield(port) })
-        return try await withThrowingTaskGroup(of: Value?.self) { group in
-            group.addTask {
-                defer { portContinuation.finish() }
-                try await app.runService(gracefulShutdownSignals: [])
-                return nil
-            }
-            var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next() else { throw RawFuzzError.noPort }
-            do {
-                let value = try await body(gateway, port)
-                group.cancelAll()
-                return value
-            } catch {
-                group.cancelAll()
-                throw error
-            }
-        }
+        return try await withServedGateway(gateway) { port in try await body(gateway, port) }
     }
 
     static func simulator() async throws -> RunningSimulator {

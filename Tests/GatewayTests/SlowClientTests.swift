@@ -21,22 +21,8 @@ import Testing
         _ body: @Sendable (DemoHarness, Int) async throws -> Value
     ) async throws -> Value {
         try await withDemo(limits: limits) { demo in
-            let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-            let app = GatewayApplication.make(
-                runtime: demo.runtime, listen: ListenAddress(host: "127.0.0.1", port: 0), heartbeat: heartbeat,
-                onServerRunning: { port in portContinuation.yield(port) }
-            )
-            return try await withThrowingTaskGroup(of: Value?.self) { group in
-                group.addTask {
-                    defer { portContinuation.finish() }
-                    try await app.runService(gracefulShutdownSignals: [])
-                    return nil
-                }
-                var iterator = ports.makeAsyncIterator()
-                guard let port = await iterator.next() else { throw RawFuzzError.noPort }
-                let value = try await body(demo, port)
-                group.cancelAll()
-                return value
+            try await withServedGateway(ReloadableGateway(runtime: demo.runtime, heartbeat: heartbeat)) { port in
+                try await body(demo, port)
             }
         }
     }

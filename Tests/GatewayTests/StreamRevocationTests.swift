@@ -87,18 +87,7 @@ import Testing
         let runtime = try GatewayRuntime(config: current.withLock { $0 }, httpClient: .shared)
         let gateway = ReloadableGateway(
             runtime: runtime, source: { current.withLock { $0 } }, heartbeat: .milliseconds(200))
-        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        let app = GatewayApplication.make(
-            gateway: gateway, listen: ListenAddress(host: "127.0.0.1", port: 0),
-            onServerRunning: { port in portContinuation.yield(port) })
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                defer { portContinuation.finish() }
-                try await app.runService(gracefulShutdownSignals: [])
-            }
-            defer { group.cancelAll() }
-            var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next() else { throw RawFuzzError.noPort }
+        try await withServedGateway(gateway) { port in
 
             let anna = try await Self.openStream(port, key: Self.anna.key)
             let ben = try await Self.openStream(port, key: Self.ben.key)
