@@ -77,6 +77,24 @@ struct LoginConnectTests {
             cookie: cookie.pair, baseURL: sim.apiBaseURL, http: http, timeout: 5, source: source)
     }
 
+    /// A profile connected with the password (its login link kept in `vault`), after which the
+    /// person made a new link in the browser and every session ended: Tickedify answers the
+    /// kept link as it answers a link it cannot log in with right now.
+    static func connectedLinkThatNoLongerWorks(_ sim: RunningSimulator, http: UpstreamHTTP) async throws -> (
+        vault: MemoryCredentialVault, profile: ProfileConfig, scope: String, kept: String
+    ) {
+        let vault = MemoryCredentialVault()
+        let profile = Self.tickedifyProfile(sim)
+        let scope = TickedifyClient.scope(profile.tickedify!).description
+        _ = try await TickedifyConnect().connect(
+            Self.connectContext(profile, vault: vault, http: http, ["password": TickedifySimulator.demoPassword]))
+        let kept = try #require(
+            await TickedifyPersistentLogin.stored(vault: vault, profile: scope, email: TickedifySimulator.demoEmail))
+        _ = try await Self.browserLink(sim, http: http)
+        _ = try await SimulatorBackedTest.call(sim, .POST, "/_sim/sessions/expire")
+        return (vault, profile, scope, kept)
+    }
+
     @Test("Tickedify: the password once; the gateway renews an ended session through /al/, without the password")
     func tickedifyPasswordThenRenewal() async throws {
         let sim = try await TickedifySimulator().start()
@@ -149,19 +167,7 @@ struct LoginConnectTests {
         let sim = try await TickedifySimulator().start()
         try await SimulatorBackedTest.run(sim, profile: ProfileConfig([]), zone: Self.zone) { sim, _ in
             try await Self.withHTTP { http in
-                let vault = MemoryCredentialVault()
-                let profile = Self.tickedifyProfile(sim)
-                let scope = TickedifyClient.scope(profile.tickedify!).description
-                _ = try await TickedifyConnect().connect(
-                    Self.connectContext(
-                        profile, vault: vault, http: http, ["password": TickedifySimulator.demoPassword]))
-                let kept = try #require(
-                    await TickedifyPersistentLogin.stored(
-                        vault: vault, profile: scope, email: TickedifySimulator.demoEmail))
-                // The person makes a new link in the browser: Tickedify answers the kept one as
-                // it answers a link it cannot log in with right now.
-                _ = try await Self.browserLink(sim, http: http)
-                _ = try await SimulatorBackedTest.call(sim, .POST, "/_sim/sessions/expire")
+                let (vault, profile, scope, kept) = try await Self.connectedLinkThatNoLongerWorks(sim, http: http)
                 let start = Date()
                 let clock = Mutex(start)
                 let sessions = SessionRegistry(vault: vault, now: { clock.withLock { $0 } })
@@ -223,17 +229,7 @@ struct LoginConnectTests {
         let sim = try await TickedifySimulator().start()
         try await SimulatorBackedTest.run(sim, profile: ProfileConfig([]), zone: Self.zone) { sim, _ in
             try await Self.withHTTP { http in
-                let vault = MemoryCredentialVault()
-                let profile = Self.tickedifyProfile(sim)
-                let scope = TickedifyClient.scope(profile.tickedify!).description
-                _ = try await TickedifyConnect().connect(
-                    Self.connectContext(
-                        profile, vault: vault, http: http, ["password": TickedifySimulator.demoPassword]))
-                let kept = try #require(
-                    await TickedifyPersistentLogin.stored(
-                        vault: vault, profile: scope, email: TickedifySimulator.demoEmail))
-                _ = try await Self.browserLink(sim, http: http)
-                _ = try await SimulatorBackedTest.call(sim, .POST, "/_sim/sessions/expire")
+                let (vault, _, scope, kept) = try await Self.connectedLinkThatNoLongerWorks(sim, http: http)
                 let withPassword = ProfileConfig([
                     TickedifySettings(
                         endpoint: BackendEndpoint(baseURL: sim.apiBaseURL), email: TickedifySimulator.demoEmail,
