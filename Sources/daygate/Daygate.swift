@@ -1,4 +1,5 @@
 import ArgumentParser
+import Model
 import NIOCore
 import NIOPosix
 
@@ -6,6 +7,7 @@ struct Daygate: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "daygate",
         abstract: "One local JSON API for the household's day, cached in SQLite.",
+        version: DaygateVersion.current,
         subcommands: [
             DemoCommand.self, ServeCommand.self, InitCommand.self, ConnectCommand.self, CheckCommand.self,
             SimulateCommand.self, CacheCommand.self,

@@ -50,7 +50,8 @@ public struct KantineKoningConnect: BackendConnector {
         if flow == 0 {
             enrollmentToken =
                 KantineKoningEnrollmentToken(
-                    tenantSlug: club.slug, tenantName: club.name, teamIDs: teams.map(\.id), now: context.now()
+                    tenantSlug: club.slug, tenantName: club.name, teamCodes: teams.map { $0.code ?? $0.id },
+                    now: context.now()
                 ).encoded
         } else {
             let address = try prompt.ask("email", "Your e-mail address (as the club knows it)")
@@ -64,7 +65,9 @@ public struct KantineKoningConnect: BackendConnector {
             }
             let pasted = try prompt.askSecret("link", "Link or token from the e-mail")
             guard let token = KantineKoningEnrollmentToken.token(inPasted: pasted) else {
-                throw ConnectError("That does not look like the link from the e-mail; nothing was kept.")
+                throw ConnectError(
+                    "That is not the link from the e-mail, or it has no token (the e-mail's link ends in ?token=…); nothing was kept."
+                )
             }
             enrollmentToken = token
         }
@@ -308,18 +311,24 @@ public struct KantineKoningConnect: BackendConnector {
             -> KantineKoningConnectedEnrollment
         {
             let value = try await refusing {
-                try await call(
-                    .POST, "/enrollments/register",
-                    body: .object([
-                        "enrollment_token": .string(enrollmentToken), "apns_device_token": .string(""),
-                        "platform": .string("ios"), "build_environment": .string("production"),
-                        "hardware_identifier": .string(device), "app_version": .string("daygate"),
-                    ]))
+                try await call(.POST, "/enrollments/register", body: Self.registerBody(enrollmentToken, device: device))
             }
             return try Self.enrollment(value, now: now)
         }
 
+        /// The body of `POST /enrollments/register`, as the app sends it (`app_version`: the
+        /// app's own version, here daygate's).
+        static func registerBody(_ enrollmentToken: String, device: String) -> JSONValue {
+            .object([
+                "enrollment_token": .string(enrollmentToken), "apns_device_token": .string(""),
+                "platform": .string("ios"), "build_environment": .string("production"),
+                "hardware_identifier": .string(device), "app_version": .string(DaygateVersion.current),
+            ])
+        }
+
         /// The enrollment in the answer to `/enrollments/register`: the club, the token, the teams.
+        /// An answer without `role` is a manager's, as the app reads it
+        /// (`BackendClient.registerDevice`: `obj?["role"] as? String ?? "manager"`).
         static func enrollment(_ value: JSONValue, now: Date) throws -> KantineKoningConnectedEnrollment {
             guard let fields = LenientFields(value), let tenant = fields.string("tenant_slug"), !tenant.isEmpty,
                 let tenantName = fields.string("tenant_name"), !tenantName.isEmpty,
@@ -336,7 +345,7 @@ public struct KantineKoningConnect: BackendConnector {
             }
             return KantineKoningConnectedEnrollment(
                 id: String(UUID().uuidString.prefix(8)).lowercased(), tenant: tenant, tenantName: tenantName,
-                role: fields.string("role") ?? "member", teams: teams, token: token, email: fields.string("email"),
+                role: fields.string("role") ?? "manager", teams: teams, token: token, email: fields.string("email"),
                 enrolledAt: now)
         }
 

@@ -157,7 +157,7 @@ public final class UpstreamHTTP: Sendable {
         if !headers.contains(where: { $0.0.lowercased() == "accept" }) {
             request.headers.add(name: "Accept", value: "application/json")
         }
-        request.headers.add(name: "User-Agent", value: "daygate/1")
+        request.headers.add(name: "User-Agent", value: "daygate/\(DaygateVersion.current)")
         for (name, value) in headers {
             request.headers.add(name: name, value: value)
         }

@@ -13,11 +13,16 @@ extension KantineKoningBackend {
         return items.compactMap(\.stringValue)
     }
 
-    /// The team records of `tenant` that `values` name (by code or id); nil when one is unknown.
-    static func resolveTeams(_ values: [String], in tenant: KantineKoningTenantRecord) -> [KantineKoningTeamRecord]? {
+    /// The team records of `tenant` that `values` name (by code or id; `byCode`: by code only);
+    /// nil when one is unknown.
+    static func resolveTeams(_ values: [String], in tenant: KantineKoningTenantRecord, byCode: Bool = false)
+        -> [KantineKoningTeamRecord]?
+    {
         var found: [KantineKoningTeamRecord] = []
         for value in values {
-            guard let team = tenant.teams.first(where: { $0.matches(value) }) else { return nil }
+            guard let team = tenant.teams.first(where: { byCode ? $0.code == value : $0.matches(value) }) else {
+                return nil
+            }
             if !found.contains(team) { found.append(team) }
         }
         return found
@@ -95,7 +100,10 @@ extension KantineKoningBackend {
                 return error(404, "tenant_not_found", "Vereniging niet gevonden")
             }
             if tenant.seasonEnded { return closed(tenant) }
-            guard let teams = resolveTeams(codes, in: tenant), !teams.isEmpty else {
+            // The app puts team codes in the token it makes (an id only for a team without a
+            // code, and every team here has one): an id is not a code (OnboardingHostView,
+            // registerMember; the server is not public).
+            guard let teams = resolveTeams(codes, in: tenant, byCode: true), !teams.isEmpty else {
                 return error(422, "invalid_team_codes", "Onbekende teamcodes")
             }
             guard store.useJTI(jti) else {

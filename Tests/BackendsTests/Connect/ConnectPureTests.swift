@@ -1,7 +1,8 @@
-import Backends
 import Foundation
 import Model
 import Testing
+
+@testable import Backends
 
 /// The connect flows' decisions that need no server.
 @Suite("Connect: pure parts")
@@ -29,12 +30,12 @@ struct ConnectPureTests {
     func memberToken() throws {
         let now = Date(timeIntervalSince1970: 1_790_000_000)
         let token = KantineKoningEnrollmentToken(
-            tenantSlug: "vvwilhelmus", tenantName: "VV Wilhelmus", teamIDs: ["t1", "t2"], now: now, jti: "J")
+            tenantSlug: "vvwilhelmus", tenantName: "VV Wilhelmus", teamCodes: ["JO11-3", "t2"], now: now, jti: "J")
         let data = try #require(Data(base64Encoded: token.encoded))
         let value = try JSONDecoder().decode(JSONValue.self, from: data)
         #expect(value["tenant_slug"] == .string("vvwilhelmus"))
         #expect(value["tenant_name"] == .string("VV Wilhelmus"))
-        #expect(value["team_codes"] == .array([.string("t1"), .string("t2")]))
+        #expect(value["team_codes"] == .array([.string("JO11-3"), .string("t2")]))
         #expect(value["role"] == .string("member"))
         #expect(value["purpose"] == .string("device-enroll"))
         #expect(value["exp"] == .number(1_790_000_600))
@@ -42,14 +43,40 @@ struct ConnectPureTests {
         #expect(value["max_uses"] == .number(1))
     }
 
-    @Test("a pasted enrollment link or bare token gives the token")
+    @Test("a pasted enrollment link or bare token gives the token, read as the app reads it")
     func pastedLinks() {
         #expect(
             KantineKoningEnrollmentToken.token(inPasted: "https://kantinekoning.com/enroll?token=abc123") == "abc123")
-        #expect(KantineKoningEnrollmentToken.token(inPasted: " https://kantinekoning.com/enroll/abc123 \n") == "abc123")
+        // The e-mail's HTML writes & as &amp;: the app turns it back before it reads `token`.
+        #expect(
+            KantineKoningEnrollmentToken.token(
+                inPasted: "https://kantinekoning.com/device-enroll?tenant=vvwilhelmus&amp;token=abc123") == "abc123")
+        #expect(
+            KantineKoningEnrollmentToken.token(inPasted: "kantinekoning://device-enroll?x=1&amp;token=abc123")
+                == "abc123")
+        // A link without a token has none: its last segment is not one.
+        #expect(KantineKoningEnrollmentToken.token(inPasted: "https://kantinekoning.com/device-enroll") == nil)
+        #expect(KantineKoningEnrollmentToken.token(inPasted: " https://kantinekoning.com/enroll/abc123 \n") == nil)
         #expect(KantineKoningEnrollmentToken.token(inPasted: "abc123") == "abc123")
         #expect(KantineKoningEnrollmentToken.token(inPasted: "two words") == nil)
         #expect(KantineKoningEnrollmentToken.token(inPasted: "  ") == nil)
+    }
+
+    @Test("Kantine Koning's register: daygate's version as app_version; an answer without role is a manager's")
+    func kantineKoningRegister() throws {
+        let body = KantineKoningConnect.API.registerBody("T", device: "D")
+        #expect(body["app_version"] == .string(DaygateVersion.current))
+        #expect(body["enrollment_token"] == .string("T") && body["hardware_identifier"] == .string("D"))
+        func answer(role: String?) -> JSONValue {
+            var fields: [(String, JSONValue)] = [
+                ("tenant_slug", .string("vvwilhelmus")), ("tenant_name", .string("VV Wilhelmus")),
+                ("api_token", .string("tok")), ("team_codes", .array([.string("JO11-3")])),
+            ]
+            if let role { fields.append(("role", .string(role))) }
+            return .object(JSONObject(fields: fields))
+        }
+        #expect(try KantineKoningConnect.API.enrollment(answer(role: nil), now: Date()).role == "manager")
+        #expect(try KantineKoningConnect.API.enrollment(answer(role: "member"), now: Date()).role == "member")
     }
 
     @Test("a Tickedify login link or token is recognised; a password is not")

@@ -103,12 +103,22 @@ struct KantineKoningConnectTests {
     @Test("a self-made member token works once")
     func memberTokenOnce() async throws {
         try await Self.run { f in
-            let tenant = try #require(
+            let team = try #require(
                 try await SimulatorBackedTest.call(
                     f.sim, .GET, "/api/mobile/v1/teams/search?tenant=vvwilhelmus&q=JO13")[
-                        "teams"]?.arrayValue?.first?["id"]?.stringValue)
+                        "teams"]?.arrayValue?.first)
+            let code = try #require(team["code"]?.stringValue)
+            let id = try #require(team["id"]?.stringValue)
+            // The app puts team codes in its token; an id of a team that has a code is not one.
+            let byID = KantineKoningEnrollmentToken(
+                tenantSlug: "vvwilhelmus", tenantName: "VV Wilhelmus", teamCodes: [id], now: Date()
+            ).encoded
+            let refused = try await SimulatorBackedTest.call(
+                f.sim, .POST, "/api/mobile/v1/enrollments/register",
+                json: #"{"enrollment_token":"\#(byID)","hardware_identifier":"H","platform":"ios"}"#)
+            #expect(refused["error"] == .string("invalid_team_codes"))
             let token = KantineKoningEnrollmentToken(
-                tenantSlug: "vvwilhelmus", tenantName: "VV Wilhelmus", teamIDs: [tenant], now: Date()
+                tenantSlug: "vvwilhelmus", tenantName: "VV Wilhelmus", teamCodes: [code], now: Date()
             ).encoded
             let body = #"{"enrollment_token":"\#(token)","hardware_identifier":"H","platform":"ios"}"#
             let first = try await SimulatorBackedTest.call(

@@ -1,0 +1,5 @@
+/// daygate's own version: what `daygate --version` prints, the `User-Agent` it sends upstream
+/// (`daygate/<version>`) and the `app_version` it registers with Kantine Koning.
+public enum DaygateVersion {
+    public static let current = "1.0.0"
+}
