@@ -52,6 +52,12 @@ struct EightAllsSocketScenario {
             for (name, frames) in step["frames_received"]?.objectValue?.fields ?? [] {
                 differences += await received(name, frames.arrayValue ?? [], &replayer).map { "\(label): \($0)" }
             }
+            if step["socket_state"]?.stringValue == "OPEN" {
+                // 076: still open after the binary frame and the unanswered ping.
+                differences += sockets.filter { $0.value.isEnded }.map {
+                    "\(label): socket \($0.key) ended, recorded OPEN"
+                }
+            }
             if let close = step["close_seen_by_client"] {
                 differences += await closeAll(close).map { "\(label): \($0)" }
             }

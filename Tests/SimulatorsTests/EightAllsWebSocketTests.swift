@@ -93,6 +93,9 @@ final class TestSocket: Sendable {
         }
     }
 
+    /// Whether the connection has ended (the server closed it, or ``close()`` ran).
+    var isEnded: Bool { inbox.state.withLock { $0.ended } }
+
     /// Ends the connection from the client side and waits for it to finish.
     func close() async {
         outgoing.finish()
