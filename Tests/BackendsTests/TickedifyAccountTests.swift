@@ -89,7 +89,7 @@ struct TickedifyAccountTests {
             // The same profile, another e-mail: a login of its own, not Anna's cookie.
             let failure = await Self.error { _ = try await f.inbox("default", bram) }
             #expect(f.calls(Self.login) == 2)
-            #expect(failure?.kind == .accessExpired, "Bram's own session says his trial ended")
+            #expect(failure?.kind == .accessExpired, "Bram's own session says his beta period ended")
             // Back to Anna: her session is still hers, no new login.
             _ = try await f.inbox("default", anna)
             #expect(f.calls(Self.login) == 2)
@@ -130,7 +130,7 @@ struct TickedifyAccountTests {
             let bram = f.settings(TickedifySimulator.upgradeEmail, TickedifySimulator.upgradePassword)
             let first = await Self.error { _ = try await f.inbox("default", bram) }
             #expect(first?.kind == .accessExpired)
-            #expect(first?.message.contains("trial") == true)
+            #expect(first?.message.contains("beta") == true)
             #expect(first?.detail.code == "upstream_access_expired")
             #expect(f.calls(Self.login) == 1)
             #expect(f.calls("GET /api/lijst/inbox") == 0, "no data is read for an account without access")
@@ -152,7 +152,7 @@ struct TickedifyAccountTests {
             }
             let details = await TickedifySourcesPart().details(input)
             #expect(details["access"]?["has_access"] == .bool(false))
-            #expect(details["access"]?["expiry_type"] == .string("trial"))
+            #expect(details["access"]?["expiry_type"] == .string("beta"))
 
             // After the recheck interval the session is checked (not logged in again).
             f.clock.advance(TickedifyAccess.recheck + 1)

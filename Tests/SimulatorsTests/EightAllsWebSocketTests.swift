@@ -21,11 +21,11 @@ final class TestSocket: Sendable {
     }
 
     private let inbox = Inbox()
-    private let outgoing: AsyncStream<String>.Continuation
+    private let outgoing: AsyncStream<WebSocketMessage>.Continuation
     let task: Task<WebSocketCloseFrame?, any Error>
 
     private init(url: String) {
-        let (outgoing, outgoingContinuation) = AsyncStream<String>.makeStream()
+        let (outgoing, outgoingContinuation) = AsyncStream<WebSocketMessage>.makeStream()
         self.outgoing = outgoingContinuation
         var logger = Logger(label: "test.ws")
         logger.logLevel = .critical
@@ -40,7 +40,12 @@ final class TestSocket: Sendable {
                         }
                     }
                     group.addTask {
-                        for await text in outgoing { try await outbound.write(.text(text)) }
+                        for await message in outgoing {
+                            switch message {
+                            case .text(let text): try await outbound.write(.text(text))
+                            case .binary(let bytes): try await outbound.write(.binary(bytes))
+                            }
+                        }
                     }
                     // Either the server closed (reader done) or close() finished `outgoing` (writer done).
                     _ = try await group.next()
@@ -68,7 +73,11 @@ final class TestSocket: Sendable {
     }
 
     func send(_ text: String) {
-        outgoing.yield(text)
+        outgoing.yield(.text(text))
+    }
+
+    func sendBinary(_ bytes: [UInt8]) {
+        outgoing.yield(.binary(ByteBuffer(bytes: bytes)))
     }
 
     /// The next received text; nil when the connection ended or nothing came within `timeout`.
@@ -84,10 +93,19 @@ final class TestSocket: Sendable {
         }
     }
 
+    /// Whether the connection has ended (the server closed it, or ``close()`` ran).
+    var isEnded: Bool { inbox.state.withLock { $0.ended } }
+
     /// Ends the connection from the client side and waits for it to finish.
     func close() async {
         outgoing.finish()
         _ = try? await task.value
+    }
+
+    /// Ends the connection from the client side; the server's close frame, if one came.
+    func closeFrame() async -> WebSocketCloseFrame? {
+        outgoing.finish()
+        return (try? await task.value) ?? nil
     }
 }
 

@@ -146,6 +146,9 @@ struct TickedifySimulatorTests {
         }
     }
 
+    /// The default second account's beta period ended: its login answers `requiresUpgrade`, which
+    /// the real server reserves for beta accounts (a regular account whose trial ended logs in
+    /// with a plain success, recorded: 118; see `TickedifyConformanceTests`).
     @Test func requiresUpgradeStillCreatesASession() async throws {
         try await withTickedify { sim, client in
             let r = try await client.tickedifyLogin(
@@ -153,7 +156,7 @@ struct TickedifySimulatorTests {
             #expect(r.status == 200)
             #expect(
                 r.body.hasPrefix(
-                    #"{"success":true,"requiresUpgrade":true,"expiryType":"trial","message":"Login succesvol, upgrade vereist voor volledige toegang","user":{"id":"user_1733829112047_p0c8wz1re""#
+                    #"{"success":true,"requiresUpgrade":true,"expiryType":"beta","message":"Login succesvol, upgrade vereist voor volledige toegang","user":{"id":"user_1733829112047_p0c8wz1re""#
                 )
             )
             let cookie = try #require(r.tickedifyCookie)
@@ -161,7 +164,7 @@ struct TickedifySimulatorTests {
             #expect(me.status == 200)
             #expect(me.object["hasAccess"] as? Bool == false)
             #expect(me.object["requiresUpgrade"] as? Bool == true)
-            #expect(me.object["expiryType"] as? String == "trial")
+            #expect(me.object["expiryType"] as? String == "beta")
             #expect(me.object["accessMessage"] as? String != nil)
             // The account has no seeded data.
             let inbox = try await client.tickedifyGet(sim, "/api/lijst/inbox", cookie: cookie)
@@ -657,10 +660,16 @@ struct TickedifySimulatorTests {
             #expect(
                 try await client.send(.POST, sim, "/api/taak/add-to-inbox", json: #"{"tekst":"   "}"#, headers: headers)
                     .status == 400)
+            // A number is stored as its text (recorded: 032); another type fails in trim().
             let number = try await client.send(
                 .POST, sim, "/api/taak/add-to-inbox", json: #"{"tekst":42}"#, headers: headers)
-            #expect(number.status == 500)
-            #expect(number.body == #"{"error":"Fout bij opslaan","details":"tekst.trim is not a function"}"#)
+            #expect(number.status == 200)
+            let inbox = try await client.tickedifyGet(sim, "/api/lijst/inbox", cookie: cookie)
+            #expect(tkStrings(inbox.array, "tekst").contains("42"))
+            let array = try await client.send(
+                .POST, sim, "/api/taak/add-to-inbox", json: #"{"tekst":["x"]}"#, headers: headers)
+            #expect(array.status == 500)
+            #expect(array.body == #"{"error":"Fout bij opslaan","details":"tekst.trim is not a function"}"#)
         }
     }
 

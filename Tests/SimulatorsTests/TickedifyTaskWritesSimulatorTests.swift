@@ -54,7 +54,10 @@ struct TickedifyTaskWritesSimulatorTests {
             let row = try #require(archive.array.first { $0["id"] as? String == offerte })
             let at = try #require((row["afgewerkt"] as? String).flatMap { LenientDate.parse($0) })
             #expect(Int64(at.timeIntervalSince1970 * 1000) >= before)
-            #expect(row["herhalingActief"] as? Bool == false)
+            // The archive's own row: snake_case keys, its old list, archived_at (recorded: 039).
+            #expect(row["herhaling_actief"] as? Bool == false)
+            #expect(row["lijst"] as? String == "acties")
+            #expect(row["archived_at"] as? String == row["afgewerkt"] as? String)
 
             // Once archived, the task is not found again.
             let again = try await Self.complete(client, sim, cookie, offerte)
@@ -154,14 +157,13 @@ struct TickedifyTaskWritesSimulatorTests {
                     "PUT /api/taak/task_1 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
             )
             #expect(raw == .closed)
-            let move = #"{"targetUur":9}"#
-            let reorder = await rawExchange(
-                port: sim.port,
-                request:
-                    "PUT /api/dagelijkse-planning/abc/reorder HTTP/1.1\r\nHost: x\r\nCookie: tickedify.sid=s%3Afoo.bar\r\nContent-Type: application/json\r\nContent-Length: \(move.utf8.count)\r\n\r\n\(move)"
-            )
-            #expect(reorder == .closed)
-            #expect(try await client.send(sim, "/_sim/crashes").body == #"{"count":2}"#)
+            // Reorder's catch block does not ask for the user again: a 500, no crash (recorded: 107, 108).
+            let reorder = try await client.send(
+                .PUT, sim, "/api/dagelijkse-planning/abc/reorder", json: #"{"targetUur":9}"#,
+                headers: [("cookie", "tickedify.sid=s%3Afoo.bar")])
+            #expect(reorder.status == 500)
+            #expect(reorder.body == #"{"error":"Fout bij herordenen dagelijkse planning"}"#)
+            #expect(try await client.send(sim, "/_sim/crashes").body == #"{"count":1}"#)
             let unarchive = try await client.send(.POST, sim, "/api/taak/task_1/unarchive")
             #expect(unarchive.status == 401)
             #expect(unarchive.body == #"{"error":"Niet ingelogd"}"#)

@@ -222,6 +222,12 @@ struct PydanticError: Sendable {
             bytes[next] != UInt8(ascii: "\""), bytes[next] != UInt8(ascii: "}")
         {
             (position, message) = (next, "Expecting property name enclosed in double quotes")
+        } else if bytes[first] == UInt8(ascii: "{"),
+            let last = bytes.lastIndex(where: { !whitespace.contains($0) }),
+            bytes[last] == UInt8(ascii: "{") || bytes[last] == UInt8(ascii: ",")
+        {
+            // An object cut off where a key should come: `{` or `{"title": "x",` (recorded: 8alls 041, 062).
+            (position, message) = (bytes.count, "Expecting property name enclosed in double quotes")
         } else {
             (position, message) = (bytes.count, "Expecting value")
         }

@@ -2,8 +2,11 @@ import Foundation
 import Logging
 import Model
 
-/// A contract-faithful simulator of the 8alls calendar API (FastAPI + SQLAlchemy), see
-/// docs/backends/eightalls.md.
+/// A simulator of the 8alls calendar API (FastAPI + SQLAlchemy), see docs/backends/eightalls.md.
+/// The real server is the truth: the recordings of it in `Tests/Fixtures/recordings/eightalls`
+/// (the seed POSTs and 82 exchanges, WebSocket scenarios included) are replayed against this
+/// simulator by `EightAllsConformanceTests`; only 082 (uvicorn's keepalive timeout, 40 s of wall
+/// clock) is skipped.
 ///
 /// Served on loopback, everything under `/api` plus `GET /` and `GET /health`:
 /// `GET /api/events?start_date&end_date&event_type&status`, `GET /api/events/{id}`,
@@ -21,7 +24,9 @@ import Model
 /// `event_created` / `event_updated` broadcasts fail to serialize, and every socket connected at
 /// that moment is dropped from the broadcast list without being closed, so it never receives
 /// anything again; only `event_deleted` (`{"id":…}`) reaches sockets connected since the last create
-/// or update (see ``EightAllsConnectionManager``). Upgrades are counted as `GET /ws`.
+/// or update (see ``EightAllsConnectionManager``). A binary frame leaves the socket open and
+/// silent (no `pong` any more); a client's close is answered with 1000. Upgrades are counted as
+/// `GET /ws`.
 ///
 /// Not simulated: tasks, search, daily notes, therapy-companion and `/docs`/`/openapi.json`;
 /// those paths answer 404.
@@ -63,8 +68,14 @@ public struct EightAllsSimulator: Sendable {
     ///   - logger: defaults to a logger at `.warning`.
     public func start(host: String = "127.0.0.1", port: Int = 0, logger: Logger? = nil) async throws -> RunningSimulator
     {
-        let store = try EightAllsStore(options: options)
-        return try await SimulatorServer.start(
+        try await start(store: EightAllsStore(options: options), host: host, port: port, logger: logger)
+    }
+
+    /// Starts the simulator on `store` (made from these options; a test may have changed it first).
+    func start(store: EightAllsStore, host: String = "127.0.0.1", port: Int = 0, logger: Logger? = nil)
+        async throws -> RunningSimulator
+    {
+        try await SimulatorServer.start(
             kind: .eightalls,
             backend: EightAllsBackend(store: store),
             control: SimulatorControl(),

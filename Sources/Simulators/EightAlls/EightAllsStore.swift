@@ -93,6 +93,14 @@ final class EightAllsStore: Sendable {
         }
     }
 
+    /// Drops every event: an empty `events` table, as the real server starts with.
+    func removeAll() {
+        state.withLock { s in
+            s.events = [:]
+            s.nextSequence = 0
+        }
+    }
+
     /// Events passing `filter`, sorted by start time ascending, with the style to render them in.
     func list(where filter: (EightAllsEvent) -> Bool) -> ([EightAllsEvent], EightAllsSimulator.DateStyle) {
         state.withLock { s in

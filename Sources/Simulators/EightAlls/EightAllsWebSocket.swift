@@ -95,15 +95,24 @@ final class EightAllsConnectionManager: Sendable {
     }
 
     /// `websocket_endpoint`: the handler of one accepted `/ws` connection.
+    ///
+    /// A binary message makes `receive_text()` raise `KeyError`: the endpoint's `except Exception`
+    /// takes the socket off the list and returns, and uvicorn 0.27 does not close a socket whose
+    /// app returned without closing it. The socket stays open and silent: a later `ping` gets no
+    /// `pong`, and only the client's own close ends it, echoed with 1000 (recorded: 076).
+    /// When the client closes a socket the broadcast had already dropped, `manager.disconnect`
+    /// raises `ValueError` after the close, so the client still sees a clean 1000 (073-075).
     var handler: SimWebSocketHandler {
         { inbound, outbound, _ in
             let id = self.connect(outbound)
             do {
+                var returned = false
                 for try await message in inbound.messages(maxSize: 1 << 20) {
+                    guard !returned else { continue }
                     guard case .text(let text) = message else {
-                        // receive_text() on a binary message raises KeyError: the endpoint's
-                        // `except Exception` disconnects and returns, which closes the socket.
-                        break
+                        self.disconnect(id)
+                        returned = true
+                        continue
                     }
                     if text == "ping" {
                         try await outbound.write(.text("pong"))
@@ -114,11 +123,8 @@ final class EightAllsConnectionManager: Sendable {
                 self.disconnect(id)
                 throw error
             }
-            // WebSocketDisconnect or a binary message: manager.disconnect(websocket), which raises
-            // ValueError for a socket the broadcast already dropped, so the endpoint fails (1011).
-            if !self.disconnect(id) { throw SocketNotListed() }
+            // WebSocketDisconnect: manager.disconnect(websocket); the close is already answered.
+            self.disconnect(id)
         }
     }
-
-    private struct SocketNotListed: Error {}
 }

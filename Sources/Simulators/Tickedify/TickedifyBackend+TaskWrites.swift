@@ -56,8 +56,9 @@ extension TickedifyBackend {
             guard Self.truthy(afgewerkt) else { return .missingTimestamp }
             var archived = task
             archived.archived = true
+            // The row keeps its list: the archive is a copy of the `taken` row (recorded: 039).
             archived.afgewerkt = now
-            archived.lijst = "afgewerkt"
+            archived.archivedAt = now
             archived.herhalingActief = false
             data.tasks[index] = archived
             // DELETE FROM taken: ON DELETE CASCADE removes its planning items, on every day.
@@ -80,7 +81,7 @@ extension TickedifyBackend {
         case .missingTimestamp:
             return TickedifyHTTP.json(
                 .object([
-                    "success": .bool(false), "error": .string("Completion timestamp is required"),
+                    "success": .bool(false), "error": .string("Completion timestamp (afgewerkt) is required"),
                     "code": .string("VALIDATION_ERROR"),
                 ]), status: 400, request: call.request)
         case .archived:
@@ -141,6 +142,7 @@ extension TickedifyBackend {
             data.tasks[index].archived = false
             data.tasks[index].lijst = "inbox"
             data.tasks[index].afgewerkt = nil
+            data.tasks[index].archivedAt = nil
             data.tasks[index].herhalingActief = false
             return nil
         }
@@ -154,15 +156,16 @@ extension TickedifyBackend {
 
     /// `reorderDagelijksePlanning`: the item leaves its hour (the positions after it move up) and
     /// goes to `targetUur` at `targetPosition` (the positions from there move down), or at the
-    /// end of that hour when `targetPosition` is null or missing. Any failure is a 404.
+    /// end of that hour when `targetPosition` is null or missing. Any failure is a 404. There is
+    /// no transaction: with a missing or unreadable `targetUur` (or `targetPosition`) the other
+    /// items of the old hour have already moved up when the 404 comes (recorded: 068-070).
     func planningReorder(_ call: Call, _ session: TickedifySession) -> Response {
         let id = call.params["id"] ?? ""
         let target = Self.pgInteger(call.body["targetUur"])
         let rawPosition = call.body["targetPosition"] ?? .null
         let position = rawPosition == .null ? nil : Self.pgInteger(rawPosition)
         let moved: Bool = store.write { data in
-            guard let index = data.planning.firstIndex(where: { $0.id == id && $0.userId == session.userId }),
-                let uur = target, (0...23).contains(uur), rawPosition == .null || position != nil
+            guard let index = data.planning.firstIndex(where: { $0.id == id && $0.userId == session.userId })
             else { return false }
             let item = data.planning[index]
             func sameHour(_ other: TickedifyPlanItem, _ hour: Int) -> Bool {
@@ -171,6 +174,9 @@ extension TickedifyBackend {
             for i in data.planning.indices
             where sameHour(data.planning[i], item.uur) && data.planning[i].positie > item.positie {
                 data.planning[i].positie -= 1
+            }
+            guard let uur = target, (0...23).contains(uur), rawPosition == .null || position != nil else {
+                return false
             }
             let newPosition: Int
             if let position {

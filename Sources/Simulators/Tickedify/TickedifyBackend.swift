@@ -131,13 +131,19 @@ struct TickedifyBackend: SimulatorBackend {
             return taakPut(call, session)
         case .taakUnarchive: return taakUnarchive(call)
         case .taakRecurring: return taakRecurring(call)
-        case .planningGet, .planningPost, .planningPut, .planningReorder, .planningDelete:
+        case .planningReorder:
+            // Its catch block does not call getCurrentUserId again: a 500, no crash (recorded: 107, 108).
+            guard let session = call.session else {
+                return TickedifyHTTP.error(
+                    "Fout bij herordenen dagelijkse planning", status: 500, request: call.request)
+            }
+            return planningReorder(call, session)
+        case .planningGet, .planningPost, .planningPut, .planningDelete:
             guard let session = call.session else { return crash() }
             switch route {
             case .planningGet: return planningGet(call, session)
             case .planningPost: return planningPost(call, session)
             case .planningPut: return planningPut(call, session)
-            case .planningReorder: return planningReorder(call, session)
             default: return planningDelete(call)
             }
         case .ping:
@@ -213,7 +219,9 @@ struct TickedifyBackend: SimulatorBackend {
         let userJSON: JSONValue = .object([
             "id": .string(user.id), "email": .string(user.email), "naam": .string(user.naam), "rol": .string(user.rol),
         ])
-        if user.requiresUpgrade {
+        // The upgrade answer is reserved for beta accounts after the beta period; a regular
+        // account whose trial ended gets the plain success (recorded: 118).
+        if user.requiresUpgrade, user.expiryType == "beta" {
             return reply(
                 .object([
                     "success": .bool(true), "requiresUpgrade": .bool(true), "expiryType": .string(user.expiryType),
@@ -245,7 +253,7 @@ struct TickedifyBackend: SimulatorBackend {
             ? .string(
                 user.expiryType == "beta"
                     ? "The beta period has ended. Please choose a subscription to continue using Tickedify."
-                    : "Your trial period has expired. Please upgrade to continue using Tickedify."
+                    : "Your free trial has ended. Upgrade to continue using Tickedify."
             ) : .null
         return TickedifyHTTP.json(
             .object([
@@ -280,12 +288,13 @@ struct TickedifyBackend: SimulatorBackend {
 
     private func autoLogin(_ call: Call) -> Response {
         guard let token = call.params["token"], let user = store.user(forToken: token), user.actief else {
-            return TickedifyHTTP.redirect("/app")
+            return TickedifyHTTP.redirect("/app", request: call.request)
         }
         let now = TickedifyTime.nowMs()
         let session = store.login(user, existing: call.session, now: now)
         return TickedifyHTTP.redirect(
-            "/app", headers: [(.setCookie, session.setCookie(cookieExpires: now + TickedifyCookies.maxAgeMs))])
+            "/app", headers: [(.setCookie, session.setCookie(cookieExpires: now + TickedifyCookies.maxAgeMs))],
+            request: call.request)
     }
 
     // MARK: - Lists and counts
@@ -309,7 +318,7 @@ struct TickedifyBackend: SimulatorBackend {
                 return Self.ordered(data.tasks) {
                     $0.userId == session.userId && $0.archived && $0.verwijderdOp == nil
                 }
-                .sorted { ($0.afgewerkt ?? 0) > ($1.afgewerkt ?? 0) }.map { $0.json(style) }
+                .sorted { ($0.afgewerkt ?? 0) > ($1.afgewerkt ?? 0) }.map { $0.archiveJSON(style) }
             default:
                 return Self.ordered(data.tasks) { $0.userId == session.userId && $0.lijst == naam && $0.isOpen }.map {
                     $0.json(style)
@@ -383,7 +392,13 @@ struct TickedifyBackend: SimulatorBackend {
         guard Self.truthy(tekst) else {
             return TickedifyHTTP.error("Tekst is required", status: 400, request: call.request)
         }
-        guard case .string(let raw) = tekst else { return failure("tekst.trim is not a function") }
+        // A number is stored as its text (recorded: 032, `{"tekst":42}` made the task "42").
+        let raw: String
+        switch tekst {
+        case .string(let text): raw = text
+        case .int, .double: raw = Self.pgText(tekst) ?? ""
+        default: return failure("tekst.trim is not a function")
+        }
         let trimmed = Self.jsTrim(raw)
         guard !trimmed.isEmpty else {
             return TickedifyHTTP.error("Tekst is required", status: 400, request: call.request)
@@ -699,6 +714,10 @@ struct TickedifyBackend: SimulatorBackend {
         case (.get, "/_sim/crashes"):
             return .json(.object(["count": .int(store.crashes)]))
         case (.post, "/_sim/sessions/expire"):
+            // `{"cookie":"<tickedify.sid value>"}` expires that one session; no body, every one.
+            if let body = JSONValue.parse(request.body.readableBytesView), let cookie = body["cookie"]?.stringValue {
+                return .json(.object(["expired": .int(store.expireSession(cookieValue: cookie) ? 1 : 0)]))
+            }
             return .json(.object(["expired": .int(store.expireAllSessions())]))
         case (.get, "/_sim/logins"):
             let ip = QueryItems(raw: request.rawQuery).value("ip") ?? "127.0.0.1"

@@ -86,17 +86,50 @@ enum TickedifyHTTP {
             body: .init(byteBuffer: ByteBuffer(string: html)))
     }
 
-    /// `res.redirect(location)`: 302 with Express's text body.
-    static func redirect(_ location: String, headers: [(HTTPField.Name, String)] = []) -> Response {
+    /// `res.redirect(location)`: 302, its body chosen by `res.format` from the `Accept` header:
+    /// Express's text (`Found. Redirecting to /app`, `text/plain`) without one or when text is
+    /// acceptable, an HTML paragraph for HTML, and otherwise (`Accept: application/json`, as daygate
+    /// sends) an empty body without a `Content-Type` (recorded: 092, 128).
+    static func redirect(
+        _ location: String, headers: [(HTTPField.Name, String)] = [], request: SimRequest? = nil
+    ) -> Response {
         var fields = baseHeaders()
         for (name, value) in headers { fields.append(HTTPField(name: name, value: value)) }
         fields[.location] = location
         fields[.vary] = "Accept"
-        fields[.contentType] = "text/plain; charset=utf-8"
+        let body: String
+        switch redirectFormat(accept: request?.headers[.accept]) {
+        case .text:
+            fields[.contentType] = "text/plain; charset=utf-8"
+            body = "Found. Redirecting to \(location)"
+        case .html:
+            fields[.contentType] = "text/html; charset=utf-8"
+            let escaped = htmlEscape(location)
+            body = "<p>Found. Redirecting to <a href=\"\(escaped)\">\(escaped)</a></p>"
+        case .none:
+            body = ""
+        }
         return Response(
             status: .init(code: 302, reasonPhrase: "Found"), headers: fields,
-            body: .init(byteBuffer: ByteBuffer(string: "Found. Redirecting to \(location)"))
+            body: .init(byteBuffer: ByteBuffer(string: body))
         )
+    }
+
+    enum RedirectFormat {
+        case text, html, none
+    }
+
+    /// `res.format({text, html, default})`: the first of text and HTML the `Accept` header allows.
+    static func redirectFormat(accept: String?) -> RedirectFormat {
+        guard let accept, !accept.trimmingCharacters(in: .whitespaces).isEmpty else { return .text }
+        let ranges = accept.lowercased().split(separator: ",").compactMap { part -> String? in
+            let pieces = part.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            let refused = pieces.dropFirst().contains { $0.replacingOccurrences(of: " ", with: "") == "q=0" }
+            return refused ? nil : pieces.first
+        }
+        if ranges.contains(where: { ["text/plain", "text/*", "*/*"].contains($0) }) { return .text }
+        if ranges.contains("text/html") { return .html }
+        return .none
     }
 
     static func html(_ text: String, request: SimRequest) -> Response {

@@ -85,6 +85,8 @@ struct TickedifyTask: Sendable, Equatable {
     var bijlagen: Int = 0
     /// The row is in `taken_archief` (completed through the checkbox), not in `taken`.
     var archived = false
+    /// `taken_archief.archived_at`: when the row was archived (the server's clock).
+    var archivedAt: Int64?
 
     var isOpen: Bool { afgewerkt == nil && verwijderdOp == nil && !archived }
 
@@ -115,6 +117,41 @@ struct TickedifyTask: Sendable, Equatable {
             "herhalingType": str(herhalingType),
             "herhalingWaarde": int(herhalingWaarde),
             "herhalingActief": .bool(herhalingActief),
+            "bijlagenCount": .int(bijlagen),
+        ])
+    }
+}
+
+extension TickedifyTask {
+    /// An `afgewerkte-taken` row: `SELECT *` from `taken_archief`, so the row as it was in `taken`
+    /// (its old `lijst`, `acties` or `inbox`, not `afgewerkt`) with the snake_case column names in
+    /// column order, then `archived_at`, then `bijlagenCount` (recorded: 039, 050, 085, 088).
+    func archiveJSON(_ style: TickedifySimulator.DateStyle) -> JSONValue {
+        func str(_ s: String?) -> JSONValue { s.map(JSONValue.string) ?? .null }
+        func int(_ i: Int?) -> JSONValue { i.map(JSONValue.int) ?? .null }
+        func time(_ t: Int64?) -> JSONValue { t.map { .string(TickedifyTime.iso($0)) } ?? .null }
+        return .object([
+            "id": .string(id),
+            "tekst": .string(tekst),
+            "aangemaakt": .string(TickedifyTime.iso(aangemaakt)),
+            "lijst": .string(lijst),
+            "project_id": str(projectId),
+            "verschijndatum": TickedifyDates.json(verschijndatum, style),
+            "context_id": str(contextId),
+            "duur": int(duur),
+            "type": str(type),
+            "afgewerkt": time(afgewerkt),
+            "user_id": .string(userId),
+            "herhaling_type": str(herhalingType),
+            "herhaling_waarde": int(herhalingWaarde),
+            "herhaling_actief": .bool(herhalingActief),
+            "opmerkingen": str(opmerkingen),
+            "top_prioriteit": int(topPrioriteit),
+            "prioriteit_datum": TickedifyDates.json(prioriteitDatum, style),
+            "prioriteit": str(prioriteit),
+            "verwijderd_op": time(verwijderdOp),
+            "definitief_verwijderen_op": time(definitiefVerwijderenOp),
+            "archived_at": time(archivedAt),
             "bijlagenCount": .int(bijlagen),
         ])
     }

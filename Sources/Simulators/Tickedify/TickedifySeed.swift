@@ -212,6 +212,7 @@ enum TickedifySeed {
             if let done = spec.done {
                 // Completed through the app's checkbox: the row lives in taken_archief.
                 task.afgewerkt = local(done.day, done.hour, done.minute, 31, 207)
+                task.archivedAt = task.afgewerkt
                 task.archived = true
             }
             if let deleted = spec.deleted {

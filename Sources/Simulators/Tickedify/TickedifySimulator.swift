@@ -2,8 +2,12 @@ import Foundation
 import Logging
 import Model
 
-/// A contract-faithful simulator of Tickedify (Node 20 / Express 4 / express-session with a
-/// Postgres store / express-rate-limit 7), see docs/backends/tickedify.md.
+/// A simulator of Tickedify (Node 20 / Express 4 / express-session with a Postgres store /
+/// express-rate-limit 7), see docs/backends/tickedify.md. The real server is the truth: the
+/// recordings of it in `Tests/Fixtures/recordings/tickedify` are replayed against this simulator
+/// by `TickedifyConformanceTests`, which lists the exchanges it skips and why (007, needing a
+/// missing column, and 121, 122, 124, 125, needing PostgreSQL stopped: there is no database
+/// outage here).
 ///
 /// Simulated, on loopback at the server root (the client appends `/api/...`):
 /// - Auth by cookie session only: `POST /api/auth/login` (JSON or urlencoded `{email, wachtwoord}`,
@@ -20,9 +24,10 @@ import Model
 /// - Per-route unauthenticated behaviour exactly as the contract's table: `/api/auth/me` and
 ///   `/api/counts/sidebar` 401 `{"error":"Not authenticated"}`, `GET /api/lijst/:naam` 404
 ///   `{"error":"Lijst niet gevonden"}`, `POST /api/taak/add-to-inbox` 500 with `details`,
-///   `requireAuth` routes 401 `{"error":"Authentication required"}`, and every
-///   `dagelijkse-planning` route and `PUT /api/taak/:id` **close the TCP connection without
-///   answering** (the real Node process crashes); each such crash is counted (`GET /_sim/crashes`).
+///   `requireAuth` routes 401 `{"error":"Authentication required"}`, the `dagelijkse-planning`
+///   routes but reorder, and `PUT /api/taak/:id`, **close the TCP connection without answering**
+///   (the real Node process crashes); each such crash is counted (`GET /_sim/crashes`). Reorder
+///   answers 500 `{"error":"Fout bij herordenen dagelijkse planning"}` instead.
 ///   `POST /api/taak/:id/unarchive` answers 401 `{"error":"Niet ingelogd"}`.
 /// - `GET /api/lijsten` (public constant), `GET /api/lijst/:naam` (bare array newest first,
 ///   snake_case columns with the five camelCase renames appended, `bijlagenCount`; projects and
@@ -35,9 +40,11 @@ import Model
 ///   gives `[]`), `POST /api/dagelijkse-planning` (position shifting, DB constraint failures → 500),
 ///   `PUT` / `DELETE /api/dagelijkse-planning/:id` (DELETE ignores the owner and leaves the gap,
 ///   like the real query), `PUT /api/dagelijkse-planning/:id/reorder` (positions shifted in the
-///   old and the new hour; a null or missing `targetPosition` appends), `PUT /api/taak/:id` (the
-///   checkbox completion archives the task, deletes its planning items and makes the next
-///   occurrence of a recurring one; otherwise every key is a column) and
+///   old and the new hour; a null or missing `targetPosition` appends; a bad `targetUur` is a 404
+///   after the old hour's items have moved up), `PUT /api/taak/:id` (the checkbox completion
+///   archives the task with the server's time, keeping its list, and deletes its planning items;
+///   it makes no next occurrence, `POST /api/taak/recurring` does; otherwise every key is a
+///   column), `GET /api/lijst/afgewerkte-taken` (the archive's snake_case rows with `archived_at`) and
 ///   `POST /api/taak/:id/unarchive` (back into the inbox, not recurring; see
 ///   `TickedifyBackend+TaskWrites.swift`),
 ///   `GET /api/ping`, `/api/status`, `/api/version`.
@@ -49,7 +56,8 @@ import Model
 ///   `X-Content-Type-Options`, `X-Frame-Options`, `X-XSS-Protection` on every response.
 ///
 /// Simulator controls on the same port: the shared `/_sim/faults` and `/_sim/stats`, plus
-/// `GET /_sim/crashes` (`{"count":N}`), `POST /_sim/sessions/expire` (drop every server session),
+/// `GET /_sim/crashes` (`{"count":N}`), `POST /_sim/sessions/expire` (drop every server session, or
+/// with `{"cookie":"<tickedify.sid value>"}` expire that one, as an SQL `UPDATE user_sessions` does),
 /// `GET /_sim/logins[?ip=…]` (`{"attempts":N,"remaining":M}`, default IP 127.0.0.1),
 /// `POST /_sim/ratelimit/reset`, `GET|POST /_sim/options` (`{"date_style":"utc_midnight"|"plain_date"}`)
 /// and `POST /_sim/reset` (reload the seeded data; sessions stay).
@@ -78,8 +86,9 @@ public struct TickedifySimulator: Sendable {
         public var email: String
         public var password: String
         public var naam: String
-        /// Beta or trial expired: login still succeeds (with a session) but answers
-        /// `requiresUpgrade: true`, and `/api/auth/me` says `hasAccess: false`.
+        /// Beta or trial expired: login still succeeds (with a session), and `/api/auth/me` says
+        /// `hasAccess: false`. Only a beta account's login answers `requiresUpgrade: true`; a
+        /// regular account whose trial ended logs in with a plain success (recorded: 118, 119).
         public var requiresUpgrade: Bool
         /// `"trial"` or `"beta"`, reported when ``requiresUpgrade`` is set.
         public var expiryType: String
@@ -109,17 +118,19 @@ public struct TickedifySimulator: Sendable {
     public static let demoPassword = "Tulpen-Fiets-2026!"
     /// The demo account's user id.
     public static let demoUserID = "user_1731401524190_k3x9q2m7a"
-    /// A second account whose trial has expired (login answers `requiresUpgrade: true`).
+    /// A second account whose beta period has ended (login answers `requiresUpgrade: true`, as the
+    /// real server does only for beta accounts; a regular account whose trial ended logs in with a
+    /// plain success, recorded: 118).
     public static let upgradeEmail = "bram@example.org"
     /// The password of ``upgradeEmail``.
     public static let upgradePassword = "Proefperiode-Voorbij-1"
 
-    /// The accounts a default simulator knows: the demo household and an expired-trial account.
+    /// The accounts a default simulator knows: the demo household and an account whose beta ended.
     public static let defaultUsers: [User] = [
         User(id: demoUserID, email: demoEmail, password: demoPassword, naam: "Anna de Vries"),
         User(
             id: "user_1733829112047_p0c8wz1re", email: upgradeEmail, password: upgradePassword, naam: "Bram Jansen",
-            requiresUpgrade: true, expiryType: "trial"
+            requiresUpgrade: true, expiryType: "beta"
         ),
     ]
 
@@ -177,7 +188,14 @@ public struct TickedifySimulator: Sendable {
         guard Civil.parseDay(options.seedDay) != nil else { throw SimulatorError.invalidSeedDay(options.seedDay) }
         guard options.loginLimit >= 0 else { throw SimulatorError.startFailed("loginLimit must not be negative") }
         guard options.loginWindow > .zero else { throw SimulatorError.startFailed("loginWindow must be positive") }
-        let store = TickedifyStore(options: options)
+        return try await start(store: TickedifyStore(options: options), host: host, port: port, logger: logger)
+    }
+
+    /// Starts the simulator on `store` (made from these options; a test may have written its own
+    /// rows into it first).
+    func start(store: TickedifyStore, host: String = "127.0.0.1", port: Int = 0, logger: Logger? = nil)
+        async throws -> RunningSimulator
+    {
         // Express sends no `Server` header.
         return try await SimulatorServer.start(
             kind: .tickedify,

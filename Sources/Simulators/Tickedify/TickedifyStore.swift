@@ -127,6 +127,19 @@ final class TickedifyStore: Sendable {
         }
     }
 
+    /// Sets the expiry of the session a `tickedify.sid` cookie value names into the past, as
+    /// `UPDATE user_sessions SET expire = now() - interval '1 minute'` does; the next request with
+    /// it is not logged in. Returns whether there was such a session.
+    func expireSession(cookieValue: String, now: Int64 = TickedifyTime.nowMs()) -> Bool {
+        let raw = cookieValue.contains("%") ? percentDecode(cookieValue, plusAsSpace: false) : cookieValue
+        guard let (sid, signature) = TickedifyCookies.unsign(raw) else { return false }
+        return state.withLock { s in
+            guard s.sessions[sid]?.signature == signature else { return false }
+            s.sessions[sid]?.expiresAt = now - 60_000
+            return true
+        }
+    }
+
     var sessionCount: Int { state.withLock { $0.sessions.count } }
 
     // MARK: - Persistent tokens
