@@ -71,6 +71,45 @@ struct MealsAndItemsTests {
         }
     }
 
+    /// PRSNL answers any account's item by id (no user scope upstream); daygate answers only
+    /// this account's, and the same 404 for another's as for a missing one.
+    @Test func anotherAccountsSavedItemIsNotFound() async throws {
+        try await withDemo { demo in
+            // Without a token PRSNL's timeline lists every account's items.
+            let everyone = try await demo.call(.prsnl, .GET, "/api/timeline?limit=100")
+            let other = try #require(
+                everyone["items"]?.arrayValue?.first { $0["title"] == .string("Welcome to PRSNL") }?["id"]?
+                    .stringValue)
+            #expect(try await demo.call(.prsnl, .GET, "/api/items/\(other)")["id"] == .string(other))
+            try await demo.test { client in
+                let answer = try await client.execute(uri: "/v1/knowledge/items/\(other)", method: .get)
+                #expect(answer.status == .notFound)
+                #expect(try answer.json["error"]?["code"] == .string("not_found"))
+                #expect(!String(buffer: answer.body).contains("Welcome to PRSNL!"))
+            }
+        }
+    }
+
+    /// PRSNL's `next_cursor` ends `+00:00`; daygate gives it out with `Z`, and takes one whose
+    /// `+` a pasted URL turned into a space.
+    @Test func aTimelineCursorSurvivesAnUnencodedURL() async throws {
+        try await withDemo { demo in
+            try await demo.test { client in
+                let first = try await client.execute(uri: "/v1/knowledge/recent?limit=2", method: .get).json
+                let cursor = try #require(first["next_cursor"]?.stringValue, "\(first)")
+                #expect(cursor.hasSuffix("Z") && !cursor.contains("+"), "\(cursor)")
+                let next = try await client.execute(uri: "/v1/knowledge/recent?limit=2&cursor=\(cursor)", method: .get)
+                #expect(next.status == .ok)
+                let pasted = cursor.replacingOccurrences(of: "Z", with: "+00:00")
+                let unencoded = try await client.execute(
+                    uri: "/v1/knowledge/recent?limit=2&cursor=\(pasted)", method: .get)
+                #expect(unencoded.status == .ok, "\(String(buffer: unencoded.body))")
+                #expect(try unencoded.json["items"] == next.json["items"])
+                #expect(try next.json["items"]?.arrayValue?.isEmpty == false)
+            }
+        }
+    }
+
     @Test func foodSearchAnswersPerServingAndIsCached() async throws {
         try await withDemo { demo in
             try await demo.test { client in

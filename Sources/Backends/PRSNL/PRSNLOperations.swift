@@ -26,8 +26,8 @@ public struct PRSNLTimelineOperation: PRSNLOperation {
         let limit = arguments["limit"]?.int ?? 10
         guard (1...100).contains(limit) else { throw ErrorDetail.badParameter("limit must be between 1 and 100") }
         var result: [String: ArgumentValue] = ["limit": .int(limit)]
-        if let cursor = arguments["cursor"]?.string {
-            guard cursor.count <= 64, LenientDate.parse(cursor) != nil else {
+        if let text = arguments["cursor"]?.string {
+            guard let cursor = PRSNLCursor.taken(text) else {
                 throw ErrorDetail.badParameter("cursor must be a timestamp from next_cursor")
             }
             result["cursor"] = .string(cursor)
@@ -78,9 +78,10 @@ public struct PRSNLTimelineCursorOperation: PRSNLOperation {
         return try OperationOutput(encoding: Self.cursor(value))
     }
 
-    /// A `/api/timeline` page's `next_cursor` (null when it has none).
+    /// A `/api/timeline` page's `next_cursor` (null when it has none), in UTC with `Z`
+    /// (`PRSNLCursor`): it survives being pasted into a URL unencoded.
     static func cursor(_ value: JSONValue) -> JSONValue {
-        LenientFields(value)?.string("next_cursor", "nextCursor").map(JSONValue.string) ?? .null
+        LenientFields(value)?.string("next_cursor", "nextCursor").map { .string(PRSNLCursor.givenOut($0)) } ?? .null
     }
 }
 
@@ -160,7 +161,11 @@ public struct PRSNLTagsOperation: PRSNLOperation {
 
 /// `prsnl.item`: one saved item by id (a UUID, checked before any call), with its `content`.
 /// PRSNL's 404 is `not_found` (`BackendError.Kind.notFound`): the item does not exist, which is
-/// not a failure of PRSNL.
+/// not a failure of PRSNL. PRSNL's `GET /api/items/{id}` has no user scope (any account's item
+/// by id), so the item is answered only when it is this account's: its own timeline (read with
+/// its token, which PRSNL scopes to the account) from just after the item's creation time must
+/// list it; otherwise it is `not_found` too. PRSNL's timeline leaves out failed captures, so
+/// those are not found either.
 public struct PRSNLItemOperation: PRSNLOperation {
     public init() {}
     public var name: String { "prsnl.item" }
@@ -176,14 +181,35 @@ public struct PRSNLItemOperation: PRSNLOperation {
 
     public func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
         let id = arguments["id"]?.string ?? ""
+        let client = try PRSNLClient.make(context)
         let value: JSONValue
         do {
-            value = try await PRSNLClient.make(context).request(
+            value = try await client.request(
                 "/api/items/\(QueryString.pathSegment(id))", authorized: false, notFoundIsAnswer: true)
         } catch let error as BackendError where error.kind == .rejected && error.status == 404 {
             throw BackendError(.notFound, backend: backend, message: "PRSNL has no saved item \(id)", status: 404)
         }
-        return try OperationOutput(encoding: Self.item(value, zone: context.timeZone))
+        let item = try Self.item(value, zone: context.timeZone)
+        guard let created = LenientFields(value)?.string("created_at", "createdAt"),
+            let cursor = PRSNLCursor.justAfter(created)
+        else {
+            throw BackendError(
+                .badResponse, backend: backend,
+                message: "PRSNL sent item \(id) without its creation time, so daygate cannot tell whose it is")
+        }
+        let page = try await client.request(
+            "/api/timeline", query: [("limit", "100"), ("cursor", cursor)], verifyFirst: true)
+        guard Self.page(page, lists: id) else {
+            throw BackendError(.notFound, backend: backend, message: "PRSNL has no saved item \(id)", status: 404)
+        }
+        return try OperationOutput(encoding: item)
+    }
+
+    /// Whether a `/api/timeline` page lists the item `id`.
+    static func page(_ page: JSONValue, lists id: String) -> Bool {
+        (LenientList.items(in: page, keys: ["items", "data"]) ?? []).contains {
+            LenientFields($0)?.string("id")?.lowercased() == id.lowercased()
+        }
     }
 
     /// The item of a `/api/items/{id}` answer, with its content.
