@@ -54,8 +54,9 @@ struct SecurityTests {
                 cors: CORSSettings(origins: cors), allowedHosts: allowedHosts
             )
             runtime = try GatewayRuntime(config: config, httpClient: .shared)
-            // Something only Ben's calendar has, today.
-            let start = Date().addingTimeInterval(3600)
+            // Something only Ben's calendar has, today: at noon of the local day (an hour from
+            // now was tomorrow after 23:00 in Amsterdam, and the test failed every evening).
+            let start = LocalDate.today(in: zone).date(hour: 12, minute: 0, second: 0, in: zone)
             var request = HTTPClientRequest(url: ben.apiBaseURL + "/events")
             request.method = .POST
             request.headers.add(name: "Content-Type", value: "application/json")
