@@ -13,7 +13,6 @@ public actor CacheStore {
     public nonisolated let changes = CacheChangeFeed()
     private let maxBytes: Int
     private let now: @Sendable () -> Date
-    private let deadlineTimer: @Sendable (CacheKey, Duration) async -> Void
     private let logger: Logger
     private var memory: MemoryTier
     /// One state machine per key: it decides what each request, fetch result, invalidation
@@ -46,16 +45,10 @@ public actor CacheStore {
         var timer: Task<Void, Never>?
     }
 
-    /// - Parameter deadlineTimer: returns when a caller's deadline for `key` has passed
-    ///   (default: it sleeps that long). Tests give one that the test itself fires, so that a
-    ///   deadline never races a busy machine's scheduler.
     public init(
         database: CacheDatabase, maxBytes: Int, memoryBytes: Int,
         metrics: any MetricsFactory = NOOPMetricsHandler.instance,
-        logger: Logger = Logger(label: "daygate.cache"), now: @escaping @Sendable () -> Date = { Date() },
-        deadlineTimer: @escaping @Sendable (CacheKey, Duration) async -> Void = { _, deadline in
-            try? await Task.sleep(for: deadline)
-        }
+        logger: Logger = Logger(label: "daygate.cache"), now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.database = database
         self.book = CacheCounterBook(factory: metrics)
@@ -63,7 +56,6 @@ public actor CacheStore {
         self.memory = MemoryTier(maxBytes: memoryBytes)
         self.logger = logger
         self.now = now
-        self.deadlineTimer = deadlineTimer
     }
 
     /// Answers `key` from the cache or through `fetch`, following `CacheEntryStateMachine`.
@@ -460,8 +452,8 @@ public actor CacheStore {
             var waiter = Waiter(
                 continuation: continuation, forced: forced, collapsed: collapsed, timeoutError: timeoutError)
             if let deadline {
-                waiter.timer = Task { [deadlineTimer] in
-                    await deadlineTimer(key, deadline)
+                waiter.timer = Task {
+                    try? await Task.sleep(for: deadline)
                     guard !Task.isCancelled else { return }
                     self.deadlineReached(key, waiterID: id)
                 }
