@@ -73,7 +73,10 @@ struct ICSGatewayTests {
     }
 
     @Test func aFeedThatIsDownServesItsLastCopyWithAnIssue() async throws {
-        let clock = HotPathTests.SteppingClock()
+        // At noon of the local day: the 1,000 s below must not cross midnight (from 23:43 on
+        // it did, and "today" had other events).
+        let clock = HotPathTests.SteppingClock(
+            LocalDate.today(in: DemoHarness.zone).date(hour: 12, minute: 0, in: DemoHarness.zone))
         try await withDemo(now: { clock.read() }) { demo in
             let before = titles(try await events(demo), calendar: "school")
             #expect(!before.isEmpty)
