@@ -40,14 +40,13 @@ struct TickedifyTaskWritesTests {
         #expect(try !TickedifyTaskWrites.planHolds(try body("022-"), itemID: "7neymhxpmmwxu3dw4"))
         #expect(throws: BackendError.self) { try TickedifyTaskWrites.planHolds(.object([:]), itemID: "x") }
 
-        let today = LocalDate(year: 2026, month: 11, day: 26)
-        #expect(try TickedifyTaskWrite.planDay(WriteRequest(), today: today) == today)
+        #expect(try TickedifyTaskWrite.requestedDay(WriteRequest()) == nil)
         #expect(
-            try TickedifyTaskWrite.planDay(WriteRequest(query: ["date": "2026-11-27"]), today: today)
+            try TickedifyTaskWrite.requestedDay(WriteRequest(query: ["date": "2026-11-27"]))
                 == LocalDate(year: 2026, month: 11, day: 27))
         for bad in ["27-11-2026", "2026-02-30", "", "2026-11-27T00:00:00Z"] {
             #expect(throws: WriteRefusal.self, "\(bad)") {
-                try TickedifyTaskWrite.planDay(WriteRequest(query: ["date": bad]), today: today)
+                try TickedifyTaskWrite.requestedDay(WriteRequest(query: ["date": bad]))
             }
         }
         #expect(TickedifyTaskWrite(.remove).queryNames == ["date"])

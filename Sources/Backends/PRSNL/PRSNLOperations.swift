@@ -30,7 +30,8 @@ public struct PRSNLTimelineOperation: PRSNLOperation {
             guard let cursor = PRSNLCursor.taken(text) else {
                 throw ErrorDetail.badParameter("cursor must be a timestamp from next_cursor")
             }
-            result["cursor"] = .string(cursor)
+            // One spelling per page (`…Z`), so a pasted `+00:00` shares the cache entry.
+            result["cursor"] = .string(PRSNLCursor.givenOut(cursor))
         }
         return result
     }

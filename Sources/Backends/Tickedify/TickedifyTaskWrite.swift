@@ -50,12 +50,13 @@ public struct TickedifyTaskWrite: BackendWrite {
     public func check(_ request: WriteRequest) throws {
         try TickedifyTaskWrites.checkID(request.parameter("id"), name: "id")
         if kind == .replan { _ = try PlanMove(json: request.body) }
-        if kind == .remove { _ = try Self.planDay(request, today: LocalDate(dayNumber: 0)) }
+        if kind == .remove { _ = try Self.requestedDay(request) }
     }
 
-    /// The day whose plan holds the slot: `?date=YYYY-MM-DD`, else `today`.
-    static func planDay(_ request: WriteRequest, today: LocalDate) throws(WriteRefusal) -> LocalDate {
-        guard let text = request.query["date"] else { return today }
+    /// The day whose plan holds the slot, as `?date=YYYY-MM-DD` gives it (nil: not given, so
+    /// today); anything else is a 400.
+    static func requestedDay(_ request: WriteRequest) throws(WriteRefusal) -> LocalDate? {
+        guard let text = request.query["date"] else { return nil }
         guard let day = LocalDate(text) else { throw .badInput("date must be a day as YYYY-MM-DD") }
         return day
     }
@@ -89,7 +90,7 @@ public struct TickedifyTaskWrite: BackendWrite {
                 status: 200, encoding: Replanned(planItem: .init(id: id, hour: move.hour, position: move.position)),
                 invalidations: [.all(TickedifyDailyPlanOperation().name)])
         case .remove:
-            let day = try Self.planDay(request, today: context.clock.today)
+            let day = try Self.requestedDay(request) ?? context.clock.today
             try await TickedifyTaskWrites.remove(itemID: id, day: day, context: context)
             return WriteResult(status: 204, body: Data(), invalidations: [.all(TickedifyDailyPlanOperation().name)])
         }
