@@ -194,7 +194,8 @@ public final class Aggregator: Sendable {
                     ) {
                         let output = try await operation.fetch(arguments, context: context)
                         return CacheValue(
-                            body: output.body, meta: output.issues.isEmpty ? nil : try JSONCoding.encode(output.issues))
+                            body: output.body, meta: output.issues.isEmpty ? nil : try JSONCoding.encode(output.issues),
+                            freshFor: output.freshFor)
                     }
                     let elapsed = ContinuousClock.now - started
                     let milliseconds = elapsed.milliseconds

@@ -35,14 +35,19 @@ public struct OperationContext: Sendable {
 public struct OperationOutput: Sendable {
     public var body: Data
     public var issues: [SectionIssue]
+    /// Seconds the answer may be kept as fresh at most, when less than the section's TTL: an
+    /// answer that shows something the backend is still working on (a meal being parsed) is
+    /// asked for again soon. Nil: the TTL.
+    public var freshFor: TimeInterval?
 
-    public init(body: Data, issues: [SectionIssue] = []) {
+    public init(body: Data, issues: [SectionIssue] = [], freshFor: TimeInterval? = nil) {
         self.body = body
         self.issues = issues
+        self.freshFor = freshFor
     }
 
-    public init(encoding value: some Encodable, issues: [SectionIssue] = []) throws {
-        self.init(body: try JSONCoding.encode(value), issues: issues)
+    public init(encoding value: some Encodable, issues: [SectionIssue] = [], freshFor: TimeInterval? = nil) throws {
+        self.init(body: try JSONCoding.encode(value), issues: issues, freshFor: freshFor)
     }
 }
 

@@ -13,8 +13,11 @@ public struct CachePolicy: Sendable, Hashable {
         self.staleIfError = staleIfError
     }
 
-    public func windows(fetchedAt: Date) -> EntryWindows {
-        let freshUntil = fetchedAt.addingTimeInterval(ttl)
+    /// The windows of an entry fetched at `fetchedAt`; fresh for `ttl`, or for `freshFor` when
+    /// the answer asks for less (never negative).
+    public func windows(fetchedAt: Date, freshFor: TimeInterval? = nil) -> EntryWindows {
+        let fresh = freshFor.map { max(0, min(ttl, $0)) } ?? ttl
+        let freshUntil = fetchedAt.addingTimeInterval(fresh)
         let revalidateUntil = freshUntil.addingTimeInterval(staleWhileRevalidate)
         return EntryWindows(
             fetchedAt: fetchedAt, freshUntil: freshUntil, revalidateUntil: revalidateUntil,

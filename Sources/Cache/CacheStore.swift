@@ -283,7 +283,7 @@ public actor CacheStore {
         Task {
             do {
                 let value = try await fetch()
-                let windows = policy.windows(fetchedAt: clock())
+                let windows = policy.windows(fetchedAt: clock(), freshFor: value.freshFor)
                 let stored: Bool
                 do {
                     try await database.store(

@@ -17,7 +17,7 @@ struct FitIQDayWindowTests {
         #expect(spring.end == Self.instant("2026-03-09T04:00:00Z"))
         #expect(spring.firstUTCDay == LocalDate(year: 2026, month: 3, day: 8))
         #expect(spring.lastUTCDay == LocalDate(year: 2026, month: 3, day: 9))
-        #expect(!spring.isOneUTCDay)
+        #expect(spring.queryEndDay == LocalDate(year: 2026, month: 3, day: 10))
         // Fall back: 25 hours.
         let fall = FitIQDayWindow(day: LocalDate(year: 2026, month: 11, day: 1), zone: zone)
         #expect(fall.end.timeIntervalSince(fall.start) == 25 * 3600)
@@ -42,11 +42,17 @@ struct FitIQDayWindowTests {
         #expect(week.lastUTCDay == LocalDate(year: 2026, month: 9, day: 27))
     }
 
-    @Test func atUTCTheDayIsOneUTCDay() throws {
+    /// FitIQ does not say whether `end_date` (and sleep's `to`) include their day: the gateway
+    /// asks one day further, so both readings cover the local day.
+    @Test func theEndAskedForIsTheDayAfterTheLastUTCDay() throws {
         let london = try #require(TimeZone(identifier: "Europe/London"))
-        #expect(FitIQDayWindow(day: LocalDate(year: 2026, month: 1, day: 15), zone: london).isOneUTCDay)
-        #expect(!FitIQDayWindow(day: LocalDate(year: 2026, month: 7, day: 15), zone: london).isOneUTCDay)
-        #expect(FitIQDayWindow(day: LocalDate(year: 2026, month: 7, day: 15), zone: .gmt).isOneUTCDay)
+        let winter = FitIQDayWindow(day: LocalDate(year: 2026, month: 1, day: 15), zone: london)
+        #expect(winter.firstUTCDay == LocalDate(year: 2026, month: 1, day: 15))
+        #expect(winter.lastUTCDay == LocalDate(year: 2026, month: 1, day: 15))
+        #expect(winter.queryEndDay == LocalDate(year: 2026, month: 1, day: 16))
+        let summer = FitIQDayWindow(day: LocalDate(year: 2026, month: 7, day: 15), zone: london)
+        #expect(summer.firstUTCDay == LocalDate(year: 2026, month: 7, day: 14))
+        #expect(summer.queryEndDay == LocalDate(year: 2026, month: 7, day: 16))
         #expect(!FitIQDayWindow(day: LocalDate(year: 2026, month: 7, day: 15), zone: .gmt).contains(time: "yesterday"))
     }
 

@@ -67,13 +67,38 @@ struct FitIQLocalDayTests {
                 ]))
             return try #require(log["id"]?.stringValue)
         }
+
+        /// A meal entered item by item (`manual`: its totals at once), as the FitIQ app can.
+        func logMeal(calories: Int, at instant: Date) async throws -> String {
+            let meal = try await post(
+                "/api/v1/meal-logs/batch",
+                .object([
+                    "meal_type": .string("lunch"), "logged_at": .string(LenientDate.format(instant, in: .gmt)),
+                    "items": .array([
+                        .object([
+                            "food_name": .string("Soup"), "quantity": .number(1), "unit": .string("bowl"),
+                            "calories": .number(Double(calories)), "protein_g": .number(4), "carbs_g": .number(16),
+                            "fat_g": .number(4),
+                        ])
+                    ]),
+                ]))
+            return try #require(meal["id"]?.stringValue)
+        }
     }
 
+    /// - Parameter rangeEndExclusive: the simulator's reading of `end_date` and `to` (FitIQ's
+    ///   specification does not say whether they include their day; the gateway must cover the
+    ///   local day under both).
     static func withSimulator(
-        zone: TimeZone, now: Date, _ body: (RunningSimulator, OperationContext) async throws -> Void
+        zone: TimeZone, now: Date, rangeEndExclusive: Bool = false, mealProcessingSeconds: TimeInterval = 3,
+        _ body: (RunningSimulator, OperationContext) async throws -> Void
     ) async throws {
         // Seeded far from the days under test, so only this test's records are on them.
-        let sim = try await FitIQSimulator(options: .init(seedDay: "2020-01-15", timeZone: zone)).start()
+        let sim = try await FitIQSimulator(
+            options: .init(
+                seedDay: "2020-01-15", timeZone: zone, mealProcessingSeconds: mealProcessingSeconds,
+                rangeEndExclusive: rangeEndExclusive)
+        ).start()
         let profile = ProfileConfig([
             FitIQSettings(
                 endpoint: BackendEndpoint(baseURL: sim.apiBaseURL), apiKey: Secret(FitIQSimulator.demoAPIKey),
@@ -99,12 +124,14 @@ struct FitIQLocalDayTests {
         Set((value.arrayValue ?? []).compactMap { $0["id"]?.stringValue })
     }
 
-    @Test(arguments: cases)
-    func nutritionAndLogsAreThoseOfTheLocalDay(_ test: Case) async throws {
+    @Test(arguments: cases, [false, true])
+    func nutritionAndLogsAreThoseOfTheLocalDay(_ test: Case, rangeEndExclusive: Bool) async throws {
         let zone = try #require(TimeZone(identifier: test.zone))
         let day = try #require(LocalDate(test.day))
         let interval = day.interval(in: zone)
-        try await Self.withSimulator(zone: zone, now: interval.start.addingTimeInterval(12 * 3600)) { sim, context in
+        try await Self.withSimulator(
+            zone: zone, now: interval.start.addingTimeInterval(12 * 3600), rangeEndExclusive: rangeEndExclusive
+        ) { sim, context in
             let account = try await Account.login(sim)
             let apple = try await account.foodID("Apple")  // 95 kcal
             let banana = try await account.foodID("Banana")  // 105 kcal
@@ -115,16 +142,24 @@ struct FitIQLocalDayTests {
             let before = try await account.logFood(
                 almonds, servings: 1, at: interval.start.addingTimeInterval(-30 * 60))
             let after = try await account.logFood(oatmeal, servings: 1, at: interval.end.addingTimeInterval(30 * 60))
+            // Meals the FitIQ app logged (meal logs): the last minutes of the day count, the
+            // first minutes of the next do not.
+            let meal = try await account.logMeal(calories: 200, at: interval.end.addingTimeInterval(-10 * 60))
+            _ = try await account.logMeal(calories: 400, at: interval.end.addingTimeInterval(10 * 60))
 
             let nutrition = try Self.decode(
                 try await FitIQNutritionOperation().fetch(["date": .date(day)], context: context))
             #expect(nutrition["date"] == .string(test.day))
-            #expect(nutrition["calories"] == .number(305))  // 95 + 2 × 105
+            #expect(nutrition["calories"] == .number(505))  // 95 + 2 × 105 + the meal's 200
             #expect(nutrition["meals"]?["snack"]?["items"]?.numberValue == 2)
-            #expect(nutrition["protein_g"]?.numberValue == 3.1)  // 0.5 + 2 × 1.3
+            #expect(nutrition["meals"]?["lunch"]?["calories"]?.numberValue == 200)
+            #expect(nutrition["protein_g"]?.numberValue == 7.1)  // 0.5 + 2 × 1.3 + 4
             #expect(
-                nutrition["remaining_calories"]?.numberValue.map { $0 + 305 } == nutrition["goal_calories"]?.numberValue
+                nutrition["remaining_calories"]?.numberValue.map { $0 + 505 } == nutrition["goal_calories"]?.numberValue
             )
+            let meals = try Self.decode(
+                try await FitIQMealLogsOperation().fetch(["date": .date(day)], context: context))
+            #expect(Self.ids(meals) == [meal])
 
             let logs = try Self.decode(try await FitIQFoodLogsOperation().fetch(["date": .date(day)], context: context))
             #expect(Self.ids(logs) == [first, last])
@@ -132,6 +167,9 @@ struct FitIQLocalDayTests {
             let previous = try Self.decode(
                 try await FitIQNutritionOperation().fetch(["date": .date(day.adding(days: -1))], context: context))
             #expect(previous["calories"]?.numberValue == 175)
+            let following = try Self.decode(
+                try await FitIQNutritionOperation().fetch(["date": .date(day.adding(days: 1))], context: context))
+            #expect(following["calories"]?.numberValue == 690)  // 290 + the meal's 400
             let next = try Self.decode(
                 try await FitIQFoodLogsOperation().fetch(["date": .date(day.adding(days: 1))], context: context))
             #expect(Self.ids(next) == [after])
@@ -139,12 +177,14 @@ struct FitIQLocalDayTests {
         }
     }
 
-    @Test(arguments: cases)
-    func workoutsAndSleepAreThoseThatStartedInTheLocalDays(_ test: Case) async throws {
+    @Test(arguments: cases, [false, true])
+    func workoutsAndSleepAreThoseThatStartedInTheLocalDays(_ test: Case, rangeEndExclusive: Bool) async throws {
         let zone = try #require(TimeZone(identifier: test.zone))
         let day = try #require(LocalDate(test.day))
         let interval = day.interval(in: zone)
-        try await Self.withSimulator(zone: zone, now: interval.start.addingTimeInterval(12 * 3600)) { sim, context in
+        try await Self.withSimulator(
+            zone: zone, now: interval.start.addingTimeInterval(12 * 3600), rangeEndExclusive: rangeEndExclusive
+        ) { sim, context in
             let account = try await Account.login(sim)
             func workout(_ offset: TimeInterval, from instant: Date) async throws -> String {
                 let started = instant.addingTimeInterval(offset)

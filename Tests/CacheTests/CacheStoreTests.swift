@@ -85,6 +85,26 @@ struct CacheStoreTests {
         #expect(cache.upstream.calls == 1)
     }
 
+    /// An answer that shows something the backend is still working on says how long it may be
+    /// fresh; the entry is fresh that long only, then revalidated as usual.
+    @Test func anAnswerFreshForLessThanTheTTLIsRevalidatedSooner() async throws {
+        let cache = try CacheFixture()
+        let upstream = cache.upstream
+        func lookup() async -> CacheLookupResult {
+            await cache.store.lookup(CacheFixture.key, policy: CacheFixture.policy, forceRefresh: false) {
+                CacheValue(body: try await upstream.fetch(), freshFor: 5)
+            }
+        }
+        _ = await lookup()
+        cache.clock.advance(4)
+        #expect(await lookup().outcome == .fresh)
+        cache.clock.advance(2)
+        #expect(await lookup().outcome == .staleRevalidating)
+        let windows = CacheFixture.policy.windows(fetchedAt: cache.clock.now, freshFor: 500)
+        #expect(windows.freshUntil == cache.clock.now.addingTimeInterval(60))
+        #expect(CacheValue(body: Data("[1]".utf8), freshFor: 5) == CacheValue(body: Data("[1]".utf8)))
+    }
+
     @Test func hundredConcurrentRequestsMakeOneCall() async throws {
         let cache = try CacheFixture()
         cache.upstream.delay(.milliseconds(100))

@@ -29,8 +29,9 @@ struct ObservabilityTests {
                 #expect(body["date"] == .string(LocalDate.today(in: DemoHarness.zone).description))
                 #expect(body["complete"] == .bool(true))
                 #expect(body["stale"] == .bool(false))
-                #expect(body["kcal_today"] == .number(1060))
-                #expect(body["kcal_remaining"] == .number(1140))
+                // The food logged (1,060) and the snack logged in words as a meal (250).
+                #expect(body["kcal_today"] == .number(1310))
+                #expect(body["kcal_remaining"] == .number(890))
                 #expect(body["tasks_done"] == .number(1), "the seed completes one task today")
                 let planned = try #require(body["tasks_planned"]?.numberValue)
                 let plan = try await client.execute(uri: "/v1/plan", method: .get).json

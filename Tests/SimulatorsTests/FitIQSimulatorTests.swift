@@ -795,7 +795,7 @@ struct FitIQSimulatorTests {
             )
             #expect(created.status == 201)
             let reset = try await client.send(.POST, sim, "/_sim/reset")
-            #expect(reset.body == #"{"users":2,"food_logs":43,"workouts":7,"sleep_sessions":14}"#)
+            #expect(reset.body == #"{"users":2,"food_logs":43,"workouts":7,"sleep_sessions":14,"meal_logs":1}"#)
             #expect(try await client.fitiq(sim, "/api/v1/workouts", token: access).status == 401)
             #expect(try await client.fitiqRefresh(sim, refresh).status == 401)
             let auth = try await client.send(sim, "/_sim/auth")

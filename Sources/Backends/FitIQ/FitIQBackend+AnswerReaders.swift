@@ -15,18 +15,39 @@ extension FitIQBackend {
             BackendAnswerReader(name) { body, zone in try read(FitIQClient.payload(Data(body)), zone) }
         }
         return [
-            payload("fitiq.nutrition") { value, zone in
-                let output = try OperationOutput(encoding: FitIQNutritionOperation.summary(value, date: day))
-                BackendAnswerReader.cached(output, of: FitIQNutritionOperation().name, by: self, zone: zone)
+            // `GET /api/v1/food-logs/summary`: read for the calorie goal only.
+            payload("fitiq.nutrition") { value, _ in
                 _ = FitIQDayNutrition.goal(inSummary: value)
             },
             payload("fitiq.food_logs") { value, zone in
                 let rows = FitIQFoodLogsOperation.rows(value, in: FitIQDayWindow(day: day, zone: zone))
-                let foods = Self.known(FitIQFoodLogsOperation.foodIDs(rows))
+                let foods = Self.known(FitIQDayNutrition.foodIDsToLookUp(rows))
                 _ = try OperationOutput(encoding: FitIQFoodLogsOperation.answer(rows, foods: foods, zone: zone))
-                let output = try OperationOutput(
-                    encoding: FitIQDayNutrition.summary(date: day, logs: rows, foods: foods, goal: 2000))
+                let nutrition = try FitIQDayNutrition.summary(date: day, logs: rows, foods: foods, goal: 2000)
+                let output = try OperationOutput(encoding: nutrition.summary, issues: nutrition.issues)
                 BackendAnswerReader.cached(output, of: FitIQNutritionOperation().name, by: self, zone: zone)
+            },
+            // `GET /api/v1/meal-logs`: the day's meals, their section, and the day's totals with them.
+            payload("fitiq.meal_logs") { value, zone in
+                let paging = Self.pages(of: value, keys: ["meal_logs", "data"])
+                let meals = FitIQMealLog.meals(paging.items, in: FitIQDayWindow(day: day, zone: zone))
+                let output = try OperationOutput(
+                    encoding: FitIQMealLogsOperation.answer(meals, zone: zone),
+                    issues: paging.issue("meal logs").map { [$0] } ?? [], freshFor: FitIQMealLog.freshness(of: meals))
+                BackendAnswerReader.cached(output, of: FitIQMealLogsOperation().name, by: self, zone: zone)
+                let nutrition = try FitIQDayNutrition.summary(date: day, logs: [], foods: [:], meals: meals, goal: 2000)
+                _ = try OperationOutput(encoding: nutrition.summary, issues: nutrition.issues)
+            },
+            // `GET /api/v1/users/me/foods`: the user's own foods.
+            payload("fitiq.user_foods") { value, _ in
+                for food in (LenientList.items(in: value, keys: ["foods", "data"]) ?? []).compactMap(
+                    FitIQDayNutrition.Food.init)
+                {
+                    _ = try JSONCoding.encode(food.answer())
+                }
+            },
+            payload("fitiq.log_meal") { value, zone in
+                _ = try JSONCoding.encode(FitIQMeals.logged(value, zone: zone, sent: now).meal)
             },
             payload("fitiq.workouts") { value, zone in
                 let window = FitIQDayWindow(first: day.adding(days: -6), last: day, zone: zone)
@@ -51,7 +72,8 @@ extension FitIQBackend {
                     "servings": .int(2),
                 ])
                 _ = try FitIQDayNutrition.summary(
-                    date: day, logs: [log], foods: [food.id ?? "food-1": food], goal: 2000)
+                    date: day, logs: [log], foods: [food.id ?? "food-1": food], goal: 2000
+                ).summary
             },
             payload("fitiq.food_search") { value, _ in
                 _ = try OperationOutput(encoding: FitIQFoodSearchOperation.foods(value).map { $0.answer() })

@@ -8,15 +8,15 @@ public struct FitIQBackend: Backend {
 
     public var operations: [any BackendOperation] {
         [
-            FitIQNutritionOperation(), FitIQFoodLogsOperation(), FitIQWorkoutsOperation(), FitIQSleepOperation(),
-            FitIQFoodSearchOperation(), FitIQFoodBarcodeOperation(),
+            FitIQNutritionOperation(), FitIQFoodLogsOperation(), FitIQMealLogsOperation(), FitIQWorkoutsOperation(),
+            FitIQSleepOperation(), FitIQFoodSearchOperation(), FitIQFoodBarcodeOperation(),
         ]
     }
 
     public var summaryPart: (any SummaryPart)? { FitIQSummaryPart() }
 
     public var writes: [any BackendWrite] {
-        [FitIQLogFoodWrite(), FitIQDeleteFoodLogWrite()]
+        [FitIQLogFoodWrite(), FitIQDeleteFoodLogWrite(), FitIQLogMealWrite()]
     }
 
     public var connector: (any BackendConnector)? { FitIQConnect() }

@@ -89,38 +89,100 @@ enum FitIQDayNutrition {
         LenientFields(value["summary"] ?? value)?.int("calorie_goal", "goal_calories", "calorieGoal")
     }
 
-    /// Totals `logs` (FitIQ's FoodLogs, already those of the day) with `foods`; a log whose food
-    /// is not in `foods` counts as an item without calories. Values no day can have (a total
-    /// that is not a number or beyond ``maximumCalories``, from servings or a food's values
-    /// out of any range) are FitIQ's bad answer, not a trap.
-    static func summary(date: LocalDate, logs: [JSONValue], foods: [String: Food], goal: Int?) throws
-        -> NutritionSummary
-    {
+    /// A food log's own values, when FitIQ sends them with the log (the iOS guide's FoodLog
+    /// carries `calories`, `protein_g`, `carbs_g`, `fat_g` — the entry's, not per serving; the
+    /// published specification's carries none): then no food needs to be looked up for it.
+    struct LogValues: Equatable {
+        var calories: Double
+        var proteinG: Double
+        var carbsG: Double
+        var fatG: Double
+
+        init?(_ fields: LenientFields) {
+            guard let calories = fields.value("calories", "total_calories")?.numberValue else { return nil }
+            self.calories = calories
+            proteinG = fields.value("protein_g", "protein")?.numberValue ?? 0
+            carbsG = fields.value("carbs_g", "carbs")?.numberValue ?? 0
+            fatG = fields.value("fat_g", "fat")?.numberValue ?? 0
+        }
+
+        init(food: Food, servings: Double) {
+            calories = food.calories * servings
+            proteinG = food.proteinG * servings
+            carbsG = food.carbsG * servings
+            fatG = food.fatG * servings
+        }
+
+        init(meal: FitIQMealLog) {
+            calories = meal.calories ?? 0
+            proteinG = meal.proteinG ?? 0
+            carbsG = meal.carbsG ?? 0
+            fatG = meal.fatG ?? 0
+        }
+
+        /// A log's values: its own, else its food's per serving × its servings; nil when neither
+        /// is known.
+        static func of(_ fields: LenientFields, foods: [String: Food]) -> LogValues? {
+            if let own = LogValues(fields) { return own }
+            guard let id = fields.string("food_id"), let food = foods[id.lowercased()] else { return nil }
+            return LogValues(food: food, servings: fields.value("servings")?.numberValue ?? 1)
+        }
+    }
+
+    /// The ids of the foods to look up for `logs`: those of the logs that carry no values of
+    /// their own.
+    static func foodIDsToLookUp(_ logs: [JSONValue]) -> Set<String> {
+        Set(
+            logs.compactMap { log in
+                guard let fields = LenientFields(log), LogValues(fields) == nil else { return nil }
+                return fields.string("food_id")?.lowercased()
+            })
+    }
+
+    /// How many entries named in a message at most.
+    static let namedEntries = 5
+
+    /// Totals the day: `logs` (FitIQ's FoodLogs, already those of the day) with their own values
+    /// or `foods`, and `meals` (FitIQ's meal logs of the day, a resource of its own: each counts
+    /// once, with its own totals). What could not be counted is never dropped silently: a food
+    /// log whose food is unknown and that carries no values, a meal still processing and one
+    /// that failed are each named in an issue. Values no day can have (a total that is not a
+    /// number or beyond ``maximumCalories``) are FitIQ's bad answer, not a trap.
+    static func summary(
+        date: LocalDate, logs: [JSONValue], foods: [String: Food], meals: [FitIQMealLog] = [], goal: Int?
+    ) throws -> (summary: NutritionSummary, issues: [SectionIssue]) {
         struct Total {
             var calories = 0.0, protein = 0.0, carbs = 0.0, fat = 0.0, items = 0, known = 0
+            mutating func add(_ values: LogValues?) {
+                items += 1
+                guard let values else { return }
+                calories += values.calories
+                protein += values.proteinG
+                carbs += values.carbsG
+                fat += values.fatG
+                known += 1
+            }
         }
         var total = Total()
-        var meals: [String: Total] = [:]
+        var perMeal: [String: Total] = [:]
+        var uncounted: [String] = []
         for log in logs {
             guard let fields = LenientFields(log) else { continue }
             let meal = fields.string("meal_type") ?? "snack"
-            let servings: Double = {
-                if let value = fields.value("servings")?.numberValue { return value }
-                return 1
-            }()
-            var mealTotal = meals[meal, default: Total()]
-            total.items += 1
-            mealTotal.items += 1
-            if let id = fields.string("food_id"), let food = foods[id.lowercased()] {
-                total.calories += food.calories * servings
-                total.protein += food.proteinG * servings
-                total.carbs += food.carbsG * servings
-                total.fat += food.fatG * servings
-                total.known += 1
-                mealTotal.calories += food.calories * servings
-                mealTotal.known += 1
+            let values = LogValues.of(fields, foods: foods)
+            if values == nil { uncounted.append(fields.string("id") ?? "?") }
+            total.add(values)
+            perMeal[meal, default: Total()].add(values)
+        }
+        var processing: [FitIQMealLog] = []
+        var failed: [FitIQMealLog] = []
+        for meal in meals {
+            let values = meal.counts ? LogValues(meal: meal) : nil
+            if values == nil {
+                if meal.isPending { processing.append(meal) } else { failed.append(meal) }
             }
-            meals[meal] = mealTotal
+            total.add(values)
+            perMeal[meal.mealType ?? "snack", default: Total()].add(values)
         }
         func round1(_ value: Double) -> Double { (value * 10).rounded() / 10 }
         guard let calories = Self.calories(total.calories),
@@ -131,15 +193,56 @@ enum FitIQDayNutrition {
                 message: "FitIQ sent servings or food values beyond any day's nutrition")
         }
         func meal(_ name: String) -> NutritionSummary.Meal {
-            guard let t = meals[name] else { return .init(calories: nil, items: 0) }
+            guard let t = perMeal[name] else { return .init(calories: nil, items: 0) }
             return .init(calories: t.known > 0 ? Self.calories(t.calories) : nil, items: t.items)
         }
         let goal = goal.flatMap { $0 > 0 && $0 <= Self.maximumCalories ? $0 : nil }
-        return NutritionSummary(
+        let summary = NutritionSummary(
             date: date.description, calories: calories, proteinG: round1(total.protein), carbsG: round1(total.carbs),
             fatG: round1(total.fat), goalCalories: goal, remainingCalories: goal.map { $0 - calories },
             meals: .init(
                 breakfast: meal("breakfast"), lunch: meal("lunch"), dinner: meal("dinner"), snack: meal("snack"))
         )
+        return (summary, issues(uncountedLogs: uncounted, processing: processing, failed: failed))
+    }
+
+    /// What the day says it did not count.
+    static func issues(uncountedLogs: [String], processing: [FitIQMealLog], failed: [FitIQMealLog])
+        -> [SectionIssue]
+    {
+        func named(_ ids: [String]) -> String {
+            let shown = ids.prefix(namedEntries).joined(separator: ", ")
+            return ids.count > namedEntries ? "\(shown) and \(ids.count - namedEntries) more" : shown
+        }
+        func entries(_ count: Int, _ one: String, _ many: String) -> String {
+            count == 1 ? "1 \(one)" : "\(count) \(many)"
+        }
+        var issues: [SectionIssue] = []
+        if !uncountedLogs.isEmpty {
+            issues.append(
+                SectionIssue(
+                    scope: "food_logs", code: "food_not_found",
+                    message:
+                        "FitIQ did not find the food of \(entries(uncountedLogs.count, "food log", "food logs")) "
+                        + "(\(named(uncountedLogs))), which carry no values of their own; their calories are not counted"
+                ))
+        }
+        if !processing.isEmpty {
+            issues.append(
+                SectionIssue(
+                    scope: "meal_logs", code: "meal_processing",
+                    message:
+                        "FitIQ is still working out the nutrients of \(entries(processing.count, "meal", "meals")) "
+                        + "(\(named(processing.map(\.id)))); not counted yet"))
+        }
+        if !failed.isEmpty {
+            issues.append(
+                SectionIssue(
+                    scope: "meal_logs", code: "meal_failed",
+                    message:
+                        "FitIQ could not work out the nutrients of \(entries(failed.count, "meal", "meals")) "
+                        + "(\(named(failed.map(\.id)))); not counted"))
+        }
+        return issues
     }
 }

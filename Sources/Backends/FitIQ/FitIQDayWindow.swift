@@ -30,12 +30,11 @@ struct FitIQDayWindow: Equatable {
     /// The last UTC day the window overlaps.
     var lastUTCDay: LocalDate { LocalDate(containing: end.addingTimeInterval(-0.001), in: .gmt) }
 
-    /// Whether the window is exactly one UTC day (the zone is at UTC that day): FitIQ's own
-    /// day summary is then the local day's.
-    var isOneUTCDay: Bool {
-        firstUTCDay == lastUTCDay && start == firstUTCDay.start(in: .gmt)
-            && end == lastUTCDay.adding(days: 1).start(in: .gmt)
-    }
+    /// The `end_date` (or `to`) to ask FitIQ for: the day after the last UTC day the window
+    /// overlaps. FitIQ's specification does not say whether its day ranges include their end
+    /// day; asked one day further, both readings cover the window, and the gateway keeps only
+    /// what happened within it.
+    var queryEndDay: LocalDate { lastUTCDay.adding(days: 1) }
 
     func contains(_ instant: Date) -> Bool {
         start <= instant && instant < end

@@ -24,98 +24,28 @@ public struct FitIQNutritionOperation: FitIQOperation {
         ["date": arguments["date"] ?? .date(clock.today)]
     }
 
-    /// FitIQ's day summary is of a UTC day: it is the local day's only when the zone is at UTC
-    /// that day. Otherwise the gateway totals the food logged within the local day itself
-    /// (`FitIQDayNutrition`), from the logs of the UTC days it overlaps and the foods' values.
+    /// The gateway totals the local day itself (`FitIQDayNutrition`): the food logged within it
+    /// (from the logs of the UTC days it overlaps, each with its own values or its food's) and
+    /// the meals logged within it (FitIQ's meal logs, which the FitIQ app logs and FitIQ's own
+    /// day summary may or may not include: it is used for the calorie goal only, so no meal is
+    /// counted twice). A food `GET /api/v1/foods/{id}` does not find is looked for among the
+    /// user's own foods (`GET /api/v1/users/me/foods`); what is still unknown is named in an
+    /// issue, as are meals FitIQ is still processing (the answer is then fresh for a few
+    /// seconds only).
     public func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
         let date = arguments["date"]?.date ?? context.today
         let client = try FitIQClient.make(context)
         let window = FitIQDayWindow(day: date, zone: context.timeZone)
-        if window.isOneUTCDay {
-            let value = try await client.get("/api/v1/food-logs/summary", query: [("date", date.description)])
-            return try OperationOutput(encoding: Self.summary(value, date: date))
-        }
         async let summary = client.get("/api/v1/food-logs/summary", query: [("date", window.firstUTCDay.description)])
+        async let meals = FitIQMealLog.meals(in: window, client: client)
         let logs = try await FitIQFoodLogsOperation.logs(in: window, client: client)
+        let foods = try await FitIQFoodLogsOperation.foods(for: logs, context: context, client: client)
         let goal = FitIQDayNutrition.goal(inSummary: try await summary)
-        let ids = FitIQFoodLogsOperation.foodIDs(logs)
-        let foods = try await FitIQFoodCatalog.shared(context.sessions, baseURL: client.settings.endpoint.baseURL)
-            .foods(ids, client: client)
-        let unknown = ids.subtracting(foods.keys).count
-        let issues =
-            unknown == 0
-            ? []
-            : [
-                SectionIssue(
-                    scope: "foods", code: "food_not_found",
-                    message: "FitIQ did not find \(unknown) of the day's foods; their calories are not counted")
-            ]
+        let (dayMeals, truncated) = try await meals
+        let day = try FitIQDayNutrition.summary(date: date, logs: logs, foods: foods, meals: dayMeals, goal: goal)
         return try OperationOutput(
-            encoding: try FitIQDayNutrition.summary(date: date, logs: logs, foods: foods, goal: goal), issues: issues)
-    }
-
-    /// The sum of FitIQ's figures; nil when it overflows (FitIQ's figures are its own: an
-    /// answer with absurd ones gives no total rather than a trap).
-    static func sum(_ values: [Int]) -> Int? {
-        var total = 0
-        for value in values {
-            let (next, overflow) = total.addingReportingOverflow(value)
-            if overflow { return nil }
-            total = next
-        }
-        return total
-    }
-
-    /// `a - b`; nil when it overflows.
-    static func difference(_ a: Int, _ b: Int) -> Int? {
-        let (result, overflow) = a.subtractingReportingOverflow(b)
-        return overflow ? nil : result
-    }
-
-    /// The spec's snake_case (`total_calories`, `remaining_cals`, `breakfast_logs`) or the
-    /// guide's camelCase; a meal is a count of logs or a list of them.
-    static func summary(_ value: JSONValue, date: LocalDate) throws -> NutritionSummary {
-        guard let fields = LenientFields(value["summary"] ?? value),
-            let calories = fields.int("total_calories", "calories", "totalCalories")
-        else {
-            throw BackendError(
-                .badResponse, backend: FitIQClient.backend, message: "FitIQ sent a summary without total_calories")
-        }
-        func number(_ names: String...) -> Double {
-            for name in names {
-                if let value = fields.value(name)?.numberValue { return value }
-            }
-            return 0
-        }
-        func meal(_ name: String) -> NutritionSummary.Meal {
-            switch fields.value("\(name)_logs", name) {
-            case .int(let count)?:
-                return .init(calories: nil, items: count)
-            case .double(let count)? where count.isFinite && abs(count) < 1e9:
-                return .init(calories: nil, items: Int(count))
-            case .array(let logs)?:
-                let calories = logs.compactMap { LenientFields($0)?.int("calories", "total_calories") }
-                return .init(calories: calories.isEmpty ? nil : Self.sum(calories), items: logs.count)
-            case .object(let object)?:
-                let meal = LenientFields(.object(object))
-                return .init(calories: meal?.int("calories"), items: meal?.int("items", "count", "log_count") ?? 0)
-            default:
-                return .init(calories: nil, items: 0)
-            }
-        }
-        let goal = fields.int("calorie_goal", "goal_calories", "calorieGoal")
-        return NutritionSummary(
-            date: fields.string("date").flatMap(LocalDate.init(leadingDayOf:))?.description ?? date.description,
-            calories: calories,
-            proteinG: number("total_protein_g", "protein_g", "totalProtein", "protein"),
-            carbsG: number("total_carbs_g", "carbs_g", "totalCarbs", "carbs"),
-            fatG: number("total_fat_g", "fat_g", "totalFat", "fat"),
-            goalCalories: goal,
-            remainingCalories: fields.int("remaining_cals", "remaining_calories", "remainingCalories")
-                ?? goal.flatMap { Self.difference($0, calories) },
-            meals: .init(
-                breakfast: meal("breakfast"), lunch: meal("lunch"), dinner: meal("dinner"), snack: meal("snack"))
-        )
+            encoding: day.summary, issues: day.issues + (truncated.map { [$0] } ?? []),
+            freshFor: FitIQMealLog.freshness(of: dayMeals))
     }
 }
 
@@ -139,14 +69,25 @@ public struct FitIQFoodLogsOperation: FitIQOperation {
         let window = FitIQDayWindow(day: date, zone: context.timeZone)
         let client = try FitIQClient.make(context)
         let rows = try await Self.logs(in: window, client: client)
-        let foods = try await FitIQFoodCatalog.shared(context.sessions, baseURL: client.settings.endpoint.baseURL)
-            .foods(Self.foodIDs(rows), client: client)
+        let foods = try await Self.foods(for: rows, context: context, client: client)
         return try OperationOutput(encoding: Self.answer(rows, foods: foods, zone: context.timeZone))
     }
 
-    /// The (lowercased) ids of the foods `rows` logged.
-    static func foodIDs(_ rows: [JSONValue]) -> Set<String> {
-        Set(rows.compactMap { LenientFields($0)?.string("food_id")?.lowercased() })
+    /// The foods of the logs `rows` that carry no values of their own: from the food catalog
+    /// (`GET /api/v1/foods/{id}`, an API-key route that may know only FitIQ's library), and those
+    /// it does not find from the user's own foods (`GET /api/v1/users/me/foods`, asked only then).
+    static func foods(for rows: [JSONValue], context: OperationContext, client: FitIQClient) async throws
+        -> [String: FitIQDayNutrition.Food]
+    {
+        let ids = FitIQDayNutrition.foodIDsToLookUp(rows)
+        var foods = try await FitIQFoodCatalog.shared(context.sessions, baseURL: client.settings.endpoint.baseURL)
+            .foods(ids, client: client)
+        let missing = ids.subtracting(foods.keys)
+        guard !missing.isEmpty else { return foods }
+        for food in try await FitIQFoodCatalog.userFoods(client: client) {
+            if let id = food.id, missing.contains(id) { foods[id] = food }
+        }
+        return foods
     }
 
     /// The logs as the section answers them, each with its food's name and calories from `foods`.
@@ -157,12 +98,13 @@ public struct FitIQFoodLogsOperation: FitIQOperation {
         }
     }
 
-    /// FitIQ's FoodLogs logged within `window` (asked for by the UTC days it overlaps).
+    /// FitIQ's FoodLogs logged within `window` (asked for by the UTC days it overlaps, the end one
+    /// day further: FitIQ does not say whether its `end_date` is inclusive).
     static func logs(in window: FitIQDayWindow, client: FitIQClient) async throws -> [JSONValue] {
         let value = try await client.get(
             "/api/v1/food-logs",
             query: [
-                ("start_date", window.firstUTCDay.description), ("end_date", window.lastUTCDay.description),
+                ("start_date", window.firstUTCDay.description), ("end_date", window.queryEndDay.description),
             ])
         return rows(value, in: window)
     }
@@ -234,7 +176,7 @@ public struct FitIQSleepOperation: FitIQOperation {
             let value = try await client.get(
                 "/api/v1/sleep",
                 query: [
-                    ("from", window.firstUTCDay.description), ("to", window.lastUTCDay.description),
+                    ("from", window.firstUTCDay.description), ("to", window.queryEndDay.description),
                     ("limit", String(paging.pageSize)), ("offset", String(offset)),
                 ])
             let page = FitIQPaging.page(value, keys: ["sessions", "data"])
@@ -279,16 +221,20 @@ enum FitIQRecord {
         return nil
     }
 
-    /// A food log; with its `food` (nil when not known), the food's name and the log's calories
-    /// (the food's per serving × servings, as FitIQ totals them).
+    /// A food log; its calories are its own when FitIQ sends them, else its `food`'s per serving
+    /// × servings (nil when neither is known); its name is the food's, else its own `food_name`.
     static func foodLog(_ value: JSONValue, zone: TimeZone, food: FitIQDayNutrition.Food? = nil) -> JSONValue? {
         guard let fields = LenientFields(value), let id = fields.string("id") else { return nil }
         let servings = fields.value("servings")
-        let calories = food.map { ($0.calories * (servings?.numberValue ?? 1)).rounded() }
+        let values =
+            FitIQDayNutrition.LogValues(fields)
+            ?? food.map { FitIQDayNutrition.LogValues(food: $0, servings: servings?.numberValue ?? 1) }
+        let calories = values.flatMap { FitIQDayNutrition.calories($0.calories) }.map(Double.init)
+        let name = food?.name ?? fields.string("food_name")
         let object: JSONObject = [
             "id": .string(id), "meal_type": fields.string("meal_type").map(JSONValue.string) ?? .null,
             "food_id": fields.string("food_id").map(JSONValue.string) ?? .null,
-            "name": food?.name.map(JSONValue.string) ?? .null,
+            "name": name.map(JSONValue.string) ?? .null,
             "servings": servings ?? .null,
             "calories": calories.map(JSONValue.number) ?? .null,
             "logged_at": time(fields, "logged_at", "created_at", zone: zone).map(JSONValue.string) ?? .null,

@@ -123,4 +123,59 @@ public enum FitIQSchemas {
                 "food_log": foodLog.reference,
                 "date": .string(format: .date, description: "The local day the entry counts for."),
             ], description: "Answer of POST /v1/food-logs."))
+
+    /// A meal log (`FitIQMealLog.answer`).
+    public static let mealLog = SchemaComponent(
+        "MealLog",
+        schema: .closedObject(
+            [
+                "id": .string,
+                "meal_type": .string(nullable: true),
+                "status": .string(
+                    nullable: true,
+                    description:
+                        "FitIQ's: processing (its nutrients are being worked out), completed, failed (none could be "
+                        + "worked out) or manual (entered item by item)."),
+                "description": .string(nullable: true, description: "What was eaten, in the words it was logged with."),
+                "calories": .number(nullable: true, description: "The meal's total; null until FitIQ has it."),
+                "protein_g": .number(nullable: true),
+                "carbs_g": .number(nullable: true),
+                "fat_g": .number(nullable: true),
+                "logged_at": .string(format: .dateTime, nullable: true),
+                "error": .string(nullable: true, description: "FitIQ's reason when the meal failed."),
+            ], description: "One meal logged in FitIQ (in words, from a photo, or item by item)."))
+
+    /// Body of `fitiq.meal_logs`.
+    public static let mealLogList = SchemaComponent(
+        "MealLogList", uses: [mealLog],
+        schema: .array(
+            description: "Body of fitiq.meal_logs: the meals logged on the day, earliest first.",
+            items: mealLog.reference))
+
+    /// Body of `POST /v1/meals` (`MealInput`).
+    public static let newMeal = SchemaComponent(
+        "NewMeal",
+        schema: .closedObject(
+            [
+                "text": .text(
+                    min: 1, max: MealInput.maximumTextLength,
+                    description: "What was eaten, in words (\"two eggs and toast\"); FitIQ works out the nutrients."),
+                "meal_type": .enumeration(
+                    FoodLogInput.mealTypes,
+                    description:
+                        "Default: by the local time eaten, as the FitIQ app does (5–9 breakfast, 12–15 lunch, 18–21 "
+                        + "dinner, otherwise snack)."),
+                "logged_at": .text(
+                    max: 40, format: .dateTime,
+                    description: "When it was eaten, ISO-8601 with an offset or Z; default: now."),
+            ], required: ["text"], description: "Body of POST /v1/meals."))
+
+    /// Answer of `POST /v1/meals`.
+    public static let mealCreated = SchemaComponent(
+        "MealCreated", uses: [mealLog],
+        schema: .closedObject(
+            [
+                "meal": mealLog.reference,
+                "date": .string(format: .date, description: "The local day the meal counts for."),
+            ], description: "Answer of POST /v1/meals: the meal, normally still processing."))
 }

@@ -122,6 +122,12 @@ struct FitIQBackend: SimulatorBackend {
         r.add(.post, "/api/v1/food-logs", .user) { Self.createFoodLog(s, $0) }
         r.add(.get, "/api/v1/food-logs/summary", .user) { Self.summary(s, $0) }
         r.add(.delete, "/api/v1/food-logs/{id}", .user) { Self.deleteFoodLog(s, $0) }
+        r.add(.get, "/api/v1/users/me/foods", .user) { Self.listUserFoods(s, $0) }
+        r.add(.post, "/api/v1/meal-logs/natural", .user) { Self.createNaturalMealLog(s, $0) }
+        r.add(.post, "/api/v1/meal-logs/batch", .user) { Self.createBatchMealLog(s, $0) }
+        r.add(.get, "/api/v1/meal-logs", .user) { Self.listMealLogs(s, $0) }
+        r.add(.get, "/api/v1/meal-logs/{id}", .user) { Self.getMealLog(s, $0) }
+        r.add(.delete, "/api/v1/meal-logs/{id}", .user) { Self.deleteMealLog(s, $0) }
         r.add(.get, "/api/v1/workouts", .user) { Self.listWorkouts(s, $0) }
         r.add(.post, "/api/v1/workouts", .user) { Self.createWorkout(s, $0) }
         r.add(.get, "/api/v1/workouts/date-range", .user) { Self.workoutsInRange(s, $0) }
@@ -208,11 +214,23 @@ struct FitIQBackend: SimulatorBackend {
                 return .simError("expected a JSON object like {\"guide_shape\":true}")
             }
             var guideShape: Bool?
+            var rangeEndExclusive: Bool?
             var accessLifetime: Double?
             var refreshLifetime: Double?
+            var mealProcessing: Double?
             if let value = o["guide_shape"] {
                 guard case .bool(let b) = value else { return .simError("guide_shape must be a boolean") }
                 guideShape = b
+            }
+            if let value = o["range_end_exclusive"] {
+                guard case .bool(let b) = value else { return .simError("range_end_exclusive must be a boolean") }
+                rangeEndExclusive = b
+            }
+            if let value = o["meal_processing_seconds"] {
+                guard let seconds = value.numberValue, seconds >= 0, seconds <= 3600 else {
+                    return .simError("meal_processing_seconds must be 0 to 3600")
+                }
+                mealProcessing = seconds
             }
             for (key, target) in [("access_token_lifetime", 0), ("refresh_token_lifetime", 1)] {
                 guard let value = o[key] else { continue }
@@ -227,6 +245,8 @@ struct FitIQBackend: SimulatorBackend {
             }
             store.withState { s in
                 if let guideShape { s.guideShape = guideShape }
+                if let rangeEndExclusive { s.rangeEndExclusive = rangeEndExclusive }
+                if let mealProcessing { s.mealProcessingSeconds = mealProcessing }
                 if let accessLifetime { s.accessTokenLifetime = accessLifetime }
                 if let refreshLifetime { s.refreshTokenLifetime = refreshLifetime }
             }
@@ -239,6 +259,7 @@ struct FitIQBackend: SimulatorBackend {
                     "food_logs": .int(s.foodLogs.count),
                     "workouts": .int(s.workouts.count),
                     "sleep_sessions": .int(s.sleepSessions.count),
+                    "meal_logs": .int(s.mealLogs.count),
                 ])
             }
             return .json(counts)
@@ -257,11 +278,16 @@ struct FitIQBackend: SimulatorBackend {
     }
 
     private var optionsJSON: JSONValue {
-        let (guide, access, refresh) = store.withState {
-            ($0.guideShape, $0.accessTokenLifetime, $0.refreshTokenLifetime)
+        let (guide, access, refresh, exclusive, processing) = store.withState {
+            (
+                $0.guideShape, $0.accessTokenLifetime, $0.refreshTokenLifetime, $0.rangeEndExclusive,
+                $0.mealProcessingSeconds
+            )
         }
         return .object([
             "guide_shape": .bool(guide),
+            "range_end_exclusive": .bool(exclusive),
+            "meal_processing_seconds": .double(processing),
             "access_token_lifetime": .double(access),
             "refresh_token_lifetime": .double(refresh),
             "seed_day": .string(store.seedDay),
@@ -409,9 +435,13 @@ extension FitIQBackend {
 // MARK: - Foods
 
 extension FitIQBackend {
+    /// swagger: "Get food by ID (Public - API Key only)": with no user behind the call, the
+    /// global library's foods only (the specification does not say whether it finds a user's own
+    /// food; the simulator takes the reading that gives a client less). A user's own foods are
+    /// read with `GET /api/v1/users/me/foods`.
     static func getFood(_ store: FitIQStore, _ call: FitIQCall) -> Response {
         let id = call.params["id"] ?? ""
-        guard let food = store.withState({ $0.food(id: id) }) else {
+        guard let food = store.withState({ $0.food(id: id) }), food.userID == nil else {
             return FitIQHTTP.error("food not found", status: 404)
         }
         return FitIQHTTP.data(food.json)
@@ -456,7 +486,8 @@ extension FitIQBackend {
 // MARK: - Food logs
 
 extension FitIQBackend {
-    /// Logs of the caller on UTC days `start...end` (either bound optional), newest first.
+    /// Logs of the caller on UTC days `start...end` (either bound optional; the end day left out
+    /// with `range_end_exclusive`), newest first.
     static func listFoodLogs(_ store: FitIQStore, _ call: FitIQCall) -> Response {
         let start: Int?
         let end: Int?
@@ -474,12 +505,8 @@ extension FitIQBackend {
         }
         let logs = store.withState { s in
             s.foodLogs.filter { log in
-                guard log.userID == call.userID else { return false }
-                let day = FitIQFormat.utcDay(log.loggedAt)
-                if let start, day < start { return false }
-                if let end, day > end { return false }
-                if let meal, log.mealType != meal { return false }
-                return true
+                log.userID == call.userID && s.dayInRange(FitIQFormat.utcDay(log.loggedAt), start: start, end: end)
+                    && (meal == nil || log.mealType == meal)
             }
         }
         let sorted = logs.sorted { ($0.loggedAt, $0.sequence) > ($1.loggedAt, $1.sequence) }
@@ -855,8 +882,8 @@ extension FitIQBackend {
         }
         let sessions = store.withState { s in
             s.sleepSessions.filter { session in
-                let day = FitIQFormat.utcDay(session.startTime)
-                return session.userID == call.userID && day >= from && day <= to
+                session.userID == call.userID
+                    && s.dayInRange(FitIQFormat.utcDay(session.startTime), start: from, end: to)
             }
         }.sorted { ($0.startTime, $0.sequence) > ($1.startTime, $1.sequence) }
         var averages: JSONValue = .null

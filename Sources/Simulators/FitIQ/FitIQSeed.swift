@@ -7,7 +7,7 @@ import Model
 ///
 /// The first configured user (Anna by default) gets the full history: meals for the six days before
 /// the seed day (breakfast, lunch, snack, dinner) and, on the seed day, breakfast, lunch and an
-/// afternoon snack but no dinner yet; workouts over the last week; fourteen nights of sleep up to
+/// afternoon snack but no dinner yet, and a mid-morning snack logged in words (a meal log); workouts over the last week; fourteen nights of sleep up to
 /// the night ending on the seed day's morning. Every further user gets one breakfast on the seed day.
 enum FitIQSeed {
     struct Data {
@@ -16,7 +16,12 @@ enum FitIQSeed {
         var foodLogs: [FitIQFoodLog]
         var workouts: [FitIQWorkout]
         var sleepSessions: [FitIQSleepSession]
+        var mealLogs: [FitIQMealLog] = []
     }
+
+    /// The meal the first user logged in words on the seed day (as the FitIQ app does), already
+    /// parsed: a mid-morning snack.
+    static let seededMeal = (time: (10, 30), meal: "snack", text: "a cappuccino and a stroopwafel")
 
     struct FoodSpec {
         let key: String
@@ -333,6 +338,20 @@ enum FitIQSeed {
             }
         }
 
-        return Data(users: users, foods: foods, foodLogs: logs, workouts: workouts, sleepSessions: sessions)
+        // A meal logged in words, parsed four seconds later.
+        var mealLogs: [FitIQMealLog] = []
+        if let owner {
+            var mealRng = SeedRandom(seed: "fitiq|\(seedDay)|meal-logs")
+            let logged = local(0, seededMeal.time)
+            var meal = FitIQMealLog(
+                id: mealRng.uuid(), userID: owner, rawInput: seededMeal.text, mealType: seededMeal.meal,
+                status: .processing, loggedAt: logged, processingStartedAt: logged + Civil.microsPerSecond,
+                completesAt: logged + 4 * Civil.microsPerSecond, createdAt: logged, updatedAt: logged)
+            meal.settle(now: logged + 4 * Civil.microsPerSecond, ids: &mealRng)
+            mealLogs.append(meal)
+        }
+
+        return Data(
+            users: users, foods: foods, foodLogs: logs, workouts: workouts, sleepSessions: sessions, mealLogs: mealLogs)
     }
 }

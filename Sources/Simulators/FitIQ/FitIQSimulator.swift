@@ -34,8 +34,18 @@ import Model
 ///   belongs to the UTC day its `start_time` falls on, so last night is found under yesterday's
 ///   date) with `averages` (null when empty); `POST /api/v1/sleep` (201, or 200 with the existing
 ///   session when `source_id` repeats).
-/// - `GET /api/v1/foods/{id}`, `/api/v1/foods/barcode/{code}`, `/api/v1/foods/search?q` (API key only):
-///   a food log carries only `food_id`, the name and nutrients come from here.
+/// - `GET /api/v1/foods/{id}`, `/api/v1/foods/barcode/{code}`, `/api/v1/foods/search?q` (API key only,
+///   the global library only): a food log carries only `food_id`, the name and nutrients come from
+///   here, or for a user's own food from `GET /api/v1/users/me/foods` (`{"foods","total"}`).
+/// - Meal logs, a resource of their own (the FitIQ app logs meals only here):
+///   `POST /api/v1/meal-logs/natural {raw_input, meal_type, logged_at?}` → 201 `processing`, parsed
+///   ``Options/mealProcessingSeconds`` later (`FitIQMealParser`, a small table of common foods) into
+///   `completed` with items and totals, or `failed`; `POST /api/v1/meal-logs/batch` → 201 `manual`;
+///   `GET /api/v1/meal-logs?status&start_date&end_date&limit&offset`
+///   (`{"meal_logs","total_count","limit","offset","has_more"}`, newest first, UTC days);
+///   `GET|DELETE /api/v1/meal-logs/{id}` (403 another user's, 404).
+/// - ``Options/rangeEndExclusive``: `end_date` (food and meal logs) and sleep's `to` leave their
+///   own day out (the specification does not say which; both readings are tested).
 /// - Days are UTC days throughout (the server's dates are UTC), times are written like Go's
 ///   `time.Time` (`2026-11-23T06:45:00Z`, fractions trimmed) and floats like `encoding/json`
 ///   (`12`, not `12.0`); optional fields that are unset are left out (`omitempty`).
@@ -50,12 +60,14 @@ import Model
 /// `POST /_sim/tokens/expire` (every access token issued so far is expired: the next call with it
 /// is a 401; refresh tokens still work) → `{"expired":N}`, `GET /_sim/auth` →
 /// `{"logins":N,"refreshes":M,"rejected_refreshes":K}`, `GET|POST /_sim/options`
-/// (`{"guide_shape":bool,"access_token_lifetime":s,"refresh_token_lifetime":s}`, lifetimes apply to
-/// tokens issued afterwards) and `POST /_sim/reset` (reload the seed, forget every token and
+/// (`{"guide_shape":bool,"range_end_exclusive":bool,"meal_processing_seconds":s,
+/// "access_token_lifetime":s,"refresh_token_lifetime":s}`, lifetimes apply to tokens issued
+/// afterwards) and `POST /_sim/reset` (reload the seed, forget every token and
 /// counter; options stay).
 ///
 /// Not simulated: logout, profiles/preferences endpoints (the calorie goal comes from
-/// ``User/dailyCalorieGoal``), meal logs / photo / AI parsing, exercises and templates, goals,
+/// ``User/dailyCalorieGoal``), photo meal recognition, `PUT /api/v1/meal-logs/{id}`, the real AI's
+/// parsing (the simulator's is a word table), exercises and templates, goals,
 /// progress, analytics, consultations, mood, wellness, WebSockets and `/swagger`. Error messages
 /// other than `Invalid authentication` and `refresh token has been revoked` are plausible
 /// guesses (the server's source is not public); rate limits are not simulated.
@@ -103,6 +115,12 @@ public struct FitIQSimulator: Sendable {
         /// Answer the daily summary in the iOS guide's camelCase `success` envelope instead of the
         /// contract's `{"data":{…snake_case…}}`; switchable at runtime with `POST /_sim/options`.
         public var guideShape: Bool
+        /// Seconds a meal logged in words (`POST /api/v1/meal-logs/natural`) stays `processing`
+        /// before the simulated AI has parsed it (the specification: "typically 2-5 seconds").
+        public var mealProcessingSeconds: TimeInterval
+        /// Whether `end_date` (food and meal logs) and `to` (sleep) leave their own day out. The
+        /// specification does not say; the default includes it, and tests run both readings.
+        public var rangeEndExclusive: Bool
         /// The simulator's clock: when a request arrives, so when a token was issued and whether
         /// it has expired. Tests pass one they move forward instead of waiting out a lifetime.
         public var clock: @Sendable () -> Date
@@ -116,8 +134,12 @@ public struct FitIQSimulator: Sendable {
             accessTokenLifetime: TimeInterval = 900,
             refreshTokenLifetime: TimeInterval = 7 * 86_400,
             guideShape: Bool = false,
+            mealProcessingSeconds: TimeInterval = 3,
+            rangeEndExclusive: Bool = false,
             clock: @escaping @Sendable () -> Date = { Date() }
         ) {
+            self.mealProcessingSeconds = mealProcessingSeconds
+            self.rangeEndExclusive = rangeEndExclusive
             self.timeZone = timeZone
             self.seedDay = seedDay ?? LocalDate.today(in: timeZone).description
             self.apiKey = apiKey

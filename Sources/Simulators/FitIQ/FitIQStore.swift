@@ -207,6 +207,9 @@ struct FitIQState: Sendable {
     var foodLogs: [FitIQFoodLog] = []
     var workouts: [FitIQWorkout] = []
     var sleepSessions: [FitIQSleepSession] = []
+    var mealLogs: [FitIQMealLog] = []
+    /// Ids of the items the simulated AI parses (deterministic per seed day).
+    var mealItemIDs = SeedRandom(seed: "fitiq|meal-items")
     var accessTokens: [String: FitIQAccessToken] = [:]
     var refreshTokens: [String: FitIQRefreshToken] = [:]
     var nextFamily = 0
@@ -217,6 +220,11 @@ struct FitIQState: Sendable {
     var guideShape: Bool
     var accessTokenLifetime: Double
     var refreshTokenLifetime: Double
+    /// Seconds a meal logged in words stays `processing` (`FitIQSimulator.Options`).
+    var mealProcessingSeconds: Double
+    /// Whether `end_date` / `to` of the day-range lists leave their own day out
+    /// (`FitIQSimulator.Options.rangeEndExclusive`).
+    var rangeEndExclusive: Bool
 
     mutating func sequence() -> Int {
         nextSequence += 1
@@ -231,6 +239,21 @@ struct FitIQState: Sendable {
     }
 
     func food(id: String) -> FitIQFood? { foods.first { $0.id == id } }
+
+    /// Whether a UTC `day` lies in the range `start...end` of a day-range list, the end day
+    /// left out when ``rangeEndExclusive``.
+    func dayInRange(_ day: Int, start: Int?, end: Int?) -> Bool {
+        if let start, day < start { return false }
+        if let end, rangeEndExclusive ? day >= end : day > end { return false }
+        return true
+    }
+
+    /// Parses every meal whose processing time has come.
+    mutating func settleMealLogs(now: Int64) {
+        for index in mealLogs.indices where mealLogs[index].status == .processing {
+            mealLogs[index].settle(now: now, ids: &mealItemIDs)
+        }
+    }
 
     // MARK: Auth
 
@@ -318,7 +341,9 @@ final class FitIQStore: Sendable {
             FitIQState(
                 guideShape: options.guideShape,
                 accessTokenLifetime: options.accessTokenLifetime,
-                refreshTokenLifetime: options.refreshTokenLifetime
+                refreshTokenLifetime: options.refreshTokenLifetime,
+                mealProcessingSeconds: options.mealProcessingSeconds,
+                rangeEndExclusive: options.rangeEndExclusive
             )
         )
         reseed()
@@ -347,6 +372,12 @@ final class FitIQStore: Sendable {
                 row.sequence = s.sequence()
                 return row
             }
+            s.mealLogs = seed.mealLogs.map {
+                var row = $0
+                row.sequence = s.sequence()
+                return row
+            }
+            s.mealItemIDs = SeedRandom(seed: "fitiq|\(seedDay)|meal-items")
             s.accessTokens = [:]
             s.refreshTokens = [:]
             s.nextFamily = 0

@@ -162,6 +162,11 @@ struct FitIQBody {
     let object: JSONObject
     private(set) var typeError = false
 
+    /// A nested object (an item of a list in the body).
+    init(object: JSONObject) {
+        self.object = object
+    }
+
     /// nil when the body is not a JSON object.
     init?(_ request: SimRequest) {
         guard request.body.readableBytes > 0, let value = JSONValue.parse(request.body.readableBytesView),
