@@ -123,6 +123,11 @@ export function logFood(food, servings, mealType, idempotencyKey) {
   return sendJSON("POST", "/v1/food-logs", { food_id: food.id, food_source: food.source, servings, meal_type: mealType }, { idempotencyKey });
 }
 
+/** POST /v1/meals: logs a meal in words (FitIQ works out its nutrients); answers `{meal, date}`, the meal processing. */
+export function logMealInWords(text, mealType, idempotencyKey) {
+  return sendJSON("POST", "/v1/meals", { text, meal_type: mealType }, { idempotencyKey });
+}
+
 /** DELETE /v1/food-logs/{id}: removes a logged food (204, no body). */
 export function deleteFoodLog(logID) {
   return sendJSON("DELETE", `/v1/food-logs/${encodeURIComponent(logID)}`);

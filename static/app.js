@@ -3,7 +3,7 @@
 // inbox, a task ticked off or reopened, a plan slot moved to another hour or removed, a meal
 // logged or deleted, and volunteers on the diensten a manager sees. Saved items open in place.
 import {
-  addTask, addVolunteer, completeTask, deleteFoodLog, followChanges, getJSON, KeyRequired, logFood, movePlanItem,
+  addTask, addVolunteer, completeTask, deleteFoodLog, followChanges, getJSON, KeyRequired, logFood, logMealInWords, movePlanItem,
   newIdempotencyKey, removePlanItem, removeVolunteer, reopenTask, storeKey, WriteFailed,
 } from "./api.js";
 import * as render from "./render.js";
@@ -123,6 +123,7 @@ async function load({ refresh = false } = {}) {
         }
         state.nutrition = day.nutrition;
         state.foodLogs = nutrition?.food_logs ?? null;
+        state.mealLogs = nutrition?.meal_logs ?? null;
         drawTasks();
         drawNutrition();
       } else {
@@ -308,8 +309,23 @@ function drawNutrition() {
   const day = state.day;
   fill("nutrition", [...render.problems([day?.sections.nutrition]), ...render.nutrition(state.nutrition)]);
   fillKeepingFocus("food-logs", render.foodLogs(state.foodLogs, logStates), () => $("meal-log").querySelector("summary"));
+  fill("meal-logs", render.mealLogs(state.mealLogs));
   const loggable = !state.date || state.date === state.today;
   $("meal-log").hidden = !loggable;
+  followProcessingMeals();
+}
+
+/**
+ * While FitIQ works out a meal logged in words, the page asks again every few seconds (the
+ * gateway keeps such an answer fresh only until FitIQ expects it done), at most 20 times.
+ */
+const mealPoll = { timer: null, tries: 0 };
+function followProcessingMeals() {
+  const processing = (state.mealLogs || []).some((item) => item.status === "processing");
+  if (!processing) { mealPoll.tries = 0; return; }
+  if (mealPoll.timer || mealPoll.tries >= 20) return;
+  mealPoll.tries += 1;
+  mealPoll.timer = setTimeout(() => { mealPoll.timer = null; load(); }, 3000);
 }
 
 /** Moves the ring by `servings` of `food` (negative to take it back). */
@@ -413,6 +429,40 @@ function followMealForm() {
       button.disabled = false;
       form.removeAttribute("aria-busy");
       if (focusLost()) query.focus();
+    }
+    if (answered) load();
+  });
+  const words = { busy: false, retry: null };
+  $("meal-words-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    if (words.busy) return;
+    const input = $("meal-words");
+    const text = input.value.trim();
+    const mealType = $("meal-type").value;
+    $("meal-words-error").textContent = "";
+    if (!text) { $("meal-words-error").textContent = "Say what you ate first."; input.focus(); return; }
+    const attempt = `${text}|${mealType}`;
+    if (words.retry?.attempt !== attempt) words.retry = { attempt, key: newIdempotencyKey() };
+    const button = $("meal-words-submit");
+    words.busy = true;
+    button.disabled = true;
+    let answered = false;
+    try {
+      const answer = await logMealInWords(text, mealType, words.retry.key);
+      words.retry = null;
+      answered = true;
+      state.writes += 1;
+      state.mealLogs = [...(state.mealLogs || []), answer.meal];
+      drawNutrition();
+      announce("nutrition-status", `Logged “${text}” (${mealType}); FitIQ is working out the calories.`);
+      input.value = "";
+    } catch (error) {
+      $("meal-words-error").textContent = refusal(error);
+      if (!(error instanceof WriteFailed && error.unknownOutcome)) words.retry = null;
+    } finally {
+      words.busy = false;
+      button.disabled = false;
+      if (focusLost()) input.focus();
     }
     if (answered) load();
   });

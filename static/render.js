@@ -258,6 +258,18 @@ export function foodLogs(logs, states = new Map()) {
   });
 }
 
+/** The meals logged in words (or in the FitIQ app): kcal once FitIQ has them, "working it out…" before. */
+export function mealLogs(meals) {
+  if (!meals || !meals.length) return [];
+  return meals.map((meal) => {
+    const status = meal.status === "processing" ? "working it out…" : meal.status === "failed" ? "not understood" : "";
+    return h("li", { "data-meal": meal.id, "data-status": meal.status || "" },
+      h("span", { class: "meal", text: MEALS[meal.meal_type] || meal.meal_type || "" }),
+      h("span", { class: "food", text: meal.description || "Meal" }),
+      h("span", { class: "kcal", text: meal.calories != null ? `${Math.round(meal.calories)} kcal` : status, title: meal.error || null }));
+  });
+}
+
 /** The foods a search found, as radio buttons (one is picked to log); values are per serving. */
 export function foodResults(foods, picked) {
   return foods.map((food, index) => {

@@ -454,6 +454,21 @@ def main():
                 return f"{before} → {before + kcal} kcal"
             check("a meal is found by name, logged, and the ring moves at once", logs_a_meal)
 
+            def logs_a_meal_in_words():
+                page.fill("#meal-words", "two eggs and a slice of toast")
+                page.select_option("#meal-type", "breakfast")
+                page.click("#meal-words-submit")
+                row = page.locator("#meal-logs li", has_text="two eggs and a slice of toast")
+                row.wait_for(timeout=10000)
+                assert page.inner_text("#meal-words-error") == "", page.inner_text("#meal-words-error")
+                # Processing first (the demo's FitIQ takes 3 s), then FitIQ's calories, without a click.
+                wait_until(lambda: "kcal" in row.locator(".kcal").inner_text(), timeout=30)
+                meals = call(demo.url + "/v1/nutrition")["meal_logs"]
+                meal = next(item for item in meals if item["description"] == "two eggs and a slice of toast")
+                assert meal["status"] == "completed" and meal["meal_type"] == "breakfast", meal
+                return row.locator(".kcal").inner_text()
+            check("a meal logged in words shows as processing, then with FitIQ's calories", logs_a_meal_in_words)
+
             def finds_a_food_by_barcode():
                 page.fill("#food-query", "8710000123456")
                 page.locator("#food-results li", has_text="Stroopwafel").wait_for(timeout=10000)

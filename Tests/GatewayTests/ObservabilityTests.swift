@@ -116,6 +116,45 @@ struct ObservabilityTests {
         }
     }
 
+    /// `rest_command.daygate_log_meal` as the voice automation calls it: the sentence from the
+    /// automation's slot, rendered into the payload as Home Assistant would, logs the meal.
+    @Test func homeAssistantLogsAMealSaidAloud() async throws {
+        let page = try String(
+            contentsOf: Self.repositoryRoot.appendingPathComponent("docs/home-assistant.md"), encoding: .utf8)
+        let block = try #require(
+            page.components(separatedBy: "```yaml\n").dropFirst().first?.components(separatedBy: "```").first)
+        let yaml = try #require(try Yams.load(yaml: block) as? [String: Any])
+        let command = try #require((yaml["rest_command"] as? [String: Any])?["daygate_log_meal"] as? [String: Any])
+        let automation = try #require((yaml["automation"] as? [[String: Any]])?.first)
+        let trigger = try #require((automation["triggers"] as? [[String: Any]])?.first)
+        #expect(trigger["trigger"] as? String == "conversation")
+        let slot = try #require((trigger["command"] as? String)?.split(separator: "{").last?.split(separator: "}").first)
+        let step = try #require(
+            (automation["actions"] as? [[String: Any]])?.first { $0["action"] as? String == "rest_command.daygate_log_meal" })
+        #expect((step["data"] as? [String: Any])?["text"] as? String == "{{ trigger.slots.\(slot) }}")
+        let said = #"two "big" eggs and toast"#
+        let payload = try Self.fillHomeAssistantTemplate(try #require(command["payload"] as? String), ["text": said])
+        let url = try #require(command["url"] as? String)
+        let path = try #require(URL(string: url)?.path(percentEncoded: true))
+        #expect(url == "http://127.0.0.1:8787\(path)")
+        let contentType = try #require(command["content_type"] as? String)
+        try await withDemo { demo in
+            try await demo.test { client in
+                let logged = try await client.execute(
+                    uri: path, method: .post,
+                    headers: [.contentType: contentType],
+                    body: ByteBuffer(string: payload))
+                #expect(logged.status == .created)
+                let meal = try logged.json["meal"]
+                #expect(meal?["description"] == .string(said))
+                #expect(meal?["status"] == .string("processing"))
+                let nutrition = try await client.execute(uri: "/v1/nutrition", method: .get).json
+                let meals = nutrition["meal_logs"]?.arrayValue ?? []
+                #expect(meals.contains { $0["description"] == .string(said) })
+            }
+        }
+    }
+
     /// Plans the open action "Was ophangen" at position 0 of the current local hour, through
     /// Tickedify's own API.
     static func planTaskInTheCurrentHour(_ demo: DemoHarness) async throws {
@@ -177,9 +216,17 @@ struct ObservabilityTests {
         while let open = rest.range(of: "{{") {
             output += rest[..<open.lowerBound]
             let close = try #require(rest[open.upperBound...].range(of: "}}"), "an unclosed {{ in \(template)")
-            let name = rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces)
+            let expression = rest[open.upperBound..<close.lowerBound].split(separator: "|").map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
+            let name = expression[0]
             let value = try #require(values[name], "\(name) in \(template) is not a plain variable of the action")
-            output += value
+            switch expression.dropFirst().first {
+            case nil: output += value
+            // Jinja's `tojson`: the value as a JSON string.
+            case "tojson"?: output += String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
+            case let filter?: Issue.record("the filter \(filter) in \(template) is not supported")
+            }
             rest = rest[close.upperBound...]
         }
         #expect(!rest.contains("}}"), "a stray }} in \(template)")
