@@ -128,9 +128,12 @@ struct ObservabilityTests {
         let automation = try #require((yaml["automation"] as? [[String: Any]])?.first)
         let trigger = try #require((automation["triggers"] as? [[String: Any]])?.first)
         #expect(trigger["trigger"] as? String == "conversation")
-        let slot = try #require((trigger["command"] as? String)?.split(separator: "{").last?.split(separator: "}").first)
+        let slot = try #require(
+            (trigger["command"] as? String)?.split(separator: "{").last?.split(separator: "}").first)
         let step = try #require(
-            (automation["actions"] as? [[String: Any]])?.first { $0["action"] as? String == "rest_command.daygate_log_meal" })
+            (automation["actions"] as? [[String: Any]])?.first {
+                $0["action"] as? String == "rest_command.daygate_log_meal"
+            })
         #expect((step["data"] as? [String: Any])?["text"] as? String == "{{ trigger.slots.\(slot) }}")
         let said = #"two "big" eggs and toast"#
         let payload = try Self.fillHomeAssistantTemplate(try #require(command["payload"] as? String), ["text": said])
