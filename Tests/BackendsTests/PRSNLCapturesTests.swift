@@ -1,5 +1,4 @@
 import AsyncHTTPClient
-import Backends
 import Foundation
 import Logging
 import Model
@@ -7,6 +6,8 @@ import NIOCore
 import NIOHTTP1
 import Simulators
 import Testing
+
+@testable import Backends
 
 /// Capturing links and notes against the PRSNL simulator (demo login, or its static token).
 @Suite("PRSNL captures")
@@ -90,6 +91,41 @@ struct PRSNLCapturesTests {
             #expect(newest.url == "https://example.org/swift-concurrency")
             #expect(newest.tags == ["swift", "concurrency"])
         }
+    }
+
+    /// PRSNL keeps a capture's text in `raw_content`, which its item read does not return: the
+    /// item shows the text daygate captured it with, for that account only.
+    @Test func aCapturedNoteShowsTheTextItWasCapturedWith() async throws {
+        try await Self.withSimulator { sim, context in
+            let text = "Buy new shin guards\nsize 38, before Saturday"
+            let note = try await PRSNLCaptures.capture(CaptureInput(content: text), context: context)
+            let id = try #require(note["id"]?.stringValue)
+            #expect(try await Self.stored(sim, id)["content"] == .null, "PRSNL itself gives no content")
+            let output = try await PRSNLItemOperation().fetch(["id": .string(id)], context: context)
+            let item = try JSONDecoder().decode(KnowledgeItem.self, from: output.body)
+            #expect(item.content == text)
+            // Another account's item of the same id would not get it: the text is kept per account.
+            var other = context
+            other.profile = ProfileConfig([
+                PRSNLSettings(
+                    endpoint: BackendEndpoint(baseURL: sim.apiBaseURL), token: Secret(PRSNLSimulator.demoToken))
+            ])
+            let scope = try #require(other.profile.prsnl.map(PRSNLClient.scope))
+            #expect(await PRSNLCapturedNotes.shared(other, scope: scope).text(of: id) == nil)
+        }
+    }
+
+    @Test func theCapturedTextsKeptAreBounded() {
+        var index: String? = nil
+        var dropped: [String] = []
+        for n in 0..<5 {
+            let next = PRSNLCapturedNotes.index(index, adding: "id\(n)", kept: 3)
+            index = next.index
+            dropped += next.dropped
+        }
+        #expect(index == "id2\nid3\nid4")
+        #expect(dropped == ["id0", "id1"])
+        #expect(PRSNLCapturedNotes.index(index, adding: "id2", kept: 3).index == "id3\nid4\nid2")
     }
 
     @Test func aNoteIsCapturedAsNoteAndAValidTypeIsKept() async throws {

@@ -140,7 +140,24 @@ public enum PRSNLCaptures {
         let client = try PRSNLClient.make(context)
         let body = input.upstreamBody
         let value = try await client.request("/api/capture", method: .POST, body: try JSONCoding.encode(body))
-        return try answer(value, sent: body)
+        let captured = try answer(value, sent: body)
+        if let text = body["content"]?.stringValue, let id = captured["id"]?.stringValue {
+            await keep(text, item: id, context: context)
+        }
+        return captured
+    }
+
+    /// Keeps the captured text (`PRSNLCapturedNotes`), so the item shows it; the capture is made
+    /// whether or not this succeeds (a full disk is logged, not the write's failure).
+    static func keep(_ text: String, item id: String, context: OperationContext) async {
+        guard let settings = context.profile.prsnl else { return }
+        do {
+            try await PRSNLCapturedNotes.shared(context, scope: PRSNLClient.scope(settings)).remember(text, item: id)
+        } catch {
+            context.logger.warning(
+                "the captured text could not be kept; the item shows PRSNL's content only",
+                metadata: ["backend": "prsnl", "error": "\(type(of: error))"])
+        }
     }
 
     /// PRSNL's answer to the capture, with what was `sent` beside it where the answer lacks it.

@@ -166,7 +166,8 @@ public struct PRSNLTagsOperation: PRSNLOperation {
 /// by id), so the item is answered only when it is this account's: its own timeline (read with
 /// its token, which PRSNL scopes to the account) from just after the item's creation time must
 /// list it; otherwise it is `not_found` too. PRSNL's timeline leaves out failed captures, so
-/// those are not found either.
+/// those are not found either. A note captured through daygate shows the text it was captured
+/// with while PRSNL gives no `content` (`PRSNLCapturedNotes`).
 public struct PRSNLItemOperation: PRSNLOperation {
     public init() {}
     public var name: String { "prsnl.item" }
@@ -203,7 +204,18 @@ public struct PRSNLItemOperation: PRSNLOperation {
         guard Self.page(page, lists: id) else {
             throw BackendError(.notFound, backend: backend, message: "PRSNL has no saved item \(id)", status: 404)
         }
-        return try OperationOutput(encoding: item)
+        return try OperationOutput(encoding: await Self.withCapturedText(item, context: context))
+    }
+
+    /// The item with the text captured through daygate as its `content` when PRSNL gives none
+    /// (`PRSNLCapturedNotes`).
+    static func withCapturedText(_ item: KnowledgeItem, context: OperationContext) async -> KnowledgeItem {
+        guard item.content?.isEmpty ?? true, let settings = context.profile.prsnl else { return item }
+        var item = item
+        if let text = await PRSNLCapturedNotes.shared(context, scope: PRSNLClient.scope(settings)).text(of: item.id) {
+            item.content = text
+        }
+        return item
     }
 
     /// Whether a `/api/timeline` page lists the item `id`.
