@@ -78,7 +78,12 @@ public struct ICSCalendar: Sendable {
                 }
             }
         }
-        let reader = ICSEventReader(resolver: ICSTimeZoneResolver(household: household, definitions: definitions))
+        let declaredTimeZone = parsed.calendars.lazy.compactMap {
+            $0.property("X-WR-TIMEZONE")?.value.trimmingWhitespace
+        }.first
+        let reader = ICSEventReader(
+            resolver: ICSTimeZoneResolver(
+                household: household, definitions: definitions, declaredTimeZone: declaredTimeZone))
         var events: [ICSEvent] = []
         reading: for calendar in parsed.calendars {
             for component in calendar.components where component.name == "VEVENT" {
@@ -110,9 +115,7 @@ public struct ICSCalendar: Sendable {
             events: events, issues: issues,
             name: parsed.calendars.lazy.compactMap { $0.property("X-WR-CALNAME").map { ICSText.unescape($0.value) } }
                 .first,
-            declaredTimeZone: parsed.calendars.lazy.compactMap {
-                $0.property("X-WR-TIMEZONE")?.value.trimmingWhitespace
-            }.first)
+            declaredTimeZone: declaredTimeZone)
     }
 
     /// The occurrences touching the local days `[from, to)` of the household zone. Each series
@@ -134,15 +137,27 @@ public struct ICSCalendar: Sendable {
         -> ICSExpansion
     {
         let expander = ICSSeriesExpander(household: household, maximumInstances: limits.maximumSeriesInstances)
-        var masters: [String: [ICSEvent]] = [:]
+        var masters: [String: ICSEvent] = [:]
         var overrides: [String: [ICSEvent]] = [:]
         var order: [String] = []
         for event in events {
             if masters[event.uid] == nil && overrides[event.uid] == nil { order.append(event.uid) }
-            if event.recurrenceID != nil {
-                overrides[event.uid, default: []].append(event)
+            if let recurrenceID = event.recurrenceID {
+                // Versions of one override: the latest (RFC 5546) replaces the others.
+                var list = overrides[event.uid, default: []]
+                if let index = list.firstIndex(where: { $0.recurrenceID == recurrenceID }) {
+                    if event.supersedes(list[index]) { list[index] = event }
+                } else {
+                    list.append(event)
+                }
+                overrides[event.uid] = list
+            } else if let current = masters[event.uid] {
+                // Two VEVENTs of one UID without RECURRENCE-ID are versions of one component
+                // (RFC 5545 §3.8.4.7, §3.8.7.4): the latest replaces the others, its dates,
+                // EXDATEs and RDATEs with it.
+                if event.supersedes(current) { masters[event.uid] = event }
             } else {
-                masters[event.uid, default: []].append(event)
+                masters[event.uid] = event
             }
         }
         var occurrences: [ICSOccurrence] = []
@@ -166,15 +181,7 @@ public struct ICSCalendar: Sendable {
             return true
         }
         series: for uid in order {
-            let series = masters[uid] ?? []
-            let changes = overrides[uid] ?? []
-            if series.isEmpty {
-                guard expand(nil, changes) else { break series }
-            }
-            for (index, master) in series.enumerated() {
-                // Overrides belong to the series once, not once per duplicated master.
-                guard expand(master, index == 0 ? changes : []) else { break series }
-            }
+            guard expand(masters[uid], overrides[uid] ?? []) else { break series }
         }
         occurrences.sort { ($0.start, $0.uid) < ($1.start, $1.uid) }
         return ICSExpansion(from: from, to: to, zone: household, occurrences: occurrences, issues: issues)

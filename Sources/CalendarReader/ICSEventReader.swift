@@ -1,8 +1,10 @@
 import ModelCore
 
 /// Reads a VEVENT component into an `ICSEvent`. A problem that makes the event meaningless
-/// (no DTSTART, a date that is not a date, a broken RRULE, a malformed line) skips the event
-/// with an issue naming the line and the UID; a guess (an unknown TZID) keeps it with a note.
+/// (no DTSTART, a date that is not a date) skips the event with an issue naming the line and
+/// the UID. What calendar apps still show is kept with a note: a guess (an unknown TZID), an
+/// RRULE that cannot be read (the event is shown once), a DTEND before its DTSTART (the two
+/// swapped).
 public struct ICSEventReader: Sendable {
     public let resolver: ICSTimeZoneResolver
 
@@ -35,7 +37,7 @@ public struct ICSEventReader: Sendable {
             guard let raw = ICSDateTimeText(text) else { return nil }
             if raw.isDate { return .date(raw.wall.date) }
             if raw.isUTC { return .dateTime(raw.wall, .utc) }
-            guard let tzid = line.parameter("TZID") else { return .dateTime(raw.wall, .system(resolver.household)) }
+            guard let tzid = line.parameter("TZID") else { return .dateTime(raw.wall, .system(resolver.floating)) }
             let (zone, note) = resolver.zone(for: tzid)
             if let note, !notes.contains(where: { $0.message == note }) {
                 notes.append(ICSIssue(line: line.lineNumber, uid: uid, message: note))
@@ -56,6 +58,9 @@ public struct ICSEventReader: Sendable {
         event.description = component.property("DESCRIPTION").map { ICSText.unescape($0.value) }
         event.status = component.property("STATUS").map { $0.value.trimmingWhitespace.uppercased() }
         event.sequence = component.property("SEQUENCE").flatMap { Int($0.value.trimmingWhitespace) } ?? 0
+        if let stamp = component.property("DTSTAMP").flatMap({ ICSDateTimeText($0.value) }), stamp.isUTC {
+            event.stamp = stamp.wall
+        }
         if let line = component.property("DTEND") {
             guard let end = time(line.value, line) else {
                 return fail(line.lineNumber, "DTEND \"\(line.value.prefix(40))\" is not a date or date-time")
@@ -71,14 +76,26 @@ public struct ICSEventReader: Sendable {
         if let end = event.end {
             let household = resolver.household
             if end.instant(household: household) < start.instant(household: household) {
-                return fail(component.property("DTEND")?.lineNumber ?? component.lineNumber, "DTEND is before DTSTART")
+                // Calendar apps show such an event (Google, Apple, python's recurring-ical-events
+                // alike) with the two swapped.
+                event.start = end
+                event.end = start
+                notes.append(
+                    ICSIssue(
+                        line: component.property("DTEND")?.lineNumber ?? component.lineNumber, uid: uid,
+                        message: "DTEND is before DTSTART; shown with the two swapped"))
             }
         }
-        if let line = component.property("RRULE") {
+        for line in component.properties("RRULE") {
             do {
-                event.rule = try ICSRecurrenceRule(parsing: line.value)
+                let rule = try ICSRecurrenceRule(parsing: line.value)
+                event.rules.append(rule)
+                for note in rule.notes { notes.append(ICSIssue(line: line.lineNumber, uid: uid, message: note)) }
             } catch {
-                return fail(line.lineNumber, "RRULE: " + error.message)
+                notes.append(
+                    ICSIssue(
+                        line: line.lineNumber, uid: uid,
+                        message: "RRULE: \(error.message); the rule is ignored (the event is shown once)"))
             }
         }
         for line in component.properties("EXDATE") {

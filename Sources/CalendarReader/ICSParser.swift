@@ -78,7 +78,14 @@ public enum ICSParser {
                 continue
             }
             guard let content = ICSContentLine(parsing: line.text, lineNumber: line.number) else {
-                report(ICSIssue(line: line.number, message: "malformed content line \"\(line.text.prefix(60))\""))
+                // Most often a folded line that lost its leading space: calendar apps drop the
+                // line and keep the event, and so does the reader.
+                issues.append(
+                    ICSIssue(
+                        line: line.number,
+                        message:
+                            "malformed content line \"\(line.text.prefix(60))\" ignored (a folded line without its leading space?)"
+                    ))
                 continue
             }
             switch content.name {
@@ -98,6 +105,28 @@ public enum ICSParser {
                             kind: .limit))
                     ignoredDepth = 1
                     continue
+                }
+                // A calendar's own components (an event, a to-do, a zone) never nest in another
+                // one: one that starts inside an event or a to-do means that one was never
+                // closed (`END:VTOOD`), so it is closed here and the new one is read as the
+                // calendar's, not swallowed.
+                if Self.calendarLevel.contains(name), let calendar = stack.lastIndex(where: { $0.name == "VCALENDAR" }),
+                    calendar < stack.count - 1
+                {
+                    while stack.count - 1 > calendar {
+                        let unclosed = stack[stack.count - 1]
+                        issues.append(
+                            ICSIssue(
+                                line: unclosed.lineNumber,
+                                message:
+                                    "BEGIN:\(unclosed.name.prefix(40)) is never closed; it ends where BEGIN:\(name.prefix(40)) starts on line \(line.number)"
+                            ))
+                        if stack[stack.count - 1].defect == nil {
+                            stack[stack.count - 1].defect = ICSIssue(
+                                line: unclosed.lineNumber, message: "BEGIN:\(unclosed.name) is never closed")
+                        }
+                        close()
+                    }
                 }
                 stack.append(ICSComponent(name: name, lineNumber: line.number))
             case "END":
@@ -134,4 +163,9 @@ public enum ICSParser {
         }
         return Result(calendars: calendars, issues: issues)
     }
+
+    /// The components that live directly in a VCALENDAR (RFC 5545 §3.6, RFC 7953).
+    static let calendarLevel: Set<String> = [
+        "VEVENT", "VTODO", "VJOURNAL", "VFREEBUSY", "VTIMEZONE", "VAVAILABILITY",
+    ]
 }

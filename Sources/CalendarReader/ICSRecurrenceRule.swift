@@ -1,5 +1,7 @@
-/// A parsed `RRULE` value (RFC 5545 §3.3.10). Unknown `X-` parts are ignored; a missing `FREQ`
-/// or a value out of range is an error, so the event can be reported and skipped.
+/// A parsed `RRULE` value (RFC 5545 §3.3.10). Unknown `X-` parts are ignored; another part the
+/// grammar does not know (`UNTL=`, a typo) is ignored with a note, as is a `COUNT` that is not a
+/// number beside an `UNTIL` (the rule follows `UNTIL`). A missing `FREQ` or a value out of range
+/// is an error: the event is then shown once, with an issue.
 public struct ICSRecurrenceRule: Sendable, Equatable {
     /// `SECONDLY` … `YEARLY`, ordered from the shortest period to the longest.
     public enum Frequency: Int, Sendable, Comparable, CaseIterable {
@@ -46,6 +48,8 @@ public struct ICSRecurrenceRule: Sendable, Equatable {
     public var bySetPos: [Int] = []
     /// Monday = 0 (the default) … Sunday = 6.
     public var weekStart = 0
+    /// What the parser ignored and why (for the feed's issues).
+    public var notes: [String] = []
 
     public init(frequency: Frequency) {
         self.frequency = frequency
@@ -57,6 +61,8 @@ public struct ICSRecurrenceRule: Sendable, Equatable {
     public init(parsing text: String) throws(ParseError) {
         var frequency: Frequency?
         var rule = ICSRecurrenceRule(frequency: .daily)
+        var badCount: String?
+        guard !text.trimmingWhitespace.isEmpty else { throw ParseError(message: "RRULE is empty") }
         for part in text.split(separator: ";", omittingEmptySubsequences: true) {
             let pieces = part.split(separator: "=", maxSplits: 1)
             guard pieces.count == 2 else { throw ParseError(message: "RRULE part \"\(part)\" has no value") }
@@ -86,7 +92,8 @@ public struct ICSRecurrenceRule: Sendable, Equatable {
                 rule.interval = interval
             case "COUNT":
                 guard let count = Int(value), count >= 0 else {
-                    throw ParseError(message: "COUNT \"\(value)\" is not a number")
+                    badCount = String(value.prefix(20))
+                    continue
                 }
                 rule.count = count
             case "UNTIL":
@@ -124,8 +131,17 @@ public struct ICSRecurrenceRule: Sendable, Equatable {
                 }
                 rule.weekStart = weekday
             default:
-                continue  // X- parts and future extensions
+                // X- parts are extensions; anything else is a part RFC 5545 does not have.
+                if !key.hasPrefix("X-") {
+                    rule.notes.append(
+                        "RRULE part \"\(key.prefix(20))\" is not one RFC 5545 knows; ignored, so the series may not end or repeat as meant"
+                    )
+                }
             }
+        }
+        if let badCount {
+            guard rule.until != nil else { throw ParseError(message: "COUNT \"\(badCount)\" is not a number") }
+            rule.notes.append("RRULE COUNT \"\(badCount)\" is not a number; the series follows its UNTIL")
         }
         guard let frequency else { throw ParseError(message: "RRULE \"\(text.prefix(60))\" has no FREQ") }
         rule.frequency = frequency

@@ -47,6 +47,10 @@ public struct ICSSeriesExpander: Sendable {
         let budget = budget ?? ICSWorkBudget()
         var series = Series()
         if let master, master.isCancelled { return series }
+        var overrides = overrides
+        if let master, overrides.contains(where: { $0.sequence < master.sequence }) {
+            overrides = overrides.filter { stillApplies($0, to: master, budget: budget) }
+        }
         series.occurrences = standalone(overrides, from: from, to: to, room: room, budget: budget)
         if series.occurrences.count >= room {
             series.filledRoom = true
@@ -83,10 +87,7 @@ public struct ICSSeriesExpander: Sendable {
         let clock = clock(of: master)
         let span = span(of: master, clock: clock)
         let allDay = master.start.isDate
-        func key(_ time: ICSEventTime) -> Key {
-            if allDay { return .day(time.wall(on: .system(household)).date) }
-            return .instant(time.instant(household: household))
-        }
+        func key(_ time: ICSEventTime) -> Key { self.key(time, allDay: allDay) }
         func key(wall: ICSLocalDateTime) -> Key {
             allDay ? .day(wall.date) : .instant(clock.instant(of: wall))
         }
@@ -120,20 +121,16 @@ public struct ICSSeriesExpander: Sendable {
         }
         let startWall = master.start.wall(on: clock)
         var instances: [(wall: ICSLocalDateTime, end: ICSEventTime?, duration: ICSDuration?)] = []
-        if let rule = master.rule {
-            let until: ICSLocalDateTime?
-            switch rule.until {
-            case .date(let day): until = day.adding(seconds: 86_399)
-            case .dateTime(let time, utc: true): until = clock.wall(at: time.utcDate)
-            case .dateTime(let time, utc: false): until = time
-            case nil: until = nil
-            }
-            var effective = rule
-            if allDay && rule.frequency < .daily { effective.frequency = .daily }
+        var seen = Set<ICSLocalDateTime>()
+        if master.rules.isEmpty {
+            if startWall >= lower && startWall < upper { instances = [(startWall, nil, nil)] }
+            seen = Set(instances.map(\.wall))
+        }
+        // Several RRULEs: the union of their instances (RFC 5545 §3.8.5.3), each instance once.
+        for rule in master.rules {
             // The series' own cap, not the room left: instances just outside the window count
             // towards it but are no occurrences (the loop below stops when the room is full).
-            let expander = ICSRecurrenceExpander(
-                rule: effective, start: startWall, until: until, maximumInstances: maximumInstances)
+            let expander = self.expander(rule, start: startWall, clock: clock, allDay: allDay)
             let expansion = expander.instances(from: lower, to: upper, budget: budget)
             if budget.isExhausted { return }
             if expansion.truncated {
@@ -145,11 +142,10 @@ public struct ICSSeriesExpander: Sendable {
                             + "(or \(expander.maximumSteps) candidate dates) of one series",
                         kind: .limit))
             }
-            instances = expansion.instances.map { ($0, nil, nil) }
-        } else if startWall >= lower && startWall < upper {
-            instances = [(startWall, nil, nil)]
+            for wall in expansion.instances where seen.insert(wall).inserted {
+                instances.append((wall, nil, nil))
+            }
         }
-        var seen = Set(instances.map(\.wall))
         for date in master.recurrenceDates {
             guard budget.spend() else { return }
             let wall = date.start.wall(on: clock)
@@ -205,6 +201,60 @@ public struct ICSSeriesExpander: Sendable {
                 recurrenceID: master.isRecurring ? instant : nil)
             if occurrence.overlaps(from: from, to: to, instants: instants) { series.occurrences.append(occurrence) }
         }
+    }
+
+    /// The expander of one of `rule`'s series starting at `start` on `clock`.
+    func expander(_ rule: ICSRecurrenceRule, start: ICSLocalDateTime, clock: ICSZone, allDay: Bool)
+        -> ICSRecurrenceExpander
+    {
+        let until: ICSLocalDateTime?
+        switch rule.until {
+        case .date(let day): until = day.adding(seconds: 86_399)
+        case .dateTime(let time, utc: true): until = clock.wall(at: time.utcDate)
+        case .dateTime(let time, utc: false): until = time
+        case nil: until = nil
+        }
+        var effective = rule
+        if allDay && rule.frequency < .daily { effective.frequency = .daily }
+        return ICSRecurrenceExpander(rule: effective, start: start, until: until, maximumInstances: maximumInstances)
+    }
+
+    /// Which instance of a series `time` (a RECURRENCE-ID or an EXDATE) names. In an all-day
+    /// series it names a calendar date as written — `20200416`, or a date-time such as
+    /// `TZID=…:20200416T000000` or `…T000000Z` that some producers write — in every zone, not
+    /// the date that instant falls on in the household's zone (west of UTC the day before).
+    func key(_ time: ICSEventTime, allDay: Bool) -> Key {
+        if allDay {
+            switch time {
+            case .date(let day): return .day(day)
+            case .dateTime(let wall, _): return .day(wall.date)
+            }
+        }
+        return .instant(time.instant(household: household))
+    }
+
+    /// Whether `override` moves an instance `master` still has (its RRULEs or RDATEs make one
+    /// where the RECURRENCE-ID says): an override older than the series (a lower SEQUENCE) of an
+    /// instance the series no longer has — a later version shortened or moved it — is left
+    /// out, not shown as a lone event.
+    func stillApplies(_ override: ICSEvent, to master: ICSEvent, budget: ICSWorkBudget) -> Bool {
+        guard let recurrenceID = override.recurrenceID, override.sequence < master.sequence else { return true }
+        let allDay = master.start.isDate
+        let clock = clock(of: master)
+        let wanted = key(recurrenceID, allDay: allDay)
+        func matches(_ wall: ICSLocalDateTime) -> Bool {
+            (allDay ? Key.day(wall.date) : Key.instant(clock.instant(of: wall))) == wanted
+        }
+        let startWall = master.start.wall(on: clock)
+        if matches(startWall) { return true }
+        for date in master.recurrenceDates where matches(date.start.wall(on: clock)) { return true }
+        let around = allDay ? ICSLocalDateTime(recurrenceID.wall(on: clock).date) : recurrenceID.wall(on: clock)
+        for rule in master.rules {
+            let expander = expander(rule, start: startWall, clock: clock, allDay: allDay)
+            let found = expander.instances(from: around.adding(days: -1), to: around.adding(days: 2), budget: budget)
+            if found.instances.contains(where: matches) { return true }
+        }
+        return false
     }
 
     /// The override of `future` (sorted by instant) with the latest instant before `instant`:

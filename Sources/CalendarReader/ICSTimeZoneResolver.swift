@@ -7,13 +7,20 @@ import Foundation
 /// 3. a Windows zone name as Outlook writes it (`W. Europe Standard Time`);
 /// 4. a fixed offset spelled `GMT+01:00`, `UTC-0500` or `(UTC+01:00) Amsterdam, Berlin, …`;
 /// otherwise the household zone, with a note saying so.
+///
+/// Floating times (no TZID, no `Z`) are read on ``floating``: the zone the feed's
+/// `X-WR-TIMEZONE` names, as Google Calendar, Apple Calendar and Outlook read them, else the
+/// household's (RFC 5545 §3.3.5: floating times are the same wall time wherever one is).
 public struct ICSTimeZoneResolver: Sendable {
     public let household: TimeZone
     public let definitions: [String: ICSVTimeZone]
+    /// The zone floating times are read in.
+    public let floating: TimeZone
 
-    public init(household: TimeZone, definitions: [ICSVTimeZone] = []) {
+    public init(household: TimeZone, definitions: [ICSVTimeZone] = [], declaredTimeZone: String? = nil) {
         self.household = household
         self.definitions = Dictionary(definitions.map { ($0.tzid, $0) }, uniquingKeysWith: { first, _ in first })
+        self.floating = declaredTimeZone.flatMap { Self.iana($0.trimmingWhitespace) } ?? household
     }
 
     /// The zone a `TZID` parameter names, and a note when it had to be guessed.

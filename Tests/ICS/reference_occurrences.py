@@ -23,6 +23,7 @@ import zoneinfo
 try:
     import icalendar
     import recurring_ical_events
+    import x_wr_timezone
 except ImportError as error:  # pragma: no cover
     sys.stderr.write(f"missing Python module: {error.name}; run `make test`, which installs them\n")
     sys.exit(3)
@@ -34,9 +35,10 @@ def occurrences_per_day(path: str, zone_name: str, first: str, last: str) -> dic
     last_day = datetime.date.fromisoformat(last)
     with open(path, "rb") as handle:
         calendar = icalendar.Calendar.from_ical(handle.read())
-    # Not recurring_ical_events.of(): it first applies X-WR-TIMEZONE (x-wr-timezone), moving
-    # floating times into the feed's declared zone. daygate reads floating times in the
-    # household zone (RFC 5545 §3.3.5), so the query is built without that step.
+    # As recurring_ical_events.of() does: X-WR-TIMEZONE (x-wr-timezone) first, so floating
+    # times are read in the feed's declared zone, as calendar apps and daygate read them; in
+    # the household zone when the feed declares none.
+    calendar = x_wr_timezone.to_standard(calendar)
     query = recurring_ical_events.CalendarQuery(calendar, False, ("VEVENT",), False)
     found = query.between(first_day - datetime.timedelta(days=3), last_day + datetime.timedelta(days=3))
 
