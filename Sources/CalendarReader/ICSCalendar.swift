@@ -112,7 +112,7 @@ public struct ICSCalendar: Sendable {
                     kind: .limit))
         }
         return Read(
-            events: events, issues: issues,
+            events: events, issues: ICSIssue.bounded(issues),
             name: parsed.calendars.lazy.compactMap { $0.property("X-WR-CALNAME").map { ICSText.unescape($0.value) } }
                 .first,
             declaredTimeZone: declaredTimeZone)

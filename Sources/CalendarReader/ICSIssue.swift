@@ -26,3 +26,28 @@ public struct ICSIssue: Sendable, Equatable, CustomStringConvertible {
         "line \(line)" + (uid.map { " (UID \($0))" } ?? "") + ": " + message
     }
 }
+
+extension ICSIssue {
+    /// How many problems of one feed are listed one by one.
+    public static let maximumListed = 100
+
+    /// `issues` with at most ``maximumListed`` problems, the rest counted in one last issue:
+    /// a broken feed says what is wrong without its issues outgrowing its events. Every `.limit`
+    /// issue is kept (there are few, and they say what was left out).
+    public static func bounded(_ issues: [ICSIssue], to maximum: Int = maximumListed) -> [ICSIssue] {
+        let problems = issues.filter { $0.kind == .problem }
+        guard problems.count > maximum else { return issues }
+        var listed = 0
+        var result: [ICSIssue] = []
+        for issue in issues {
+            if issue.kind == .problem {
+                listed += 1
+                if listed > maximum { continue }
+            }
+            result.append(issue)
+        }
+        result.append(
+            ICSIssue(line: 1, message: "\(problems.count - maximum) more problems in this feed are not listed"))
+        return result
+    }
+}

@@ -33,6 +33,9 @@ public enum ICSParser {
         }
         var issues: [ICSIssue] = []
         var stack: [ICSComponent] = []
+        /// Components closed because a calendar component began inside them (the first
+        /// ``reportedUnclosed`` are reported one by one, the rest counted).
+        var unclosedCount = 0
         var calendars: [ICSComponent] = []
 
         func close() {
@@ -110,17 +113,18 @@ public enum ICSParser {
                 // one: one that starts inside an event or a to-do means that one was never
                 // closed (`END:VTOOD`), so it is closed here and the new one is read as the
                 // calendar's, not swallowed.
-                if Self.calendarLevel.contains(name), let calendar = stack.lastIndex(where: { $0.name == "VCALENDAR" }),
-                    calendar < stack.count - 1
-                {
-                    while stack.count - 1 > calendar {
+                if Self.calendarLevel.contains(name) {
+                    while let top = stack.last?.name, Self.closedByACalendarComponent.contains(top) {
                         let unclosed = stack[stack.count - 1]
-                        issues.append(
-                            ICSIssue(
-                                line: unclosed.lineNumber,
-                                message:
-                                    "BEGIN:\(unclosed.name.prefix(40)) is never closed; it ends where BEGIN:\(name.prefix(40)) starts on line \(line.number)"
-                            ))
+                        unclosedCount += 1
+                        if unclosedCount <= Self.reportedUnclosed {
+                            issues.append(
+                                ICSIssue(
+                                    line: unclosed.lineNumber,
+                                    message:
+                                        "BEGIN:\(unclosed.name.prefix(40)) is never closed; it ends where BEGIN:\(name.prefix(40)) starts on line \(line.number)"
+                                ))
+                        }
                         if stack[stack.count - 1].defect == nil {
                             stack[stack.count - 1].defect = ICSIssue(
                                 line: unclosed.lineNumber, message: "BEGIN:\(unclosed.name) is never closed")
@@ -161,6 +165,14 @@ public enum ICSParser {
             if stack.count == 1 { issues.append(stack[0].defect!) }
             close()
         }
+        if unclosedCount > Self.reportedUnclosed {
+            issues.append(
+                ICSIssue(
+                    line: 1,
+                    message:
+                        "\(unclosedCount - Self.reportedUnclosed) more components were never closed; each ends where the next begins"
+                ))
+        }
         return Result(calendars: calendars, issues: issues)
     }
 
@@ -168,4 +180,13 @@ public enum ICSParser {
     static let calendarLevel: Set<String> = [
         "VEVENT", "VTODO", "VJOURNAL", "VFREEBUSY", "VTIMEZONE", "VAVAILABILITY",
     ]
+
+    /// The components a calendar component cannot begin inside: the calendar's own and their
+    /// parts. An unknown (`X-`) component may hold events of its own, so one is not closed.
+    static let closedByACalendarComponent: Set<String> = calendarLevel.union([
+        "VALARM", "STANDARD", "DAYLIGHT", "AVAILABLE",
+    ])
+
+    /// How many unclosed components are reported one by one.
+    static let reportedUnclosed = 10
 }

@@ -62,10 +62,17 @@ public struct ICSRecurrenceRule: Sendable, Equatable {
         var frequency: Frequency?
         var rule = ICSRecurrenceRule(frequency: .daily)
         var badCount: String?
-        guard !text.trimmingWhitespace.isEmpty else { throw ParseError(message: "RRULE is empty") }
+        var text = text.trimmingWhitespace
+        // `RRULE:RRULE:FREQ=…` (the property name written twice, a Google export): the value
+        // is what follows.
+        while text.uppercased().hasPrefix("RRULE:") { text = String(text.dropFirst(6)) }
+        guard !text.isEmpty else { throw ParseError(message: "RRULE is empty") }
         for part in text.split(separator: ";", omittingEmptySubsequences: true) {
             let pieces = part.split(separator: "=", maxSplits: 1)
-            guard pieces.count == 2 else { throw ParseError(message: "RRULE part \"\(part)\" has no value") }
+            guard pieces.count == 2 else {
+                rule.notes.append("RRULE part \"\(part.prefix(20))\" has no value; ignored")
+                continue
+            }
             let key = pieces[0].trimmingWhitespace.uppercased()
             let value = pieces[1].trimmingWhitespace
             func numbers(_ range: ClosedRange<Int>, allowNegative: Bool) throws(ParseError) -> [Int] {

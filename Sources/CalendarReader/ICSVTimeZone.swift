@@ -133,7 +133,11 @@ public struct ICSVTimeZone: Sendable, Equatable {
 
     /// Reads a `VTIMEZONE` component; nil when it has no TZID or no usable observance.
     public init?(_ component: ICSComponent) {
-        guard let tzid = component.property("TZID")?.value.trimmingWhitespace, !tzid.isEmpty else { return nil }
+        // TZID is text (RFC 5545 §3.8.3.1): `Kuala Lumpur\, Singapore` is the zone events name
+        // `TZID="Kuala Lumpur, Singapore"` (an Exchange export).
+        guard let tzid = component.property("TZID").map({ ICSText.unescape($0.value).trimmingWhitespace }),
+            !tzid.isEmpty
+        else { return nil }
         var observances: [Observance] = []
         for child in component.components where child.name == "STANDARD" || child.name == "DAYLIGHT" {
             guard let startText = child.property("DTSTART").flatMap({ ICSDateTimeText($0.value) }),

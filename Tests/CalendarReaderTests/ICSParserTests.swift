@@ -59,6 +59,9 @@ struct ICSParserTests {
         #expect((try? ICSCalendar(text: text, household: .gmt)) != nil)
     }
 
+    /// An event that means nothing (no start, a date that is not one) is skipped; a line that
+    /// cannot be read is dropped and an RRULE that cannot be read ignored, the event kept — as
+    /// calendar apps show them. Each says so, with its line.
     @Test func badEventIsSkippedWithLineAndUID() throws {
         let text = ICSTestSupport.feed(
             """
@@ -90,11 +93,14 @@ struct ICSParserTests {
             END:VEVENT
             """)
         let calendar = try ICSCalendar(text: text, household: ICSTestSupport.amsterdam)
-        #expect(calendar.events.map(\.uid) == ["good-1", "good-2"])
+        #expect(calendar.events.map(\.uid) == ["good-1", "bad-line", "bad-rule", "good-2"])
+        #expect(calendar.events[2].rules.isEmpty)
         let issues = calendar.issues
-        #expect(issues.map(\.uid) == ["bad-date", "bad-line", "bad-rule", "no-start"])
-        #expect(issues.map(\.line) == [10, 14, 20, 22])
-        #expect(issues[0].description.hasPrefix("line 10 (UID bad-date): event skipped"))
+        #expect(issues.map(\.uid) == [nil, "bad-date", "bad-rule", "no-start"])
+        #expect(issues.map(\.line) == [14, 10, 20, 22])
+        #expect(issues[0].description.hasPrefix("line 14: malformed content line"))
+        #expect(issues[1].description.hasPrefix("line 10 (UID bad-date): event skipped"))
+        #expect(issues[2].message.contains("the event is shown once"))
     }
 
     @Test func extremeValuesAreRefusedNotTrapped() throws {

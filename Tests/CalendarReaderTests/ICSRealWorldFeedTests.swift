@@ -188,9 +188,10 @@ struct ICSRealWorldFeedTests {
             SUMMARY:x
             END:VEVENT
             """)
-        #expect(S.starts(try S.expand(text, S.amsterdam, from: "2026-01-01", to: "2026-02-01")) == [
-            "2026-01-05T11:00:00+01:00"
-        ])
+        #expect(
+            S.starts(try S.expand(text, S.amsterdam, from: "2026-01-01", to: "2026-02-01")) == [
+                "2026-01-05T11:00:00+01:00"
+            ])
         #expect(try Self.issues(text).contains { $0.contains("RRULE is empty") })
     }
 
@@ -254,16 +255,19 @@ struct ICSRealWorldFeedTests {
             END:VEVENT
             """
         let declared = S.feed("X-WR-TIMEZONE:Europe/Amsterdam\n" + body)
-        #expect(S.starts(try S.expand(declared, S.losAngeles, from: "2026-01-04", to: "2026-01-06")) == [
-            "2026-01-05T01:00:00-08:00"
-        ])
-        #expect(S.starts(try S.expand(S.feed(body), S.losAngeles, from: "2026-01-04", to: "2026-01-06")) == [
-            "2026-01-05T10:00:00-08:00"
-        ])
+        #expect(
+            S.starts(try S.expand(declared, S.losAngeles, from: "2026-01-04", to: "2026-01-06")) == [
+                "2026-01-05T01:00:00-08:00"
+            ])
+        #expect(
+            S.starts(try S.expand(S.feed(body), S.losAngeles, from: "2026-01-04", to: "2026-01-06")) == [
+                "2026-01-05T10:00:00-08:00"
+            ])
         // A declared zone that is not a zone: the household's.
         let unknown = S.feed("X-WR-TIMEZONE:Mars/Olympus\n" + body)
-        #expect(S.starts(try S.expand(unknown, S.losAngeles, from: "2026-01-04", to: "2026-01-06")) == [
-            "2026-01-05T10:00:00-08:00"
-        ])
+        #expect(
+            S.starts(try S.expand(unknown, S.losAngeles, from: "2026-01-04", to: "2026-01-06")) == [
+                "2026-01-05T10:00:00-08:00"
+            ])
     }
 }

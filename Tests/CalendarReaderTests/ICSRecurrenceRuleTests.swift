@@ -37,10 +37,24 @@ struct ICSRecurrenceRuleTests {
 
     @Test(arguments: [
         "BYDAY=MO", "FREQ=SOMETIMES", "FREQ=DAILY;INTERVAL=0", "FREQ=DAILY;BYMONTH=13", "FREQ=DAILY;BYMONTHDAY=0",
-        "FREQ=DAILY;BYDAY=XX", "FREQ=DAILY;UNTIL=tomorrow", "FREQ=DAILY;COUNT", "FREQ=MONTHLY;BYDAY=60MO",
+        "FREQ=DAILY;BYDAY=XX", "FREQ=DAILY;UNTIL=tomorrow", "FREQ=DAILY;COUNT=-1", "FREQ=MONTHLY;BYDAY=60MO", "",
         "FREQ=DAILY;BYHOUR=24", "FREQ=HOURLY;INTERVAL=9223372036854775807",
     ])
     func refusesBrokenRules(_ text: String) {
         #expect(throws: ICSRecurrenceRule.ParseError.self) { _ = try ICSRecurrenceRule(parsing: text) }
+    }
+
+    /// What calendar apps read past: a part without a value, a part RFC 5545 does not have, the
+    /// property name written twice, a COUNT that is no number beside an UNTIL. Each is noted.
+    @Test func readsPastWhatAppsReadPastWithANote() throws {
+        let noValue = try ICSRecurrenceRule(parsing: "FREQ=DAILY;COUNT")
+        #expect(noValue.frequency == .daily && noValue.notes.count == 1)
+        let typo = try ICSRecurrenceRule(parsing: "FREQ=WEEKLY;UNTL=20260115T100000Z")
+        #expect(typo.until == nil && typo.notes.first?.contains("UNTL") == true)
+        let twice = try ICSRecurrenceRule(parsing: "RRULE:AnythingRandom;FREQ=WEEKLY;BYDAY=MO")
+        #expect(twice.frequency == .weekly && twice.byDay.count == 1 && twice.notes.count == 1)
+        let count = try ICSRecurrenceRule(parsing: "FREQ=DAILY;COUNT=-1;UNTIL=20260107T100000Z")
+        #expect(count.count == nil && count.until != nil && count.notes.first?.contains("COUNT") == true)
+        #expect(try ICSRecurrenceRule(parsing: "FREQ=DAILY;X-NAME=1").notes.isEmpty)
     }
 }
