@@ -94,8 +94,10 @@ public final class GatewayRuntime: Sendable {
             database: database, maxBytes: config.cache.maxSize.bytes, memoryBytes: config.cache.memorySize.bytes,
             metrics: metrics.factory, logger: logger, now: now
         )
+        if let file = limits.upstreamCAFile { try UpstreamHTTP.checkTrustedCAFile(file) }
         let http = UpstreamHTTP(
             client: httpClient, connectionsPerHost: limits.upstreamConnectionsPerHost,
+            idleTimeout: limits.upstreamIdleTimeout.seconds, trustedCAFile: limits.upstreamCAFile,
             monitor: UpstreamMonitor(policy: circuit, metrics: metrics.factory, now: now),
             redactor: SecretRedactor(secrets: config.secrets)
         )

@@ -29,7 +29,9 @@ enum ConnectRunner {
             )
         }
         let database = try CacheDatabase(stateDirectory: loaded.stateDir)
-        let http = UpstreamHTTP()
+        if let file = loaded.limits.upstreamCAFile { try UpstreamHTTP.checkTrustedCAFile(file) }
+        let http = UpstreamHTTP(
+            idleTimeout: loaded.limits.upstreamIdleTimeout.seconds, trustedCAFile: loaded.limits.upstreamCAFile)
         let context = ConnectContext(
             profileName: profile, profile: settings, vault: SQLiteCredentialVault(database: database), http: http,
             prompt: prompt, now: now)

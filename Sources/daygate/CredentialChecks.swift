@@ -16,7 +16,9 @@ enum CredentialChecks {
     static func run(_ config: DaygateConfig, now: Date = Date()) async throws -> Report {
         let database = try CacheDatabase(stateDirectory: config.stateDir)
         let sessions = SessionRegistry(vault: SQLiteCredentialVault(database: database))
-        let http = UpstreamHTTP()
+        if let file = config.limits.upstreamCAFile { try UpstreamHTTP.checkTrustedCAFile(file) }
+        let http = UpstreamHTTP(
+            idleTimeout: config.limits.upstreamIdleTimeout.seconds, trustedCAFile: config.limits.upstreamCAFile)
         let zone = TimeZone(identifier: config.timezone) ?? .current
         var report = Report()
         for (name, profile) in config.profiles.sorted(by: { $0.key < $1.key }) {

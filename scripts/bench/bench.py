@@ -14,6 +14,10 @@ In one run, against the five simulators (`daygate simulate`) and `daygate serve`
    right before it: req/s and p99 of both.                            no target; reported
 6. start-up to ready with a warm cache of 1000 entries: from exec to the first /readyz 200,
    median of 5 restarts.                                               target: <= 300 ms
+7. cold GET /v1/today over far links: every backend behind TLS and a 40 ms round trip (a relay,
+   links.py; the gateway trusts the run's own CA): the first cold day after start, cold days on
+   kept connections, and one after the links sat idle 2 minutes.   target: kept and after idle
+   <= slowest backend + one round trip + 15 ms (no new TCP or TLS handshake)
 
 Prints a report with PASS/FAIL per target and writes it to BENCHMARKS.md (section "bench").
 Environment (all optional):
@@ -29,6 +33,9 @@ Environment (all optional):
   BENCH_IDLE_CONNECTIONS=5000  idle connections held open in (5)
   BENCH_STARTUP_ENTRIES=1000   cache entries in the state folder for (6)
   BENCH_STARTUP_RUNS=5         restarts measured in (6)
+  BENCH_LINKS_RTT_MS=40        round-trip time of the far links in (7)
+  BENCH_LINKS_IDLE_SECONDS=120 how long the links sit idle in (7)
+  BENCH_LINKS_ITERATIONS=10    cold days on kept connections in (7)
   BENCH_STRICT=1               exit 1 when a target is missed (default: report only, exit 0)
   BENCH_KEEP=1                 keep the work directory (logs, configs) after the run
   BENCH_NO_WRITE=1             do not touch BENCHMARKS.md
@@ -49,6 +56,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from links import FarLinks, make_ca  # noqa: E402
 from common import (  # noqa: E402
     BACKENDS, SECTION_OF, Gateway, free_port, Processes, RSSSampler, Simulators, env_duration, env_int, fmt_mb, fmt_ms,
     git_revision, http_get, load_average, log, machine_info, machine_table, nginx_binary, now_utc, other_work,
@@ -352,6 +360,68 @@ def bench_cold(gateway: Gateway, sims: Simulators, cfg: dict) -> dict:
         "sections": {name: percentile(values, 50) for name, values in sorted(timings.items())},
         "problems": problems, "target_ms": target, "calls": calls,
         "pass": p50 is not None and p50 <= target and not problems,
+    }
+
+
+# MARK: - (7) a cold day over far links (TLS and a round-trip time)
+
+
+def bench_links(binary: Path, sims: Simulators, workdir: Path, cfg: dict) -> dict:
+    """A fresh gateway whose backends are `links_rtt` ms away behind TLS (links.py): the first cold
+    day after start, cold days on kept connections, and one after the links sat idle."""
+    rtt, idle_seconds = cfg["links_rtt"], cfg["links_idle"]
+    ca, cert, key = make_ca(workdir / "links-ca")
+    ports = {b: sims.port(b) for b in BACKENDS}
+    links = FarLinks(sorted(set(ports.values())), rtt, cert, key)
+    links.start()
+    text = sims.config.read_text().replace(BENCH_LIMITS, "")
+    for port in ports.values():
+        text = text.replace(f"http://127.0.0.1:{port}", f"https://127.0.0.1:{links.port_for(port)}")
+    text += f"\nlimits:\n  max_connections: 8192\n  upstream_ca_file: {ca}\n"
+    config = workdir / "daygate-links.yaml"
+    config.write_text(text)
+    slow = ["tickedify", "eightalls", "kantinekoning", "fitiq"]
+    latency = cfg["latency"]
+    sims.set_latency({b: (latency if b in slow else 0) for b in BACKENDS})
+    gateway = Gateway(binary, config, workdir / "state-links", workdir / "gateway-links.log")
+
+    def cold_day() -> tuple[float, int, list[str]]:
+        start = time.perf_counter()
+        status, _headers, body = gateway.get(TODAY, headers={"Cache-Control": "no-cache"})
+        elapsed = (time.perf_counter() - start) * 1000
+        sections = json.loads(body).get("sections", {}) if body else {}
+        failed = sorted(n for n, s in sections.items() if s.get("status") != "ok")
+        return elapsed, status, failed
+
+    try:
+        gateway.start()
+        opened_at_start = links.connections
+        first_ms, first_status, first_failed = cold_day()
+        opened_by_first = links.connections - opened_at_start
+        kept = [cold_day() for _ in range(cfg["links_iterations"])]
+        log(f"(7) far links ({rtt} ms round trip, TLS): first cold day {fmt_ms(first_ms)}, "
+            f"then p50 {fmt_ms(percentile([k[0] for k in kept], 50))}; idle {idle_seconds} s …")
+        before_idle = links.connections
+        time.sleep(idle_seconds)
+        idle_ms, idle_status, idle_failed = cold_day()
+        opened_after_idle = links.connections - before_idle
+    finally:
+        gateway.stop()
+        links.stop()
+        sims.set_latency({b: 0 for b in BACKENDS})
+    kept_ms = [k[0] for k in kept]
+    problems = [f"HTTP {s}, sections not ok: {', '.join(f) or '-'}" for _, s, f in [(first_ms, first_status, first_failed),
+                *kept, (idle_ms, idle_status, idle_failed)] if s != 200 or f]
+    # One round trip per backend on a kept connection: the slowest backend, one RTT, 15 ms of our own.
+    target = latency + rtt + 15
+    kept_p50 = percentile(kept_ms, 50)
+    log(f"    after idle: {fmt_ms(idle_ms)}, {opened_after_idle} new connections (target ≤ {target} ms, none new)")
+    return {
+        "rtt": rtt, "latency": latency, "idle_seconds": idle_seconds, "first_ms": first_ms,
+        "opened_by_first": opened_by_first, "kept_p50": kept_p50, "kept_p90": percentile(kept_ms, 90),
+        "iterations": len(kept_ms), "idle_ms": idle_ms, "opened_after_idle": opened_after_idle,
+        "target_ms": target, "problems": problems[:5],
+        "pass": not problems and kept_p50 is not None and kept_p50 <= target and idle_ms <= target,
     }
 
 
@@ -674,6 +744,14 @@ def report(results: dict, info: dict, cfg: dict, meta: dict) -> str:
             f"| 6 | start-up to ready, {startup['entries']:,} cache entries, {len(startup['runs'])} restarts "
             f"| median **{startup['ready_p50_ms']:.0f} ms** to `/readyz` 200, {startup['served_p50_ms']:.0f} ms to the first "
             f"cached answer | ≤ {STARTUP_TARGET_MS} ms | {verdict(startup['pass'])} |")
+    links = results.get("links")
+    if links:
+        lines.append(
+            f"| 7 | cold `GET /v1/today` over far links: TLS, {links['rtt']} ms round trip, 4 backends at "
+            f"{links['latency']} ms | first after start {fmt_ms(links['first_ms'])} ({links['opened_by_first']} connections "
+            f"opened); then p50 **{fmt_ms(links['kept_p50'])}** (×{links['iterations']}); after {links['idle_seconds']} s "
+            f"idle **{fmt_ms(links['idle_ms'])}**, {links['opened_after_idle']} connections opened "
+            f"| kept and after idle ≤ {links['target_ms']} ms (one round trip) | {verdict(links['pass'])} |")
     for name, error in results.get("errors", {}).items():
         lines.append(f"| {name} | did not complete: {error} | | **FAIL** |")
 
@@ -808,7 +886,7 @@ def report(results: dict, info: dict, cfg: dict, meta: dict) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--binary", required=True, help="the daygate binary (release build)")
-    parser.add_argument("--only", default="1,2,3,4,5,6", help="which measurements, e.g. 1,4")
+    parser.add_argument("--only", default="1,2,3,4,5,6,7", help="which measurements, e.g. 1,4")
     args = parser.parse_args()
 
     duration, _seconds = env_duration("BENCH_DURATION", "10s")
@@ -825,6 +903,9 @@ def main() -> int:
         "idle": env_int("BENCH_IDLE_CONNECTIONS", 5000),
         "startup_entries": env_int("BENCH_STARTUP_ENTRIES", 1000),
         "startup_runs": max(1, env_int("BENCH_STARTUP_RUNS", 5)),
+        "links_rtt": env_int("BENCH_LINKS_RTT_MS", 40),
+        "links_idle": env_int("BENCH_LINKS_IDLE_SECONDS", 120),
+        "links_iterations": env_int("BENCH_LINKS_ITERATIONS", 10),
     }
     only = {part.strip() for part in args.only.split(",")}
     fd_limit = raise_fd_limit(max(65536, cfg["clients"] * 4, cfg["idle"] * 4))
@@ -889,6 +970,7 @@ def main() -> int:
         for number, key, step in [
             ("3", "stampede", lambda: bench_stampede(binary, sims, workdir, cfg)),
             ("6", "startup", lambda: bench_startup(binary, sims, workdir, cfg)),
+            ("7", "links", lambda: bench_links(binary, sims, workdir, cfg)),
         ]:
             if number not in only:
                 continue
@@ -913,7 +995,7 @@ def main() -> int:
         log(f"logs and configs kept in {workdir}")
     else:
         shutil.rmtree(workdir, ignore_errors=True)
-    checks = [r["pass"] for key in ("hits", "cold", "stampede", "rss", "idle", "startup") if (r := results.get(key))]
+    checks = [r["pass"] for key in ("hits", "cold", "stampede", "rss", "idle", "startup", "links") if (r := results.get(key))]
     if results["errors"]:
         return 2
     if os.environ.get("BENCH_STRICT") == "1" and not all(checks):

@@ -4,6 +4,7 @@ import Logging
 import Model
 import NIOCore
 import NIOHTTP1
+import NIOSSL
 
 /// Every upstream call goes through here: the one shared AsyncHTTPClient, a per-call time
 /// limit, a cap on the answer's size, no redirects (base URLs come only from the config),
@@ -21,24 +22,58 @@ public final class UpstreamHTTP: Sendable {
 
     /// A client tuned for fan-out: many connections per host (the default 8 queues a fan-out
     /// under load) but a bounded number (each is a file descriptor the connection budget keeps
-    /// free, `limits.upstream_connections_per_host`), short connect timeout, no redirects.
-    public static func makeClient(connectionsPerHost: Int = 64) -> HTTPClient {
+    /// free, `limits.upstream_connections_per_host`), idle connections kept `idleTimeout`
+    /// (`limits.upstream_idle_timeout`: a far backend's new connection costs a TCP and a TLS
+    /// handshake, two round trips, before the call's own), short connect timeout, no redirects,
+    /// and the CAs of `trustedCAFile` trusted besides the system's (`limits.upstream_ca_file`;
+    /// check it first with ``checkTrustedCAFile(_:)``).
+    public static func makeClient(
+        connectionsPerHost: Int = 64, idleTimeout: TimeInterval = 300, trustedCAFile: String? = nil
+    ) -> HTTPClient {
         var configuration = HTTPClient.Configuration()
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = connectionsPerHost
-        configuration.connectionPool.idleTimeout = .seconds(60)
+        configuration.connectionPool.idleTimeout = .milliseconds(Int64(idleTimeout * 1000))
+        if let trustedCAFile {
+            var tls = TLSConfiguration.makeClientConfiguration()
+            tls.additionalTrustRoots = [.file(trustedCAFile)]
+            configuration.tlsConfiguration = tls
+        }
         configuration.timeout = .init(connect: .seconds(2), read: .seconds(30))
         configuration.redirectConfiguration = .disallow
         configuration.decompression = .enabled(limit: .ratio(20))
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 
+    /// Why a `limits.upstream_ca_file` cannot be used.
+    public struct TrustedCAError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Reads `path` as PEM certificates, so a wrong `limits.upstream_ca_file` stops the start with
+    /// a clear message instead of failing every TLS handshake later.
+    public static func checkTrustedCAFile(_ path: String) throws(TrustedCAError) {
+        let certificates: [NIOSSLCertificate]
+        do {
+            certificates = try NIOSSLCertificate.fromPEMFile(path)
+        } catch {
+            throw TrustedCAError(description: "limits.upstream_ca_file: \(path) cannot be read as PEM certificates")
+        }
+        guard !certificates.isEmpty else {
+            throw TrustedCAError(description: "limits.upstream_ca_file: \(path) holds no certificate")
+        }
+    }
+
     public init(
-        client: HTTPClient? = nil, connectionsPerHost: Int = 64, maxResponseBytes: Int = 10 * 1_048_576,
+        client: HTTPClient? = nil, connectionsPerHost: Int = 64, idleTimeout: TimeInterval = 300,
+        trustedCAFile: String? = nil, maxResponseBytes: Int = 10 * 1_048_576,
         monitor: UpstreamMonitor = UpstreamMonitor(), redactor: SecretRedactor = SecretRedactor(),
         retry: RetryPolicy = .standard
     ) {
         self.retry = retry
-        self.client = client ?? Self.makeClient(connectionsPerHost: connectionsPerHost)
+        self.client =
+            client
+            ?? Self.makeClient(
+                connectionsPerHost: connectionsPerHost, idleTimeout: idleTimeout, trustedCAFile: trustedCAFile)
         self.ownsClient = client == nil
         self.maxResponseBytes = maxResponseBytes
         self.monitor = monitor

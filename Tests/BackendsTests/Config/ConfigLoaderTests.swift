@@ -276,14 +276,19 @@ struct ConfigLoaderTests {
                   idle_timeout: 2m
                   streams_per_client: 3
                   upstream_connections_per_host: 16
+                  upstream_idle_timeout: 10m
+                  upstream_ca_file: /etc/daygate/home-ca.pem
                 """)
         #expect(
             config.limits
                 == LimitsSettings(
                     maxConnections: 200, headerTimeout: .seconds(2), bodyTimeout: .seconds(5),
                     idleTimeout: .seconds(120),
-                    streamsPerClient: 3, upstreamConnectionsPerHost: 16
+                    streamsPerClient: 3, upstreamConnectionsPerHost: 16, upstreamIdleTimeout: .seconds(600),
+                    upstreamCAFile: "/etc/daygate/home-ca.pem"
                 ))
+        #expect(LimitsSettings().upstreamIdleTimeout == .seconds(300))
+        #expect(LimitsSettings().upstreamCAFile == nil)
     }
 
     @Test func badLimitsAreNamedWithTheirLine() throws {
