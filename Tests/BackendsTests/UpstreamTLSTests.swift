@@ -42,17 +42,24 @@ struct UpstreamTLSTests {
 
     @Test func aBackendSignedByTheConfiguredCAIsTrusted() async throws {
         try UpstreamHTTP.checkTrustedCAFile(Self.path("ca.pem"))
-        try await Self.withServer { port in
-            let trusting = UpstreamHTTP(trustedCAFile: Self.path("ca.pem"))
-            let answer = try await Self.ping(trusting, port: port)
-            #expect(answer.status == 200)
-            #expect(String(decoding: answer.body, as: UTF8.self) == "pong")
-            await trusting.shutdown()
-
-            let plain = UpstreamHTTP()
-            await #expect(throws: BackendError.self) { _ = try await Self.ping(plain, port: port) }
-            await plain.shutdown()
+        let trusting = UpstreamHTTP(trustedCAFile: Self.path("ca.pem"))
+        let plain = UpstreamHTTP()
+        // The clients are shut down whatever happens (a client dropped without it traps).
+        let outcome: Result<Void, any Error>
+        do {
+            try await Self.withServer { port in
+                let answer = try await Self.ping(trusting, port: port)
+                #expect(answer.status == 200)
+                #expect(String(decoding: answer.body, as: UTF8.self) == "pong")
+                await #expect(throws: BackendError.self) { _ = try await Self.ping(plain, port: port) }
+            }
+            outcome = .success(())
+        } catch {
+            outcome = .failure(error)
         }
+        await trusting.shutdown()
+        await plain.shutdown()
+        try outcome.get()
     }
 
     @Test func aFileThatHoldsNoCertificateIsRefusedAtTheStart() throws {
