@@ -198,6 +198,10 @@ struct FitIQMealLogsTests {
             #expect(nutrition.issues.isEmpty)
             let logs = try Self.decode(try await FitIQFoodLogsOperation().fetch(["date": .date(day)], context: context))
             #expect(logs.arrayValue?.first?["name"] == oats["name"])
+            // Remembered: the next day's read asks FitIQ for neither the food nor the own foods.
+            sim.control.resetStats()
+            _ = try await FitIQNutritionOperation().fetch(["date": .date(day)], context: context)
+            #expect(sim.control.calls("GET /api/v1/users/me/foods") == 0)
         }
     }
 }

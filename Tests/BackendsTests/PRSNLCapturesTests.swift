@@ -281,6 +281,22 @@ struct PRSNLCapturesTests {
         }
     }
 
+    /// PRSNL's timeline answers an expired token with the hard-coded test user's items, not a
+    /// 401. The token check goes out beside the read (one round trip to a far server); the
+    /// read's answer is used only when the check passed, so the test user's items never show.
+    @Test func anExpiredTokenNeverShowsTheTestUsersTimeline() async throws {
+        try await Self.withSimulator { sim, context in
+            let before = try await Self.timeline(context)
+            _ = try await Self.call(sim, .POST, "/_sim/tokens/expire")
+            sim.control.resetStats()
+            let after = try await Self.timeline(context)
+            #expect(after.map(\.id) == before.map(\.id))
+            #expect(!after.contains { ["Test Video", "Test Article", "Welcome to PRSNL"].contains($0.title ?? "") })
+            #expect(sim.control.calls("POST /api/auth/refresh") == 1)
+            #expect(sim.control.calls("GET /api/timeline") == 2, "the read beside the failed check, then again")
+        }
+    }
+
     @Test func notConfigured() async throws {
         let error = await Self.error {
             _ = try await PRSNLCaptures.capture(CaptureInput(content: "x"), context: Self.context(ProfileConfig()))

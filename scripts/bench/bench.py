@@ -385,12 +385,17 @@ def bench_links(binary: Path, sims: Simulators, workdir: Path, cfg: dict) -> dic
     sims.set_latency({b: (latency if b in slow else 0) for b in BACKENDS})
     gateway = Gateway(binary, config, workdir / "state-links", workdir / "gateway-links.log")
 
+    timings: dict[str, list[float]] = {}
+
     def cold_day() -> tuple[float, int, list[str]]:
         start = time.perf_counter()
-        status, _headers, body = gateway.get(TODAY, headers={"Cache-Control": "no-cache"})
+        status, headers, body = gateway.get(TODAY, headers={"Cache-Control": "no-cache"})
         elapsed = (time.perf_counter() - start) * 1000
         sections = json.loads(body).get("sections", {}) if body else {}
         failed = sorted(n for n, s in sections.items() if s.get("status") != "ok")
+        timing = {k.lower(): v for k, v in headers.items()}.get("server-timing") if isinstance(headers, dict) else None
+        for name, duration in server_timing(timing).items():
+            timings.setdefault(name, []).append(duration)
         return elapsed, status, failed
 
     try:
@@ -401,6 +406,8 @@ def bench_links(binary: Path, sims: Simulators, workdir: Path, cfg: dict) -> dic
         kept = [cold_day() for _ in range(cfg["links_iterations"])]
         log(f"(7) far links ({rtt} ms round trip, TLS): first cold day {fmt_ms(first_ms)}, "
             f"then p50 {fmt_ms(percentile([k[0] for k in kept], 50))}; idle {idle_seconds} s …")
+        log("    per section (median of Server-Timing): " + ", ".join(
+            f"{name} {fmt_ms(percentile(values, 50))}" for name, values in sorted(timings.items())))
         before_idle = links.connections
         time.sleep(idle_seconds)
         idle_ms, idle_status, idle_failed = cold_day()
@@ -421,6 +428,7 @@ def bench_links(binary: Path, sims: Simulators, workdir: Path, cfg: dict) -> dic
         "opened_by_first": opened_by_first, "kept_p50": kept_p50, "kept_p90": percentile(kept_ms, 90),
         "iterations": len(kept_ms), "idle_ms": idle_ms, "opened_after_idle": opened_after_idle,
         "target_ms": target, "problems": problems[:5],
+        "sections": {name: percentile(values, 50) for name, values in sorted(timings.items())},
         "pass": not problems and kept_p50 is not None and kept_p50 <= target and idle_ms <= target,
     }
 

@@ -48,8 +48,8 @@ actor FitIQFoodCatalog {
     }
 
     /// The user's own foods (`GET /api/v1/users/me/foods`, `{"foods","total"}`): asked for when
-    /// the food catalog's API-key route does not find a logged food. Not kept in the shared
-    /// catalog: they are one account's.
+    /// the food catalog's API-key route does not find a logged food; those logged are then
+    /// remembered by id.
     static func userFoods(client: FitIQClient) async throws -> [FitIQDayNutrition.Food] {
         let value = try await client.get("/api/v1/users/me/foods")
         return (LenientList.items(in: value, keys: ["foods", "data"]) ?? []).compactMap(FitIQDayNutrition.Food.init)

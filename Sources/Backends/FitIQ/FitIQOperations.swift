@@ -80,11 +80,15 @@ public struct FitIQFoodLogsOperation: FitIQOperation {
         -> [String: FitIQDayNutrition.Food]
     {
         let ids = FitIQDayNutrition.foodIDsToLookUp(rows)
-        var foods = try await FitIQFoodCatalog.shared(context.sessions, baseURL: client.settings.endpoint.baseURL)
-            .foods(ids, client: client)
+        let catalog = FitIQFoodCatalog.shared(context.sessions, baseURL: client.settings.endpoint.baseURL)
+        var foods = try await catalog.foods(ids, client: client)
         let missing = ids.subtracting(foods.keys)
         guard !missing.isEmpty else { return foods }
-        for food in try await FitIQFoodCatalog.userFoods(client: client) {
+        let own = try await FitIQFoodCatalog.userFoods(client: client)
+        // Kept by id like the library's, so the next day that logs them costs no call: only
+        // the account that owns a food can log it, so no other profile's day reads it.
+        await catalog.remember(own.filter { $0.id.map(missing.contains) ?? false })
+        for food in own {
             if let id = food.id, missing.contains(id) { foods[id] = food }
         }
         return foods

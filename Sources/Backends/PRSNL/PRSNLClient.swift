@@ -46,8 +46,10 @@ public struct PRSNLClient: Sendable {
 
     /// A request with the Bearer token (`authorized`), retried once after a refresh on 401.
     /// With `verifyFirst` the token is checked on a route that enforces it (`GET /api/tags`)
-    /// before `path`: routes such as the timeline silently fall back to a hard-coded test user
-    /// for an invalid token (docs/backends/prsnl.md, "Authentication") instead of answering 401.
+    /// beside `path`, and `path`'s answer used only when the check passed: routes such as the
+    /// timeline silently fall back to a hard-coded test user for an invalid token
+    /// (docs/backends/prsnl.md, "Authentication") instead of answering 401. A GET goes out with
+    /// the check (one round trip); anything else after it.
     /// With `notFoundIsAnswer` PRSNL's 404 (an item that does not exist) is not counted against
     /// the source (`UpstreamHTTP.send`); it is still thrown as `upstream_rejected` with status 404.
     public func request(
@@ -57,16 +59,33 @@ public struct PRSNLClient: Sendable {
     ) async throws -> JSONValue {
         let url = settings.endpoint.baseURL + path + (query.isEmpty ? "" : "?" + QueryString.encode(query))
         var token = authorized ? try await validToken() : nil
+        var response: UpstreamHTTP.Response
         if authorized, verifyFirst {
-            let check = try await send(.GET, url: settings.endpoint.baseURL + "/api/tags", body: nil, token: token)
+            // The check and a read go out together (one round trip, not two, to a far server);
+            // the read's answer is used only when the check passed.
+            let tags = settings.endpoint.baseURL + "/api/tags"
+            let sent = token
+            async let checked = send(.GET, url: tags, body: nil, token: sent)
+            async let read: UpstreamHTTP.Response? =
+                method == .GET
+                ? send(method, url: url, body: body, token: sent, notFoundIsAnswer: notFoundIsAnswer) : nil
+            let check = try await checked
             if check.status == 401 {
                 token = try await renew(after: token)
+                response = try await send(
+                    method, url: url, body: body, token: token, notFoundIsAnswer: notFoundIsAnswer)
             } else if !check.isSuccess {
                 throw UpstreamHTTP.error(for: check, backend: Self.backend)
+            } else if let early = try await read {
+                response = early
+            } else {
+                response = try await send(
+                    method, url: url, body: body, token: token, notFoundIsAnswer: notFoundIsAnswer)
             }
+        } else {
+            response = try await send(
+                method, url: url, body: body, token: token, notFoundIsAnswer: notFoundIsAnswer)
         }
-        var response = try await send(
-            method, url: url, body: body, token: token, notFoundIsAnswer: notFoundIsAnswer)
         if response.status == 401, authorized {
             token = try await renew(after: token)
             response = try await send(method, url: url, body: body, token: token, notFoundIsAnswer: notFoundIsAnswer)
