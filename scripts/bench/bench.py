@@ -358,6 +358,7 @@ def bench_cold(gateway: Gateway, sims: Simulators, cfg: dict) -> dict:
         "latencies": latencies, "durations": durations, "p50": p50, "p90": percentile(durations, 90),
         "p99": percentile(durations, 99), "max": max(durations) if durations else None,
         "sections": {name: percentile(values, 50) for name, values in sorted(timings.items())},
+        "sections_after_idle": dict(sorted(last_timing.items())),
         "problems": problems, "target_ms": target, "calls": calls,
         "pass": p50 is not None and p50 <= target and not problems,
     }
@@ -386,6 +387,7 @@ def bench_links(binary: Path, sims: Simulators, workdir: Path, cfg: dict) -> dic
     gateway = Gateway(binary, config, workdir / "state-links", workdir / "gateway-links.log")
 
     timings: dict[str, list[float]] = {}
+    last_timing: dict[str, float] = {}
 
     def cold_day() -> tuple[float, int, list[str]]:
         start = time.perf_counter()
@@ -394,8 +396,10 @@ def bench_links(binary: Path, sims: Simulators, workdir: Path, cfg: dict) -> dic
         sections = json.loads(body).get("sections", {}) if body else {}
         failed = sorted(n for n, s in sections.items() if s.get("status") != "ok")
         timing = {k.lower(): v for k, v in headers.items()}.get("server-timing") if isinstance(headers, dict) else None
+        last_timing.clear()
         for name, duration in server_timing(timing).items():
             timings.setdefault(name, []).append(duration)
+            last_timing[name] = duration
         return elapsed, status, failed
 
     try:
@@ -422,7 +426,8 @@ def bench_links(binary: Path, sims: Simulators, workdir: Path, cfg: dict) -> dic
     # One round trip per backend on a kept connection: the slowest backend, one RTT, 15 ms of our own.
     target = latency + rtt + 15
     kept_p50 = percentile(kept_ms, 50)
-    log(f"    after idle: {fmt_ms(idle_ms)}, {opened_after_idle} new connections (target ≤ {target} ms, none new)")
+    log(f"    after idle: {fmt_ms(idle_ms)}, {opened_after_idle} new connections (target ≤ {target} ms, none new); "
+        + ", ".join(f"{name} {fmt_ms(value)}" for name, value in sorted(last_timing.items())))
     return {
         "rtt": rtt, "latency": latency, "idle_seconds": idle_seconds, "first_ms": first_ms,
         "opened_by_first": opened_by_first, "kept_p50": kept_p50, "kept_p90": percentile(kept_ms, 90),
