@@ -48,8 +48,10 @@ public struct ICSRecurrenceRule: Sendable, Equatable {
     public var bySetPos: [Int] = []
     /// Monday = 0 (the default) … Sunday = 6.
     public var weekStart = 0
-    /// What the parser ignored and why (for the feed's issues).
+    /// What the parser ignored and why (for the feed's issues): at most ``maximumNotes``, then
+    /// one that counts the rest.
     public var notes: [String] = []
+    public static let maximumNotes = 5
 
     public init(frequency: Frequency) {
         self.frequency = frequency
@@ -62,15 +64,22 @@ public struct ICSRecurrenceRule: Sendable, Equatable {
         var frequency: Frequency?
         var rule = ICSRecurrenceRule(frequency: .daily)
         var badCount: String?
-        var text = text.trimmingWhitespace
+        // At most `maximumNotes` notes are kept, the rest counted: a line of a million unknown
+        // parts makes one note more, not a million.
+        var unlisted = 0
+        func note(_ text: String) {
+            if rule.notes.count < Self.maximumNotes { rule.notes.append(text) } else { unlisted += 1 }
+        }
         // `RRULE:RRULE:FREQ=…` (the property name written twice, a Google export): the value
-        // is what follows.
-        while text.uppercased().hasPrefix("RRULE:") { text = String(text.dropFirst(6)) }
+        // is what follows. Read on a substring, so a value of many such prefixes costs its length.
+        var rest = Substring(text.trimmingWhitespace)
+        while rest.prefix(6).uppercased() == "RRULE:" { rest = rest.dropFirst(6) }
+        let text = String(rest)
         guard !text.isEmpty else { throw ParseError(message: "RRULE is empty") }
         for part in text.split(separator: ";", omittingEmptySubsequences: true) {
             let pieces = part.split(separator: "=", maxSplits: 1)
             guard pieces.count == 2 else {
-                rule.notes.append("RRULE part \"\(part.prefix(20))\" has no value; ignored")
+                note("RRULE part \"\(part.prefix(20))\" has no value; ignored")
                 continue
             }
             let key = pieces[0].trimmingWhitespace.uppercased()
@@ -140,7 +149,7 @@ public struct ICSRecurrenceRule: Sendable, Equatable {
             default:
                 // X- parts are extensions; anything else is a part RFC 5545 does not have.
                 if !key.hasPrefix("X-") {
-                    rule.notes.append(
+                    note(
                         "RRULE part \"\(key.prefix(20))\" is not one RFC 5545 knows; ignored, so the series may not end or repeat as meant"
                     )
                 }
@@ -148,8 +157,9 @@ public struct ICSRecurrenceRule: Sendable, Equatable {
         }
         if let badCount {
             guard rule.until != nil else { throw ParseError(message: "COUNT \"\(badCount)\" is not a number") }
-            rule.notes.append("RRULE COUNT \"\(badCount)\" is not a number; the series follows its UNTIL")
+            note("RRULE COUNT \"\(badCount)\" is not a number; the series follows its UNTIL")
         }
+        if unlisted > 0 { rule.notes.append("\(unlisted) more RRULE parts ignored") }
         guard let frequency else { throw ParseError(message: "RRULE \"\(text.prefix(60))\" has no FREQ") }
         rule.frequency = frequency
         self = rule

@@ -32,6 +32,22 @@ struct ICSHostileFeedTests {
         return (expansion, calendar.issues + expansion.issues, ContinuousClock.now - started)
     }
 
+    /// An RRULE of 400,000 `RRULE:` prefixes (read past, as Google's doubled prefix is) and
+    /// 100,000 parts RFC 5545 does not have: read in the time its length takes (each prefix
+    /// used to copy the rest of the line), with a bounded number of notes.
+    @Test func aRuleOfEndlessPrefixesAndUnknownPartsIsReadInLinearTime() throws {
+        let rule =
+            String(repeating: "RRULE:", count: 400_000) + "FREQ=DAILY;COUNT=2"
+            + String(repeating: ";UNTL=1", count: 100_000)
+        let text = S.feed("BEGIN:VEVENT\nUID:long\nDTSTART:20260601T100000Z\nRRULE:\(rule)\nEND:VEVENT")
+        let (expansion, issues, elapsed) = try Self.readAndExpand(
+            text, from: "2026-06-01", to: "2026-06-03", limits: ICSLimits(maximumDuration: .seconds(600)))
+        #expect(expansion.occurrences.count == 2)
+        #expect(issues.filter { $0.uid == "long" }.count == ICSRecurrenceRule.maximumNotes + 1)
+        #expect(issues.contains { $0.message == "99995 more RRULE parts ignored" })
+        #expect(elapsed < Self.hangBound)
+    }
+
     /// The reproduced feed: 100 (and 300) series of FREQ=MINUTELY, 15 (45) KB, over the week
     /// `/v1/summary` asks for. Unbounded it made a million instances (three million).
     @Test(arguments: [100, 300])

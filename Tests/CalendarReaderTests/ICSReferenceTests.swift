@@ -97,13 +97,7 @@ struct ICSReferenceTests {
         let expansion = calendar.expand(from: ICSTestSupport.day(testCase.from), to: ICSTestSupport.day(testCase.to))
         var compared = 0
         for day in expansion.days {
-            // An event without UID is called "line-N" here and "" by the reference.
-            let ours = day.occurrences.map {
-                "\(ICSTestSupport.referenceStart($0, zone)) \($0.uid.hasPrefix("line-") ? "" : $0.uid) \($0.summary ?? "")"
-            }.sorted()
-            let theirs = (reference[day.date.description] ?? []).map {
-                "\($0["start"] ?? "") \($0["uid"] ?? "") \($0["summary"] ?? "")"
-            }.sorted()
+            let (ours, theirs) = ICSTestSupport.referenceLines(day, zone: zone, reference: reference)
             #expect(ours == theirs, "\(testCase) on \(day.date)")
             compared += theirs.count
         }

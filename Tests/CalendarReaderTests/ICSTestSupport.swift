@@ -69,6 +69,21 @@ enum ICSTestSupport {
         return iso(occurrence.start, zone)
     }
 
+    /// One local day as daygate and as the reference script (`reference`, its answer for a
+    /// whole window) see it: `start uid summary` of each occurrence, sorted. An event without
+    /// UID is called "line-N" here and "" by the reference.
+    static func referenceLines(_ day: ICSDay, zone: TimeZone, reference: [String: [[String: String]]]) -> (
+        ours: [String], theirs: [String]
+    ) {
+        let ours = day.occurrences.map {
+            "\(referenceStart($0, zone)) \($0.uid.hasPrefix("line-") ? "" : $0.uid) \($0.summary ?? "")"
+        }.sorted()
+        let theirs = (reference[day.date.description] ?? []).map {
+            "\($0["start"] ?? "") \($0["uid"] ?? "") \($0["summary"] ?? "")"
+        }.sorted()
+        return (ours, theirs)
+    }
+
     /// The occurrences of `text` over `[from, to)`, read in `zone`.
     static func expand(_ text: String, _ zone: TimeZone = amsterdam, from: String, to: String) throws -> ICSExpansion {
         try ICSCalendar(text: text, household: zone).expand(from: day(from), to: day(to))

@@ -214,35 +214,28 @@ enum FitIQDayNutrition {
             let shown = ids.prefix(namedEntries).joined(separator: ", ")
             return ids.count > namedEntries ? "\(shown) and \(ids.count - namedEntries) more" : shown
         }
-        func entries(_ count: Int, _ one: String, _ many: String) -> String {
-            count == 1 ? "1 \(one)" : "\(count) \(many)"
+        func entries(_ ids: [String], _ one: String, _ many: String) -> String {
+            (ids.count == 1 ? "1 \(one)" : "\(ids.count) \(many)") + " (\(named(ids)))"
         }
-        var issues: [SectionIssue] = []
-        if !uncountedLogs.isEmpty {
-            issues.append(
-                SectionIssue(
-                    scope: "food_logs", code: "food_not_found",
-                    message:
-                        "FitIQ did not find the food of \(entries(uncountedLogs.count, "food log", "food logs")) "
-                        + "(\(named(uncountedLogs))), which carry no values of their own; their calories are not counted"
-                ))
+        let kinds: [(ids: [String], scope: String, code: String, message: ([String]) -> String)] = [
+            (
+                uncountedLogs, "food_logs", "food_not_found",
+                {
+                    "FitIQ did not find the food of \(entries($0, "food log", "food logs")), which carry no values of "
+                        + "their own; their calories are not counted"
+                }
+            ),
+            (
+                processing.map(\.id), "meal_logs", "meal_processing",
+                { "FitIQ is still working out the nutrients of \(entries($0, "meal", "meals")); not counted yet" }
+            ),
+            (
+                failed.map(\.id), "meal_logs", "meal_failed",
+                { "FitIQ could not work out the nutrients of \(entries($0, "meal", "meals")); not counted" }
+            ),
+        ]
+        return kinds.filter { !$0.ids.isEmpty }.map {
+            SectionIssue(scope: $0.scope, code: $0.code, message: $0.message($0.ids))
         }
-        if !processing.isEmpty {
-            issues.append(
-                SectionIssue(
-                    scope: "meal_logs", code: "meal_processing",
-                    message:
-                        "FitIQ is still working out the nutrients of \(entries(processing.count, "meal", "meals")) "
-                        + "(\(named(processing.map(\.id)))); not counted yet"))
-        }
-        if !failed.isEmpty {
-            issues.append(
-                SectionIssue(
-                    scope: "meal_logs", code: "meal_failed",
-                    message:
-                        "FitIQ could not work out the nutrients of \(entries(failed.count, "meal", "meals")) "
-                        + "(\(named(failed.map(\.id)))); not counted"))
-        }
-        return issues
     }
 }

@@ -63,9 +63,7 @@ public struct FoodLogInput: Sendable, Codable, Equatable {
                 "servings must be a number from \(Self.minimumServings) (FitIQ's minimum) to \(Int(Self.maximumServings))"
             )
         }
-        if loggedAt != nil, loggedAtDate == nil {
-            throw .badInput("logged_at must be an ISO-8601 time with an offset, e.g. 2026-11-23T12:30:00+01:00")
-        }
+        try Self.checkLoggedAt(loggedAt)
         if let notes {
             guard notes.count <= Self.maximumNotesLength else {
                 throw .badInput("notes must be at most \(Self.maximumNotesLength) characters")
@@ -78,9 +76,20 @@ public struct FoodLogInput: Sendable, Codable, Equatable {
     }
 
     /// `logged_at` as an instant (nil when absent or not a time with an offset).
-    var loggedAtDate: Date? {
+    var loggedAtDate: Date? { Self.instant(loggedAt) }
+
+    /// A `logged_at` as an instant (nil when absent or not a time with an offset): of a food
+    /// log, and of a meal (`MealInput`).
+    static func instant(_ loggedAt: String?) -> Date? {
         guard let loggedAt, loggedAt.count <= 40 else { return nil }
         return LenientDate.parseWithOffset(loggedAt.trimmingCharacters(in: .whitespaces))
+    }
+
+    /// A 400 when `loggedAt` is given and is no time with an offset.
+    static func checkLoggedAt(_ loggedAt: String?) throws(WriteRefusal) {
+        if loggedAt != nil, instant(loggedAt) == nil {
+            throw .badInput("logged_at must be an ISO-8601 time with an offset, e.g. 2026-11-23T12:30:00+01:00")
+        }
     }
 
     static func isControl(_ scalar: Unicode.Scalar) -> Bool {

@@ -5,16 +5,10 @@ import Model
 /// once confirmed, or item by item), each with its status — a meal FitIQ is still processing
 /// has no nutrients yet, and the answer is then fresh for a few seconds only, so the next read
 /// finds them.
-public struct FitIQMealLogsOperation: FitIQOperation {
+public struct FitIQMealLogsOperation: FitIQDayOperation {
     public init() {}
     public var name: String { "fitiq.meal_logs" }
     public var bodySchema: SchemaComponent? { FitIQSchemas.mealLogList }
-    public var defaultTTL: TimeInterval { 300 }
-    public var arguments: [OperationArgument] { [OperationArgument("date", .date)] }
-
-    public func normalise(_ arguments: [String: ArgumentValue], clock: RequestClock) throws -> [String: ArgumentValue] {
-        ["date": arguments["date"] ?? .date(clock.today)]
-    }
 
     public func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
         let date = arguments["date"]?.date ?? context.today

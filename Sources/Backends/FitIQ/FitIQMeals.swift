@@ -43,16 +43,11 @@ public struct MealInput: Sendable, Codable, Equatable {
         if let mealType, !FoodLogInput.mealTypes.contains(mealType) {
             throw .badInput("meal_type must be one of \(FoodLogInput.mealTypes.joined(separator: ", "))")
         }
-        if loggedAt != nil, loggedAtDate == nil {
-            throw .badInput("logged_at must be an ISO-8601 time with an offset, e.g. 2026-11-23T12:30:00+01:00")
-        }
+        try FoodLogInput.checkLoggedAt(loggedAt)
     }
 
     /// `logged_at` as an instant (nil when absent or not a time with an offset).
-    var loggedAtDate: Date? {
-        guard let loggedAt, loggedAt.count <= 40 else { return nil }
-        return LenientDate.parseWithOffset(loggedAt.trimmingCharacters(in: .whitespaces))
-    }
+    var loggedAtDate: Date? { FoodLogInput.instant(loggedAt) }
 
     /// The meal of a local hour, as the FitIQ app preselects it (`AddMealViewModel`): 5–9
     /// breakfast, 12–15 lunch, 18–21 dinner, a snack otherwise.

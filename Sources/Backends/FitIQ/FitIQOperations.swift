@@ -12,17 +12,23 @@ extension FitIQOperation {
     }
 }
 
-/// `fitiq.nutrition`: the day's totals against the goal (`date`, default today).
-public struct FitIQNutritionOperation: FitIQOperation {
-    public init() {}
-    public var name: String { "fitiq.nutrition" }
-    public var bodySchema: SchemaComponent? { NutritionSummary.schemaComponent }
+/// A FitIQ operation of one local day: `date`, default today; fresh for 5 minutes.
+protocol FitIQDayOperation: FitIQOperation {}
+
+extension FitIQDayOperation {
     public var defaultTTL: TimeInterval { 300 }
     public var arguments: [OperationArgument] { [OperationArgument("date", .date)] }
 
     public func normalise(_ arguments: [String: ArgumentValue], clock: RequestClock) throws -> [String: ArgumentValue] {
         ["date": arguments["date"] ?? .date(clock.today)]
     }
+}
+
+/// `fitiq.nutrition`: the day's totals against the goal (`date`, default today).
+public struct FitIQNutritionOperation: FitIQDayOperation {
+    public init() {}
+    public var name: String { "fitiq.nutrition" }
+    public var bodySchema: SchemaComponent? { NutritionSummary.schemaComponent }
 
     /// The gateway totals the local day itself (`FitIQDayNutrition`): the food logged within it
     /// (from the logs of the UTC days it overlaps, each with its own values or its food's) and
@@ -52,16 +58,10 @@ public struct FitIQNutritionOperation: FitIQOperation {
 /// `fitiq.food_logs`: the food logged on a day, each log with its food's name and calories
 /// (per serving × servings) from the food catalog (`FitIQFoodCatalog`: one call per food the
 /// first time only) — what a dashboard lists to offer deleting one.
-public struct FitIQFoodLogsOperation: FitIQOperation {
+public struct FitIQFoodLogsOperation: FitIQDayOperation {
     public init() {}
     public var name: String { "fitiq.food_logs" }
     public var bodySchema: SchemaComponent? { FitIQSchemas.foodLogList }
-    public var defaultTTL: TimeInterval { 300 }
-    public var arguments: [OperationArgument] { [OperationArgument("date", .date)] }
-
-    public func normalise(_ arguments: [String: ArgumentValue], clock: RequestClock) throws -> [String: ArgumentValue] {
-        ["date": arguments["date"] ?? .date(clock.today)]
-    }
 
     /// The logs of the UTC days the local day overlaps, those logged within the local day.
     public func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {

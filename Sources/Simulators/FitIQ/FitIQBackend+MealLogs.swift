@@ -21,15 +21,11 @@ extension FitIQBackend {
         guard rawInput.count <= 1000 else {
             return FitIQHTTP.error("raw_input must be at most 1000 characters", status: 400)
         }
-        guard let meal, mealTypes.contains(meal) else {
-            return FitIQHTTP.error("meal_type must be one of: breakfast, lunch, dinner, snack", status: 400)
-        }
-        var loggedAt = call.nowMicros
-        if let loggedAtRaw {
-            guard let parsed = FitIQFormat.parseRFC3339(loggedAtRaw) else {
-                return FitIQHTTP.error("invalid logged_at format, expected RFC3339", status: 400)
-            }
-            loggedAt = parsed
+        guard let meal, mealTypes.contains(meal) else { return mealTypeRefused }
+        let loggedAt: Int64
+        switch Self.loggedAt(loggedAtRaw, call) {
+        case .failure(let r): return r
+        case .success(let t): loggedAt = t
         }
         let now = call.nowMicros
         let created: FitIQMealLog = store.withState { s in
@@ -53,18 +49,14 @@ extension FitIQBackend {
         let loggedAtRaw = body.string("logged_at")
         let rawItems = body.array("items")
         if body.typeError { return FitIQHTTP.error(invalidBody, status: 400) }
-        guard let meal, mealTypes.contains(meal) else {
-            return FitIQHTTP.error("meal_type must be one of: breakfast, lunch, dinner, snack", status: 400)
-        }
+        guard let meal, mealTypes.contains(meal) else { return mealTypeRefused }
         guard let rawItems, !rawItems.isEmpty else {
             return FitIQHTTP.error("at least one item is required", status: 400)
         }
-        var loggedAt = call.nowMicros
-        if let loggedAtRaw {
-            guard let parsed = FitIQFormat.parseRFC3339(loggedAtRaw) else {
-                return FitIQHTTP.error("invalid logged_at format, expected RFC3339", status: 400)
-            }
-            loggedAt = parsed
+        let loggedAt: Int64
+        switch Self.loggedAt(loggedAtRaw, call) {
+        case .failure(let r): return r
+        case .success(let t): loggedAt = t
         }
         let now = call.nowMicros
         var items: [FitIQMealLogItem] = []
@@ -138,17 +130,10 @@ extension FitIQBackend {
                     && (status == nil || log.status.rawValue == status)
             }
         }.sorted { ($0.loggedAt, $0.sequence) > ($1.loggedAt, $1.sequence) }
-        let slice =
-            paging.offset < meals.count
-            ? Array(meals[paging.offset..<min(meals.count, paging.offset + paging.limit)]) : []
         return FitIQHTTP.data(
-            .object([
-                "meal_logs": .array(slice.map { $0.json(now: now) }),
-                "total_count": .int(meals.count),
-                "limit": .int(paging.limit),
-                "offset": .int(paging.offset),
-                "has_more": .bool(paging.offset + slice.count < meals.count),
-            ]))
+            page(
+                "meal_logs", meals.map { $0.json(now: now) }, limit: paging.limit, offset: paging.offset,
+                totalKey: "total_count"))
     }
 
     /// `GET /api/v1/meal-logs/{id}` → `MealLogWithItemsResponse`; 403 another user's, 404.
@@ -169,19 +154,7 @@ extension FitIQBackend {
 
     /// `DELETE /api/v1/meal-logs/{id}` → 204; 403 another user's, 404.
     static func deleteMealLog(_ store: FitIQStore, _ call: FitIQCall) -> Response {
-        let id = call.params["id"] ?? ""
-        enum Outcome { case deleted, forbidden, missing }
-        let outcome: Outcome = store.withState { s in
-            guard let index = s.mealLogs.firstIndex(where: { $0.id == id }) else { return .missing }
-            guard s.mealLogs[index].userID == call.userID else { return .forbidden }
-            s.mealLogs.remove(at: index)
-            return .deleted
-        }
-        switch outcome {
-        case .deleted: return FitIQHTTP.noContent
-        case .forbidden: return FitIQHTTP.error("you do not have permission to delete this meal log", status: 403)
-        case .missing: return FitIQHTTP.error("meal log not found", status: 404)
-        }
+        deleteOwned(\.mealLogs, what: "meal log", store, call)
     }
 
     /// `GET /api/v1/users/me/foods` → `{"foods","total"}`: the caller's own foods.

@@ -408,18 +408,54 @@ extension FitIQBackend {
         return .success((limit, offset))
     }
 
-    /// A page of `items` with `total`, `limit`, `offset` and `has_more`, under `key`.
-    static func page(_ key: String, _ items: [JSONValue], limit: Int, offset: Int, extra: [(String, JSONValue)] = [])
-        -> JSONValue
-    {
+    /// A page of `items` with `total` (or `totalKey`), `limit`, `offset` and `has_more`, under `key`.
+    static func page(
+        _ key: String, _ items: [JSONValue], limit: Int, offset: Int, extra: [(String, JSONValue)] = [],
+        totalKey: String = "total"
+    ) -> JSONValue {
         let slice = offset < items.count ? Array(items[offset..<min(items.count, offset + limit)]) : []
         var o = JSONObject(fields: [(key, .array(slice))])
         for (k, v) in extra { o.append(k, v) }
-        o.append("total", .int(items.count))
+        o.append(totalKey, .int(items.count))
         o.append("limit", .int(limit))
         o.append("offset", .int(offset))
         o.append("has_more", .bool(offset + slice.count < items.count))
         return .object(o)
+    }
+
+    /// FitIQ's 400 for a body's `meal_type` that is not one of `mealTypes`.
+    static var mealTypeRefused: Response {
+        FitIQHTTP.error("meal_type must be one of: breakfast, lunch, dinner, snack", status: 400)
+    }
+
+    /// A body's `logged_at` (RFC 3339) in microseconds; the call's time when absent.
+    static func loggedAt(_ raw: String?, _ call: FitIQCall) -> Checked<Int64, Response> {
+        guard let raw else { return .success(call.nowMicros) }
+        guard let parsed = FitIQFormat.parseRFC3339(raw) else {
+            return .failure(FitIQHTTP.error("invalid logged_at format, expected RFC3339", status: 400))
+        }
+        return .success(parsed)
+    }
+
+    enum DeleteOutcome { case deleted, forbidden, missing }
+
+    /// `DELETE` of one of the caller's rows (`what`: "food log", "meal log"): 204, 403 another
+    /// user's, 404 none.
+    static func deleteOwned<Row: FitIQOwnedRow>(
+        _ rows: WritableKeyPath<FitIQState, [Row]>, what: String, _ store: FitIQStore, _ call: FitIQCall
+    ) -> Response {
+        let id = call.params["id"] ?? ""
+        let outcome: DeleteOutcome = store.withState { s in
+            guard let index = s[keyPath: rows].firstIndex(where: { $0.id == id }) else { return .missing }
+            guard s[keyPath: rows][index].userID == call.userID else { return .forbidden }
+            s[keyPath: rows].remove(at: index)
+            return .deleted
+        }
+        switch outcome {
+        case .deleted: return FitIQHTTP.noContent
+        case .forbidden: return FitIQHTTP.error("you do not have permission to delete this \(what)", status: 403)
+        case .missing: return FitIQHTTP.error("\(what) not found", status: 404)
+        }
     }
 
     /// A `YYYY-MM-DD` query parameter as a UTC day; nil when absent.
@@ -527,18 +563,14 @@ extension FitIQBackend {
         guard let source, foodSources.contains(source) else {
             return FitIQHTTP.error("food_source must be one of: custom, barcode, database", status: 400)
         }
-        guard let meal, mealTypes.contains(meal) else {
-            return FitIQHTTP.error("meal_type must be one of: breakfast, lunch, dinner, snack", status: 400)
-        }
+        guard let meal, mealTypes.contains(meal) else { return mealTypeRefused }
         guard let servings, servings >= 0.01 else {
             return FitIQHTTP.error("servings must be at least 0.01", status: 400)
         }
-        var loggedAt = call.nowMicros
-        if let loggedAtRaw {
-            guard let parsed = FitIQFormat.parseRFC3339(loggedAtRaw) else {
-                return FitIQHTTP.error("invalid logged_at format, expected RFC3339", status: 400)
-            }
-            loggedAt = parsed
+        let loggedAt: Int64
+        switch Self.loggedAt(loggedAtRaw, call) {
+        case .failure(let r): return r
+        case .success(let t): loggedAt = t
         }
         if let notes, notes.count > 1000 {
             return FitIQHTTP.error("notes must be at most 1000 characters", status: 400)
@@ -564,19 +596,7 @@ extension FitIQBackend {
     }
 
     static func deleteFoodLog(_ store: FitIQStore, _ call: FitIQCall) -> Response {
-        let id = call.params["id"] ?? ""
-        enum Outcome { case deleted, forbidden, missing }
-        let outcome: Outcome = store.withState { s in
-            guard let index = s.foodLogs.firstIndex(where: { $0.id == id }) else { return .missing }
-            guard s.foodLogs[index].userID == call.userID else { return .forbidden }
-            s.foodLogs.remove(at: index)
-            return .deleted
-        }
-        switch outcome {
-        case .deleted: return FitIQHTTP.noContent
-        case .forbidden: return FitIQHTTP.error("you do not have permission to delete this food log", status: 403)
-        case .missing: return FitIQHTTP.error("food log not found", status: 404)
-        }
+        deleteOwned(\.foodLogs, what: "food log", store, call)
     }
 
     /// DailyNutritionSummaryResponse for one UTC day (default: today, UTC); in the guide's camelCase

@@ -42,7 +42,7 @@ struct FitIQMealLogItem: Sendable, Equatable {
 /// A meal log (swagger `MealLogResponse` / `MealLogWithItemsResponse`): logged in words
 /// (`processing` until the simulated AI has parsed it, then `completed` or `failed`) or item by
 /// item (`manual`, totals at once).
-struct FitIQMealLog: Sendable, Equatable {
+struct FitIQMealLog: Sendable, Equatable, FitIQOwnedRow {
     enum Status: String, Sendable {
         case processing, completed, failed, manual
     }

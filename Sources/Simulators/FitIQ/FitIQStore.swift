@@ -56,7 +56,13 @@ struct FitIQFood: Sendable, Equatable {
     }
 }
 
-struct FitIQFoodLog: Sendable, Equatable {
+/// A row one user owns and may delete (`FitIQBackend.deleteOwned`).
+protocol FitIQOwnedRow {
+    var id: String { get }
+    var userID: String { get }
+}
+
+struct FitIQFoodLog: Sendable, Equatable, FitIQOwnedRow {
     var id: String
     var userID: String
     var foodID: String
