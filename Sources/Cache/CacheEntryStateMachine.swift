@@ -10,7 +10,8 @@ import Model
 /// - in the stale-while-revalidate window the entry is served and one background fetch starts;
 /// - with no usable entry (or forced) the request waits for the one fetch in flight (single-flight);
 /// - a failed fetch never removes the entry: waiters get it as stale with the error if it is
-///   still inside its stale-if-error window, else the error;
+///   still inside its stale-if-error window, else the error; a still-fresh entry whose refetch
+///   failed is fresh no more (the backend is known to be failing);
 /// - after a failure the key backs off (1 s doubling to 30 s, or the upstream's Retry-After):
 ///   no fetch starts until then, requests get the stale entry or the last error at once;
 /// - an invalidation (a write changed the data) drops the entry; an expiry (a backend's hint)
@@ -145,7 +146,8 @@ public struct CacheEntryStateMachine: Sendable, Equatable {
     }
 
     /// The fetch failed with `error`: the key backs off (longer when the upstream said
-    /// `retryAfter`); the entry, if any, is kept.
+    /// `retryAfter`); the entry, if any, is kept, and its freshness ends if it had any left
+    /// (the caller republishes `windows`).
     public mutating func fetchFailed(now: Date, error: ErrorDetail, retryAfter: TimeInterval? = nil)
         -> FetchFailureAction
     {
@@ -155,6 +157,12 @@ public struct CacheEntryStateMachine: Sendable, Equatable {
         lastError = error
         let backoff = min(Self.maximumBackoff, Self.initialBackoff * pow(2, Double(consecutiveFailures - 1)))
         retryNotBefore = now.addingTimeInterval(max(backoff, retryAfter ?? 0))
+        // A refetch (Refresh) of a still-fresh entry failed: the backend is failing now, so the
+        // copy is no longer vouched for. It is served as stale with the error until a fetch
+        // succeeds, rather than as fresh again to the next request.
+        if let windows, windows.phase(at: now) == .fresh {
+            markStale(now: now)
+        }
         if let windows, windows.phase(at: now) != .expired {
             return .resumeWaitersWithStale(error)
         }

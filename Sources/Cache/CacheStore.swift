@@ -415,6 +415,9 @@ public actor CacheStore {
         var machine = machines[key] ?? CacheEntryStateMachine()
         let action = machine.fetchFailed(now: now, error: detail, retryAfter: retryAfter)
         machines[key] = machine
+        if let windows = machine.windows, memory.items[key]?.windows != windows {
+            perform([.republish(windows)], for: key)
+        }
         generation.advance()
         count(key, .fetchFailures)
         if machine.consecutiveFailures == 1 {

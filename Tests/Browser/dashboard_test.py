@@ -182,6 +182,12 @@ def main():
                 call(demo.simulators["eightalls"] + "/_sim/faults", "POST", {"down": "reset"})
                 page.click("#refresh")
                 page.wait_for_selector(".badge[data-section=events][data-state=stale]", timeout=10000)
+                # The next load (the reload on the gateway's failure event, or the page's own
+                # retry) does not show the copy as fresh again while the backend is down.
+                renders = page.evaluate("window.__daygate.renders")
+                wait_until(lambda: page.wait_for_timeout(20) or page.evaluate("window.__daygate.renders") > renders)
+                events = page.get_attribute(".badge[data-section=events]", "data-state")
+                assert events in ("stale", "refreshing"), f"the events badge went back to {events}"
                 plan = page.get_attribute(".badge[data-section=plan]", "data-state")
                 assert plan == "fresh", f"the plan badge is {plan}"
                 assert page.locator("#banner").is_visible(), "no banner"

@@ -42,7 +42,8 @@ struct CacheEntryStateMachineTests {
 
     /// The rules, written out as a decision table.
     func expected(_ entry: Entry, _ flight: Flight, force: Bool) -> CacheEntryStateMachine.RequestAction {
-        if entry == .fresh, !force { return .serveFresh }
+        // A fresh entry whose refetch failed is fresh no more: served as stale while backing off.
+        if entry == .fresh, !force, flight != .backingOff { return .serveFresh }
         let usable = entry == .fresh || entry == .revalidate || entry == .staleIfError
         switch flight {
         case .backingOff:
@@ -99,11 +100,30 @@ struct CacheEntryStateMachineTests {
     }
 
     @Test(arguments: [Entry.fresh, .revalidate, .staleIfError])
-    func failureKeepsAUsableEntry(entry: Entry) {
+    func failureKeepsAUsableEntry(entry: Entry) throws {
         var machine = CacheEntryStateMachine(windows: windows(entry))
         _ = machine.request(now: now, forceRefresh: true)
         #expect(machine.fetchFailed(now: now, error: failure) == .resumeWaitersWithStale(failure))
-        #expect(machine.windows == windows(entry), "an error never overwrites a good entry")
+        let before = try #require(windows(entry))
+        #expect(machine.windows?.fetchedAt == before.fetchedAt, "an error never overwrites a good entry")
+        #expect(machine.windows?.expiresAt == before.expiresAt, "an error never shortens what is kept")
+    }
+
+    /// Refresh clicked while the backend is down: the copy was fresh, the refetch failed. The
+    /// next plain request (the dashboard's reload on the failure event) gets it as stale with
+    /// the error, not as fresh again; once the backoff is over it is served while a fetch
+    /// tries again; a success makes it fresh.
+    @Test func aFailedRefetchEndsFreshness() {
+        var machine = CacheEntryStateMachine(windows: windows(.fresh))
+        #expect(machine.request(now: now, forceRefresh: true) == .waitForFetch(startFetch: true))
+        _ = machine.fetchFailed(now: now, error: failure)
+        #expect(machine.request(now: now.addingTimeInterval(0.5), forceRefresh: false) == .serveStale(failure))
+        #expect(
+            machine.request(now: now.addingTimeInterval(1.5), forceRefresh: false)
+                == .serveStaleAndRevalidate(startFetch: true))
+        let fetched = policy.windows(fetchedAt: now.addingTimeInterval(2))
+        #expect(machine.fetchSucceeded(windows: fetched) == .storeAndResumeWaiters(fetched))
+        #expect(machine.request(now: now.addingTimeInterval(3), forceRefresh: false) == .serveFresh)
     }
 
     @Test(arguments: [Entry.none, .expired])

@@ -167,6 +167,11 @@ struct CacheStoreTests {
         let failed = await cache.lookup(force: true)
         #expect(failed.outcome == .staleAfterError)
         #expect(failed.body == Data("[2]".utf8))
+        // The next plain request does not get the copy as fresh again: the backend is failing.
+        let after = await cache.lookup()
+        #expect(after.outcome == .staleAfterError)
+        #expect(after.body == Data("[2]".utf8))
+        #expect(after.error != nil)
     }
 
     @Test func noDataAndFailureIsAnError() async throws {
