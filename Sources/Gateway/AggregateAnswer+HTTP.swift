@@ -37,9 +37,12 @@ extension AggregateAnswer {
     /// tag; any change in a section's data, status or error gives a new one.
     var etag: String {
         let digest = SHA256.hash(data: validatorBody)
-        let text = Data(digest).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-        return "\"\(text.prefix(27))\""
+        // base64url of the first 20 bytes (27 characters), without Foundation's string replacing.
+        let text = String(
+            decoding: Data(digest).base64EncodedData().prefix(27).map { byte in
+                byte == UInt8(ascii: "+") ? UInt8(ascii: "-") : byte == UInt8(ascii: "/") ? UInt8(ascii: "_") : byte
+            }, as: UTF8.self)
+        return "\"\(text)\""
     }
 
     /// `If-None-Match` uses the weak comparison (RFC 9110 §13.1.2): `W/` is ignored; `*`

@@ -87,6 +87,23 @@ public struct LocalDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
     /// The first instant of this day in `zone` (local midnight, or the first existing
     /// instant when a DST change skips midnight).
     public func start(in zone: TimeZone) -> Date {
+        // Local midnight by the zone's offset, when midnight exists once and nothing earlier
+        // belongs to the day (every day but a few transition days in a few zones): calendars
+        // ask this for every occurrence they place, and `Calendar` made it a twentieth of a cold
+        // day's CPU. Otherwise (a DST change at midnight) `Calendar` decides.
+        if year > 1582 {
+            let midnight = Double(Civil.days(year: year, month: month, day: day) * 86_400)
+            let offset = zone.secondsFromGMT(for: Date(timeIntervalSince1970: midnight))
+            let candidate = midnight - Double(offset)
+            // The same offset at the candidate and two hours before it: no change lies between
+            // (no zone changes twice in two hours), so neither a gap nor an overlap of up to two
+            // hours reaches midnight.
+            if zone.secondsFromGMT(for: Date(timeIntervalSince1970: candidate)) == offset,
+                zone.secondsFromGMT(for: Date(timeIntervalSince1970: candidate - 7200)) == offset
+            {
+                return Date(timeIntervalSince1970: candidate)
+            }
+        }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
         let noon = calendar.date(from: DateComponents(year: year, month: month, day: day, hour: 12))!

@@ -32,6 +32,68 @@ struct DateTests {
         #expect(LenientDate.parse(text) == nil)
     }
 
+    /// Times with an offset are read by arithmetic; `Calendar` (still used for naive times) is
+    /// the reference, rollover of second 60 and refused days included.
+    @Test(arguments: [
+        "2026-11-23T09:59:60Z", "2026-11-23T23:59:60Z", "2026-11-23T23:59:60+01:00", "2024-02-29T12:00:00+05:45",
+        "2026-02-29T12:00:00Z", "2026-04-31T00:00:00-03:30", "1900-03-01T00:00:00.000001-12:00",
+        "2026-03-29T02:30:00+01:00", "2026-12-31T23:00:00-18:00", "2026-12-31T23:00:00+19:00", "0001-01-01T00:00:00Z",
+    ])
+    func offsetTimesAgreeWithCalendar(text: String) throws {
+        let bytes = Array(text.utf8)
+        func int(_ from: Int, _ count: Int) -> Int { Int(String(decoding: bytes[from..<from + count], as: UTF8.self))! }
+        let suffix = text.dropFirst(19).drop { $0 == "." || $0.isNumber }
+        let offset: Int? =
+            suffix == "Z"
+            ? 0
+            : (suffix.first == "-" ? -1 : 1)
+                * (Int(suffix.dropFirst().prefix(2))! * 3600
+                    + Int(suffix.dropFirst(4).prefix(2))! * 60)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = offset.flatMap { TimeZone(secondsFromGMT: $0) } ?? .gmt
+        let components = DateComponents(
+            year: int(0, 4), month: int(5, 2), day: int(8, 2), hour: int(11, 2), minute: int(14, 2), second: int(17, 2))
+        let reference = calendar.date(from: components).flatMap {
+            calendar.component(.day, from: $0) == int(8, 2) ? $0 : nil
+        }
+        let parsed = LenientDate.parse(text)
+        #expect((parsed == nil) == (reference == nil), "\(text): \(String(describing: parsed))")
+        if let parsed, let reference {
+            #expect(abs(parsed.timeIntervalSince(reference)) < 0.000_01, "\(text)")
+        }
+    }
+
+    /// The start of a local day agrees with `Calendar.startOfDay` on every day of seven years in
+    /// zones with DST changes at 02:00, at midnight (Santiago, Havana, Beirut, Cairo), by half an
+    /// hour (Lord Howe), across the date line (Apia skipped 2011-12-30) and without DST.
+    @Test(arguments: [
+        "Europe/Amsterdam", "America/New_York", "America/Santiago", "America/Havana", "Asia/Beirut", "Africa/Cairo",
+        "Australia/Lord_Howe", "Pacific/Apia", "Pacific/Auckland", "Asia/Kolkata", "UTC",
+    ])
+    func startOfDayAgreesWithCalendar(zoneName: String) throws {
+        let zone = try #require(TimeZone(identifier: zoneName))
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        var day = LocalDate(year: 2010, month: 1, day: 1)
+        var checked = 0
+        while day < LocalDate(year: 2027, month: 1, day: 1) {
+            guard
+                let noon = calendar.date(from: DateComponents(year: day.year, month: day.month, day: day.day, hour: 12))
+            else {
+                day = day.adding(days: 1)
+                continue
+            }
+            let expected = calendar.startOfDay(for: noon)
+            if day.start(in: zone) != expected {
+                Issue.record("\(zoneName) \(day): \(day.start(in: zone)) instead of \(expected)")
+                return
+            }
+            checked += 1
+            day = day.adding(days: 1)
+        }
+        #expect(checked > 6000)
+    }
+
     @Test func naiveTimesCanBeTakenInAnotherZone() throws {
         let date = try #require(LenientDate.parse("2026-11-23T10:00:00", naiveZone: amsterdam))
         #expect(date.timeIntervalSince1970 == 1_795_424_400)
@@ -46,6 +108,36 @@ struct DateTests {
         #expect(LenientDate.format(summer, in: amsterdam) == "2026-07-01T14:00:00+02:00")
         let newYork = TimeZone(identifier: "America/New_York")!
         #expect(LenientDate.format(date, in: newYork) == "2026-11-23T04:00:00-05:00")
+    }
+
+    /// The formatter agrees with `Calendar`'s reading of the same instant in zones with odd
+    /// offsets, on both sides of both DST changes, before 1970 and with fractions.
+    @Test(arguments: ["Europe/Amsterdam", "America/New_York", "America/St_Johns", "Asia/Kathmandu", "Pacific/Auckland"])
+    func formatAgreesWithCalendar(zoneName: String) throws {
+        let zone = try #require(TimeZone(identifier: zoneName))
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let instants: [Double] = [
+            -86_400 * 400 - 0.5, 0, 1_774_746_000 - 1, 1_774_746_000, 1_792_890_000 - 1, 1_792_890_000,
+            1_795_424_400.084911, 1_798_761_599.999_999, 4_102_444_800,
+        ]
+        for seconds in instants {
+            let date = Date(timeIntervalSince1970: seconds)
+            let whole = seconds.rounded(.down)
+            let parts = calendar.dateComponents(
+                [.year, .month, .day, .hour, .minute, .second], from: Date(timeIntervalSince1970: whole))
+            func two(_ value: Int?) -> String { Civil.pad(value ?? 0, 2) }
+            var expected =
+                "\(Civil.pad(parts.year ?? 0, 4))-\(two(parts.month))-\(two(parts.day))"
+                + "T\(two(parts.hour)):\(two(parts.minute)):\(two(parts.second))"
+            let micros = Int(((seconds - whole) * 1_000_000).rounded())
+            if micros > 0, micros < 1_000_000 { expected += "." + Civil.pad(micros, 6) }
+            let offset = zone.secondsFromGMT(for: date)
+            expected +=
+                offset == 0
+                ? "Z" : (offset < 0 ? "-" : "+") + two(abs(offset) / 3600) + ":" + two(abs(offset) % 3600 / 60)
+            #expect(LenientDate.format(date, in: zone) == expected, "\(zoneName) \(seconds)")
+        }
     }
 
     @Test func localDateParsingIsStrict() {

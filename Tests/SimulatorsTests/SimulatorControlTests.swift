@@ -45,6 +45,11 @@ struct SimulatorControlTests {
             let elapsed = ContinuousClock.now - start
             #expect(r.status == 200)
             #expect(elapsed >= .milliseconds(2000))
+            // The simulator's own service time (what `make bench` compares the gateway with)
+            // includes the latency it was told to add.
+            let median = try #require(sim.control.medianDurations["GET /health"])
+            let elapsedMs = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+            #expect(median >= 2000 && median <= elapsedMs)
             // Control paths are not delayed (generous bound: the machine may be busy).
             let controlStart = ContinuousClock.now
             _ = try await client.send(sim, "/_sim/faults")
@@ -98,7 +103,11 @@ struct SimulatorControlTests {
             _ = try await client.send(sim, "/health")
             _ = try await client.send(sim, "/_sim/faults")
             let stats = try await client.send(sim, "/_sim/stats")
-            #expect(stats.body == #"{"calls":{"GET /api/events":2,"GET /health":1},"total":3}"#)
+            let statsJSON = try #require(
+                try JSONSerialization.jsonObject(with: Data(stats.body.utf8)) as? [String: Any])
+            #expect(statsJSON["calls"] as? [String: Int] == ["GET /api/events": 2, "GET /health": 1])
+            #expect(statsJSON["total"] as? Int == 3)
+            #expect((statsJSON["median_ms"] as? [String: Double])?.keys.sorted() == ["GET /api/events", "GET /health"])
             #expect(sim.control.calls("GET /api/events") == 2)
             #expect(sim.control.totalCalls == 3)
 
@@ -112,7 +121,7 @@ struct SimulatorControlTests {
             #expect(sim.control.totalCalls == 5)
 
             let reset = try await client.send(.POST, sim, "/_sim/stats/reset")
-            #expect(reset.body == #"{"calls":{},"total":0}"#)
+            #expect(reset.body == #"{"calls":{},"total":0,"median_ms":{}}"#)
             #expect(sim.control.totalCalls == 0)
         }
     }

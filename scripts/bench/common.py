@@ -287,6 +287,11 @@ class Simulators:
     def stats(self) -> dict[str, dict[str, int]]:
         return {backend: self.control(backend, "GET", "/_sim/stats").get("calls", {}) for backend in BACKENDS}
 
+    def service_medians(self) -> dict[str, dict[str, float]]:
+        """Each simulator's own median time per call (`/_sim/stats` `median_ms`: from the request
+        read to the answer handed back, its latency included), per backend and path."""
+        return {backend: self.control(backend, "GET", "/_sim/stats").get("median_ms", {}) for backend in BACKENDS}
+
 
 class Gateway:
     """`daygate serve` on a free port with its own state directory."""

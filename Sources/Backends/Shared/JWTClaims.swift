@@ -1,4 +1,5 @@
 import Foundation
+import Model
 
 /// Reads a JWT's payload without verifying it (the backend verifies; the gateway only wants to
 /// know when the token expires, to refresh it before it is refused).
@@ -19,14 +20,19 @@ public enum JWTClaims {
         return exp - now.timeIntervalSince1970 < effective
     }
 
+    /// A numeric claim of the payload. Read on every call a token-holding backend makes, so in
+    /// bytes and with the gateway's own JSON reader (Foundation's string replacing and
+    /// `JSONSerialization` were a twelfth of a cold day's CPU).
     static func claim(_ name: String, of token: String) -> Double? {
-        let parts = token.split(separator: ".")
+        let parts = token.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         guard parts.count == 3 else { return nil }
-        var base64 = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64 += "=" }
-        guard let data = Data(base64Encoded: base64),
-            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        var base64 = parts[1].map { byte in
+            byte == UInt8(ascii: "-") ? UInt8(ascii: "+") : byte == UInt8(ascii: "_") ? UInt8(ascii: "/") : byte
+        }
+        while base64.count % 4 != 0 { base64.append(UInt8(ascii: "=")) }
+        guard let data = Data(base64Encoded: Data(base64)),
+            case .object(let object)? = try? JSONValue(parsing: data)
         else { return nil }
-        return (object[name] as? NSNumber)?.doubleValue
+        return object[name]?.numberValue
     }
 }

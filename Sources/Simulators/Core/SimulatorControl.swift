@@ -12,7 +12,12 @@ public final class SimulatorControl: Sendable {
         var faults: SimulatorFaults
         var calls: [String: Int] = [:]
         var total = 0
+        /// The latest `durationSamples` service times per key, in milliseconds.
+        var durations: [String: [Double]] = [:]
     }
+
+    /// How many service times are kept per key (the latest ones).
+    static let durationSamples = 1000
 
     private let state: Mutex<State>
 
@@ -55,6 +60,28 @@ public final class SimulatorControl: Sendable {
         state.withLock {
             $0.calls = [:]
             $0.total = 0
+            $0.durations = [:]
+        }
+    }
+
+    /// Records how long the simulator took to answer one call under `"METHOD /path"`, from the
+    /// request's body read to the response handed back (latency faults included): what a
+    /// client's own timing would show, less the loopback hop.
+    func recordDuration(method: String, path: String, milliseconds: Double) {
+        let key = "\(method) \(path)"
+        state.withLock {
+            var samples = $0.durations[key, default: []]
+            if samples.count >= Self.durationSamples { samples.removeFirst(samples.count - Self.durationSamples + 1) }
+            samples.append(milliseconds)
+            $0.durations[key] = samples
+        }
+    }
+
+    /// The median service time per key over the latest samples, in milliseconds.
+    public var medianDurations: [String: Double] {
+        state.withLock { $0.durations }.mapValues { samples in
+            let sorted = samples.sorted()
+            return sorted[sorted.count / 2]
         }
     }
 
@@ -67,10 +94,18 @@ public final class SimulatorControl: Sendable {
         }
     }
 
-    /// `{"calls":{...},"total":N}` with keys sorted.
+    /// `{"calls":{...},"total":N,"median_ms":{...}}` (in that order, keys within sorted); `median_ms` is each
+    /// key's median service time (``medianDurations``), rounded to 0.01 ms.
     var statsJSON: JSONValue {
         let (calls, total) = state.withLock { ($0.calls, $0.total) }
         let fields = calls.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.int($0.value)) }
-        return .object(["calls": .object(JSONObject(fields: fields)), "total": .int(total)])
+        let medians = medianDurations.sorted { $0.key < $1.key }.map {
+            ($0.key, JSONValue.double(($0.value * 100).rounded() / 100))
+        }
+        return .object(
+            JSONObject(fields: [
+                ("calls", .object(JSONObject(fields: fields))), ("total", .int(total)),
+                ("median_ms", .object(JSONObject(fields: medians))),
+            ]))
     }
 }

@@ -115,6 +115,13 @@ struct SimulatorResponder<Backend: SimulatorBackend>: HTTPResponder {
         }
 
         control.record(method: sim.method.rawValue, path: sim.path)
+        let received = ContinuousClock.now
+        defer {
+            let elapsed = ContinuousClock.now - received
+            control.recordDuration(
+                method: sim.method.rawValue, path: sim.path,
+                milliseconds: Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+        }
         let faults = control.faults.applying(to: sim.method.rawValue)
         if faults.latencyMs > 0 {
             do {
