@@ -215,15 +215,18 @@ public final class CacheDatabase: Sendable {
     /// `maxBytes`. Returns the keys evicted for size.
     @discardableResult
     public func store(_ entry: StoredEntry, maxBytes: Int, now: Date) async throws -> [String] {
+        // Every cold section ends here: the statements are prepared once per connection
+        // (`cachedStatement`), not parsed again on each write.
         try await write { db in
-            try db.execute(
+            try db.cachedStatement(
                 sql: """
                     INSERT INTO cache_entry (key, profile, operation, arguments, body, meta, size, fetched_at, fresh_until, revalidate_until, expires_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT(key) DO UPDATE SET arguments = excluded.arguments, body = excluded.body, meta = excluded.meta, size = excluded.size,
                       fetched_at = excluded.fetched_at, fresh_until = excluded.fresh_until, revalidate_until = excluded.revalidate_until,
                       expires_at = excluded.expires_at
-                    """,
+                    """
+            ).execute(
                 arguments: [
                     entry.key, entry.profile, entry.operation, entry.arguments.map(StoredArguments.encode),
                     entry.value.body, entry.value.meta, Self.size(of: entry),
@@ -231,8 +234,9 @@ public final class CacheDatabase: Sendable {
                     entry.windows.revalidateUntil.timeIntervalSince1970, entry.windows.expiresAt.timeIntervalSince1970,
                 ]
             )
-            try db.execute(sql: "DELETE FROM cache_entry WHERE expires_at <= ?", arguments: [now.timeIntervalSince1970])
-            var total = try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(size), 0) FROM cache_entry") ?? 0
+            try db.cachedStatement(sql: "DELETE FROM cache_entry WHERE expires_at <= ?").execute(
+                arguments: [now.timeIntervalSince1970])
+            var total = try Int.fetchOne(db.cachedStatement(sql: "SELECT COALESCE(SUM(size), 0) FROM cache_entry")) ?? 0
             guard total > maxBytes else { return [] }
             var evicted: [String] = []
             let rows = try Row.fetchAll(db, sql: "SELECT key, size FROM cache_entry ORDER BY fetched_at ASC")

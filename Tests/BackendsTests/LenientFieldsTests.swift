@@ -10,13 +10,30 @@ import Testing
 struct LenientFieldsTests {
     static let keys = [
         "start_time", "startTime", "Start-Time", "START_TIME", "starttime", "", "_", "--", "a_b-c_D",
-        "Überschrift", "straße_Name", "ÄBC-def", "naïve_Key", "emoji_🎉_Key", "İstanbul", "x\u{301}_y",
+        "Überschrift", "straße_Name", "ÄBC-def", "naïve_Key", "emoji_🎉_Key", "İstanbul", "istanbul", "x\u{301}_y",
+        "\u{212A}ey", "key", "KEY_", "ke",
     ]
 
     @Test(arguments: keys)
     func foldAgreesWithFoundation(key: String) {
         let reference = key.lowercased().replacingOccurrences(of: "_", with: "").replacingOccurrences(of: "-", with: "")
         #expect(LenientFields.fold(key) == reference)
+    }
+
+    /// The allocation-free comparison says what comparing the folds would, for every pair.
+    @Test func foldedComparisonAgreesWithTheFolds() {
+        for a in Self.keys {
+            for b in Self.keys {
+                #expect(
+                    LenientFields.foldedEqual(a, b) == (LenientFields.fold(a) == LenientFields.fold(b)), "\(a) \(b)")
+            }
+        }
+    }
+
+    @Test func aKeyGivenTwiceReadsAsItsLastField() throws {
+        let object = JSONValue.object(
+            JSONObject(fields: [("start_time", .string("first")), ("startTime", .string("last"))]))
+        #expect(LenientFields(object)?.string("START-TIME") == "last")
     }
 
     @Test func snakeAndCamelCaseFindTheSameField() throws {

@@ -384,6 +384,8 @@ def bench_cold(gateway: Gateway, sims: Simulators, cfg: dict) -> dict:
     # The backends' own time, measured by each simulator in the same run: a section waits for
     # its backend's slowest call, the day for the slowest backend.
     medians = sims.service_medians()
+    cpu = cold_day_cpu(gateway, sims, cfg["cold_cpu_requests"])
+    sims.set_latency(latencies)
     backend_ms = {b: max((ms for path, ms in medians[b].items() if path in calls[b]), default=None) for b in BACKENDS}
     slowest = max((ms for ms in backend_ms.values() if ms is not None), default=float(cfg["latency"]))
     p50 = percentile(durations, 50)
@@ -396,9 +398,36 @@ def bench_cold(gateway: Gateway, sims: Simulators, cfg: dict) -> dict:
         "p99": percentile(durations, 99), "max": max(durations) if durations else None,
         "sections": {name: percentile(values, 50) for name, values in sorted(timings.items())},
         "problems": problems, "target_ms": target, "calls": calls, "backend_ms": backend_ms, "slowest_ms": slowest,
+        "cpu": cpu,
         "backend_paths_ms": medians,
         "pass": p50 is not None and p50 <= target and not problems,
     }
+
+
+def cold_day_cpu(gateway: Gateway, sims: Simulators, requests: int) -> dict:
+    """The gateway's own CPU per cold day: `requests` sequential `no-cache` days with every
+    backend answering at once, user and kernel CPU of all its threads from /proc over the run.
+    (Where wall-clock time hides it behind the backends' latency, this is what a cold day costs
+    the machine; valgrind cannot load the release binary here, see BENCHMARKS.md.)"""
+    sims.set_latency({b: 0 for b in BACKENDS})
+    conn = http.client.HTTPConnection("127.0.0.1", gateway.port, timeout=30)
+    headers = {"Host": f"127.0.0.1:{gateway.port}", "Cache-Control": "no-cache"}
+    try:
+        for _ in range(5):
+            conn.request("GET", TODAY, headers=headers)
+            conn.getresponse().read()
+        before, started = cpu_seconds([gateway.pid]), time.perf_counter()
+        for _ in range(requests):
+            conn.request("GET", TODAY, headers=headers)
+            conn.getresponse().read()
+        after, elapsed = cpu_seconds([gateway.pid]), time.perf_counter() - started
+    finally:
+        conn.close()
+    result = {"requests": requests, "user_ms": (after[0] - before[0]) / requests * 1000,
+              "kernel_ms": (after[1] - before[1]) / requests * 1000, "wall_ms": elapsed / requests * 1000}
+    log(f"    CPU per cold day (backends instant, ×{requests}): user {result['user_ms']:.2f} ms + kernel "
+        f"{result['kernel_ms']:.2f} ms; {result['wall_ms']:.2f} ms each")
+    return result
 
 
 # MARK: - (7) a cold day over far links (TLS and a round-trip time)
@@ -773,7 +802,9 @@ def report(results: dict, info: dict, cfg: dict, meta: dict) -> str:
             f"| 2 | cold `GET /v1/today` (`no-cache`), 4 backends at {cfg['latency']} ms, PRSNL at 0, sequential ×{len(cold['durations'])} "
             f"| p50 **{fmt_ms(cold['p50'])}**, p90 {fmt_ms(cold['p90'])}, p99 {fmt_ms(cold['p99'])} "
             f"(sum of the backends would be {4 * cfg['latency']} ms); the slowest backend's own p50 "
-            f"{fmt_ms(cold['slowest_ms'])}, so the gateway adds **{fmt_ms(cold['p50'] - cold['slowest_ms'])}** "
+            f"{fmt_ms(cold['slowest_ms'])}, so the gateway adds **{fmt_ms(cold['p50'] - cold['slowest_ms'])}**; "
+            f"CPU per cold day (backends instant): {cold['cpu']['user_ms']:.2f} ms user + "
+            f"{cold['cpu']['kernel_ms']:.2f} ms kernel "
             f"| p50 ≤ the slowest backend's own p50 + 5 ms ({fmt_ms(cold['target_ms'])}) | {verdict(cold['pass'])} |")
     if stampede:
         fetches = ", ".join(f"{s['section']} {s['fetches']:g}" if s["fetches"] is not None else f"{s['section']} ?"
@@ -862,7 +893,10 @@ def report(results: dict, info: dict, cfg: dict, meta: dict) -> str:
             "### 2. Cold `/v1/today`", "",
             "Simulator latency: " + ", ".join(f"{b} {ms} ms" for b, ms in cold["latencies"].items())
             + f". {len(cold['durations'])} sequential requests with `Cache-Control: no-cache` (each refetches every "
-            f"section) on one keep-alive connection, after 3 unmeasured ones. Max {fmt_ms(cold['max'])}.", "",
+            f"section) on one keep-alive connection, after 3 unmeasured ones. Max {fmt_ms(cold['max'])}. Then, with "
+            f"every backend answering at once, {cold['cpu']['requests']} more: the gateway's CPU per cold day (all "
+            f"threads, from /proc) {cold['cpu']['user_ms']:.2f} ms user + {cold['cpu']['kernel_ms']:.2f} ms kernel, "
+            f"{fmt_ms(cold['cpu']['wall_ms'])} each.", "",
             "Median time per section (the gateway's `Server-Timing`), the upstream calls each cold request "
             "made (`/_sim/stats` over the run divided by the requests) and each call's median time inside its "
             "simulator (`/_sim/stats` `median_ms`: from the request read to the answer handed back, the added "
@@ -962,6 +996,7 @@ def main() -> int:
         "rss_connections": env_int("BENCH_RSS_CONNECTIONS", 256),
         "rss_runs": max(1, env_int("BENCH_RSS_RUNS", 3)),
         "cold_iterations": env_int("BENCH_COLD_ITERATIONS", 30),
+        "cold_cpu_requests": env_int("BENCH_COLD_CPU_REQUESTS", 200),
         "clients": env_int("BENCH_CLIENTS", 1000),
         "stampede_latency": env_int("BENCH_STAMPEDE_LATENCY_MS", 200),
         "idle": env_int("BENCH_IDLE_CONNECTIONS", 5000),
@@ -999,6 +1034,7 @@ def main() -> int:
             ("BENCH_LATENCY_MS", cfg["latency"]), ("BENCH_DURATION", cfg["duration"]),
             ("BENCH_CONNECTIONS", cfg["connections"]), ("BENCH_ROUNDS", cfg["rounds"]),
             ("BENCH_RSS_CONNECTIONS", cfg["rss_connections"]), ("BENCH_RSS_RUNS", cfg["rss_runs"]), ("BENCH_COLD_ITERATIONS", cfg["cold_iterations"]),
+            ("BENCH_COLD_CPU_REQUESTS", cfg["cold_cpu_requests"]),
             ("BENCH_CLIENTS", cfg["clients"]), ("BENCH_STAMPEDE_LATENCY_MS", cfg["stampede_latency"]),
             ("BENCH_IDLE_CONNECTIONS", cfg["idle"]), ("BENCH_STARTUP_ENTRIES", cfg["startup_entries"]),
             ("BENCH_STARTUP_RUNS", cfg["startup_runs"])]},

@@ -5,18 +5,51 @@ import Model
 /// (`start_time`, `startTime`), unknown keys are ignored, numbers and strings convert where
 /// a person would expect.
 public struct LenientFields: Sendable {
-    private var values: [String: JSONValue] = [:]
+    /// The object's fields as sent; a key is found by comparing folded forms (``fold``), the
+    /// last field of a folded key winning, as a dictionary of folded keys would have it.
+    private let fields: [(String, JSONValue)]
 
     public init?(_ value: JSONValue) {
         guard let object = value.objectValue else { return nil }
-        for (key, field) in object {
-            values[Self.fold(key)] = field
+        fields = object.fields
+    }
+
+    /// The value of the last field whose key folds to `name`'s fold. Every field of every
+    /// upstream object is looked up here: the comparison folds as it goes and allocates nothing.
+    private subscript(name: String) -> JSONValue? {
+        for field in fields.reversed() where Self.foldedEqual(field.0, name) {
+            return field.1
+        }
+        return nil
+    }
+
+    /// Whether `a` and `b` fold (``fold``) to the same key, compared byte by byte for ASCII.
+    static func foldedEqual(_ a: String, _ b: String) -> Bool {
+        /// The next byte that counts, lowercased (ASCII); `_` and `-` are skipped.
+        func next(_ bytes: inout String.UTF8View.Iterator) -> UInt8? {
+            while let byte = bytes.next() {
+                switch byte {
+                case UInt8(ascii: "_"), UInt8(ascii: "-"): continue
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"): return byte + 32
+                default: return byte
+                }
+            }
+            return nil
+        }
+        var left = a.utf8.makeIterator()
+        var right = b.utf8.makeIterator()
+        while true {
+            let x = next(&left)
+            let y = next(&right)
+            guard let x, let y else { return x == nil && y == nil }
+            if x >= 0x80 || y >= 0x80 { return fold(a) == fold(b) }
+            if x != y { return false }
         }
     }
 
-    /// `key` lowercased without `_` and `-`. Every key of every upstream object and every name
-    /// asked for goes through here, so ASCII (all of them in practice) is folded byte by byte:
-    /// Foundation's `replacingOccurrences` made this a fifth of a cold plan's CPU.
+    /// `key` lowercased without `_` and `-`: the form in which two keys are the same key. ASCII
+    /// (all keys in practice) is folded byte by byte: Foundation's `replacingOccurrences` made
+    /// this a fifth of a cold plan's CPU.
     static func fold(_ key: String) -> String {
         var needsWork = false
         for byte in key.utf8 {
@@ -48,14 +81,14 @@ public struct LenientFields: Sendable {
     /// The first of `names` present and not null.
     public func value(_ names: String...) -> JSONValue? {
         for name in names {
-            if let value = values[Self.fold(name)], value != .null { return value }
+            if let value = self[name], value != .null { return value }
         }
         return nil
     }
 
     public func string(_ names: String...) -> String? {
         for name in names {
-            switch values[Self.fold(name)] {
+            switch self[name] {
             case .string(let text): return text
             case .int(let number): return String(number)
             case .double(let number):
@@ -68,7 +101,7 @@ public struct LenientFields: Sendable {
 
     public func bool(_ names: String...) -> Bool? {
         for name in names {
-            switch values[Self.fold(name)] {
+            switch self[name] {
             case .bool(let flag): return flag
             case .int(let number): return number != 0
             case .double(let number): return number != 0
@@ -82,7 +115,7 @@ public struct LenientFields: Sendable {
 
     public func int(_ names: String...) -> Int? {
         for name in names {
-            switch values[Self.fold(name)] {
+            switch self[name] {
             case .int(let number): return number
             case .double(let number) where number.isFinite && abs(number) < 9e18: return Int(number)
             case .string(let text): if let number = Int(text) { return number }
@@ -94,7 +127,7 @@ public struct LenientFields: Sendable {
 
     public func strings(_ names: String...) -> [String]? {
         for name in names {
-            if case .array(let items) = values[Self.fold(name)] {
+            if case .array(let items) = self[name] {
                 return items.compactMap(\.stringValue)
             }
         }
