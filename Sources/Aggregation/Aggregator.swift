@@ -285,7 +285,7 @@ public final class Aggregator: Sendable {
         let now = self.now()
         var fields: [String: Data] = [:]
         for (name, value) in values {
-            fields[name] = (try? JSONCoding.encode(value.description)) ?? Data("null".utf8)
+            fields[name] = Data(JSONValue.quoted(value.description).utf8)
         }
         var reports: [String: SectionReport] = [:]
         var lookups: [String: SectionLookup] = [:]

@@ -11,7 +11,7 @@ enum JSONObjectWriter {
         for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
             if !first { output.append(UInt8(ascii: ",")) }
             first = false
-            output.append((try? JSONCoding.encode(key)) ?? Data("\"?\"".utf8))
+            output.append(contentsOf: JSONValue.quoted(key).utf8)
             output.append(UInt8(ascii: ":"))
             output.append(value)
         }

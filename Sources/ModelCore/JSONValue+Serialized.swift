@@ -43,6 +43,14 @@ extension JSONValue {
         return "\(d)"
     }
 
+    /// `s` as a JSON string, as ``JSONCoding`` writes it (plain text without the cost of an
+    /// encoder; escapes are left to Foundation's).
+    public static func quoted(_ s: String) -> String {
+        var out = ""
+        writeString(s, to: &out)
+        return out
+    }
+
     private static func writeString(_ s: String, to out: inout String) {
         let needsEscaping = s.utf8.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
         if !needsEscaping {

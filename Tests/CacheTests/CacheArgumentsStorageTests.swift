@@ -31,6 +31,23 @@ struct CacheArgumentsStorageTests {
         #expect(StoredArguments.decode("not json") == nil)
     }
 
+    /// Rows written before the arguments were written by hand hold `JSONEncoder`'s text: the
+    /// hand-written text is the same, byte for byte (numbers and odd names in the keys too).
+    @Test func argumentsTextIsTheEncodersText() throws {
+        let arguments: [String: ArgumentValue] = [
+            "list": .string("in/box \"x\" \u{1} één"), "limit": .int(-20), "all": .bool(false),
+            "date": .date(Self.day), "a10": .int(1), "a2": .int(2), "B": .string(""), "_x": .bool(true),
+            "past_days": .int(0), "Ä": .string("ü"),
+        ]
+        for count in 0...arguments.count {
+            let subset = Dictionary(uniqueKeysWithValues: arguments.sorted { $0.key < $1.key }.prefix(count).map { $0 })
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            let expected = try encoder.encode(subset.mapValues { [$0.kind.rawValue: $0.description] })
+            #expect(StoredArguments.encode(subset) == String(decoding: expected, as: UTF8.self))
+        }
+    }
+
     @Test func aStoredEntryKeepsItsArguments() async throws {
         let cache = try CacheFixture()
         _ = await cache.lookup()
