@@ -228,7 +228,8 @@ struct FaultSuiteTests {
     /// /v1/today with every backend failing in its own way: still 200, every section stale with
     /// the cached data and its own error code, `complete: false`. For another date the four
     /// dated sections have no data (error, or timeout for the slow one); `knowledge` (the newest
-    /// items, the same for every date) still answers from the cache, so the answer stays 200.
+    /// items, the same for every date) still answers from the cache — as stale, its refetch having
+    /// just failed — so the answer stays 200.
     @Test("/v1/today with all five backends faulted five ways")
     func todayWithEveryBackendFaulted() async throws {
         let faults: [(kind: SimulatorKind, fault: Fault, section: String)] = [
@@ -274,8 +275,13 @@ struct FaultSuiteTests {
                 let coldBody = try Self.json(cold, coldURI)
                 #expect(cold.status == .ok, "knowledge still has data: \(coldBody)")
                 #expect(coldBody["complete"] == .bool(false))
+                // The same knowledge entry as above, whose refetch just failed: stale, with its error.
                 #expect(
-                    coldBody["sections"]?["knowledge"]?["status"] == .string("ok"), "\(coldBody["sections"] ?? .null)")
+                    coldBody["sections"]?["knowledge"]?["status"] == .string("stale"),
+                    "\(coldBody["sections"] ?? .null)")
+                #expect(
+                    Fault.rateLimited.codes.contains(
+                        coldBody["sections"]?["knowledge"]?["error"]?["code"]?.stringValue ?? "none"))
                 #expect(coldBody["knowledge"] == warm["knowledge"])
                 for (kind, fault, section) in faults where section != "knowledge" {
                     let report = coldBody["sections"]?[section]
@@ -424,8 +430,11 @@ struct FaultSuiteTests {
                                 response.status.code == 502 && status == "error" && fault.codes.contains(code ?? "")
                             case (false, true):
                                 response.status == .ok && status == "stale" && fault.codes.contains(code ?? "")
-                            // A fresh entry answers without asking the backend.
-                            case (false, false): response.status == .ok && status == "ok"
+                            // A fresh entry answers without asking the backend: as fresh until a
+                            // refetch of it failed, then as stale with that error (the data kept).
+                            case (false, false):
+                                response.status == .ok
+                                    && (status == "ok" || (status == "stale" && fault.codes.contains(code ?? "")))
                             }
                         return (outcome, expected ? nil : "\(uri) \(forced ? "no-cache" : "plain"): \(outcome)")
                     }
