@@ -836,7 +836,8 @@ def report(results: dict, info: dict, cfg: dict, meta: dict) -> str:
             f"| 7 | cold `GET /v1/today` over far links: TLS, {links['rtt']} ms round trip, 4 backends at "
             f"{links['latency']} ms | first after start {fmt_ms(links['first_ms'])} ({links['opened_by_first']} connections "
             f"opened); then p50 **{fmt_ms(links['kept_p50'])}** (×{links['iterations']}); after {links['idle_seconds']} s "
-            f"idle **{fmt_ms(links['idle_ms'])}**, {links['opened_after_idle']} connections opened "
+            f"idle **{fmt_ms(links['idle_ms'])}**, {links['opened_after_idle']} connections opened (sections: "
+            + ", ".join(f"{name} {fmt_ms(ms)}" for name, ms in links["sections_after_idle"].items()) + ") "
             f"| kept and after idle ≤ {links['target_ms']} ms (one round trip) | {verdict(links['pass'])} |")
     for name, error in results.get("errors", {}).items():
         lines.append(f"| {name} | did not complete: {error} | | **FAIL** |")

@@ -117,10 +117,9 @@ struct SimulatorResponder<Backend: SimulatorBackend>: HTTPResponder {
         control.record(method: sim.method.rawValue, path: sim.path)
         let received = ContinuousClock.now
         defer {
-            let elapsed = ContinuousClock.now - received
             control.recordDuration(
-                method: sim.method.rawValue, path: sim.path,
-                milliseconds: Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+                method: sim.method.rawValue, path: sim.path, milliseconds: (ContinuousClock.now - received).milliseconds
+            )
         }
         let faults = control.faults.applying(to: sim.method.rawValue)
         if faults.latencyMs > 0 {
