@@ -133,7 +133,7 @@ let package = Package(
         .testTarget(
             name: "BackendsTests",
             dependencies: [
-                "Backends", "CalendarReader", "ChildProcess", "Model", "Simulators", "Yams",
+                "Backends", "CalendarReader", "ChildProcess", "Gates", "Model", "Simulators", "Yams",
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),

@@ -190,6 +190,12 @@ public actor AttemptBudget {
     }
 }
 
+/// Shared state with work of its own in the background (a keeper), stopped when the registry
+/// drops it.
+public protocol SharedStateStopping: Sendable {
+    func stopSharedState()
+}
+
 /// Every `AuthSession` of the running gateway, one per account scope (`AccountScope`, or a
 /// profile's name) and backend (and name), and other per-account or per-server state a
 /// backend keeps across requests (`shared(_:make:)`).
@@ -199,10 +205,21 @@ public final class SessionRegistry: Sendable {
     public let vault: any CredentialVault
     /// The clock of the state kept here (a test can move it forward).
     public let now: @Sendable () -> Date
+    /// How state kept here waits for a time of its own clock (a test can move the clock instead).
+    public let sleep: @Sendable (TimeInterval) async throws -> Void
 
-    public init(vault: any CredentialVault, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+        vault: any CredentialVault, now: @escaping @Sendable () -> Date = { Date() },
+        sleep: @escaping @Sendable (TimeInterval) async throws -> Void = SessionRegistry.realSleep
+    ) {
         self.vault = vault
         self.now = now
+        self.sleep = sleep
+    }
+
+    /// Sleeps for `seconds` of real time.
+    public static let realSleep: @Sendable (TimeInterval) async throws -> Void = { seconds in
+        try await Task.sleep(for: .milliseconds(Int64((seconds * 1000).rounded(.up))))
     }
 
     /// The value kept under `key`, made by `make` the first time it is asked for (a reference
@@ -224,9 +241,21 @@ public final class SessionRegistry: Sendable {
         sessions.withLock { sessions in
             for key in sessions.keys where key.hasPrefix(prefix) { sessions[key] = nil }
         }
-        others.withLock { others in
-            for key in others.keys where key.hasPrefix(prefix) { others[key] = nil }
+        let dropped = others.withLock { others in
+            var dropped: [any Sendable] = []
+            for key in others.keys where key.hasPrefix(prefix) {
+                dropped.append(others[key]!)
+                others[key] = nil
+            }
+            return dropped
         }
+        for case let value as any SharedStateStopping in dropped { value.stopSharedState() }
+    }
+
+    /// Stops the background work of every shared value (the gateway is stopping).
+    public func stopAll() {
+        let values = others.withLock { Array($0.values) }
+        for case let value as any SharedStateStopping in values { value.stopSharedState() }
     }
 
     public func session(

@@ -164,6 +164,7 @@ public final class GatewayRuntime: Sendable {
     }
 
     public func shutdown() async {
+        durable.sessions.stopAll()
         await durable.http.shutdown()
     }
 }

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Backends
 import Foundation
+import Gates
 import Logging
 import Model
 import NIOCore
@@ -25,6 +26,25 @@ struct TickedifySessionTrustSimulatorTests {
         func advance(_ seconds: TimeInterval) { value.withLock { $0 += seconds } }
     }
 
+    /// The keeper's sleep for a test: held until the test releases it, then the test clock moves
+    /// by the time slept instead.
+    final class HeldSleep: Sendable {
+        private let gate = Mutex(Gate())
+        let clock: TestClock
+
+        init(clock: TestClock) { self.clock = clock }
+
+        func sleep(_ seconds: TimeInterval) async {
+            await gate.withLock { $0 }.wait()
+            clock.advance(seconds)
+        }
+
+        /// Lets the keeper sleep (and so run) until `hold()`.
+        func release() { gate.withLock { $0 }.open() }
+
+        func hold() { gate.withLock { $0 = Gate() } }
+    }
+
     /// A simulator, a vault that outlives "restarts", one HTTP client and the test clock.
     struct Fixture {
         let sim: RunningSimulator
@@ -32,18 +52,23 @@ struct TickedifySessionTrustSimulatorTests {
         let clock = TestClock()
         let http = UpstreamHTTP(client: .shared)
         var window: TimeInterval = 30
+        var keepWarm: TimeInterval = 0
 
         /// A gateway's sessions as after a (re)start: nothing in memory, the vault as it is.
         func restart() -> SessionRegistry {
             SessionRegistry(vault: vault, now: { [clock] in clock.now() })
         }
 
-        func context(_ sessions: SessionRegistry) -> OperationContext {
-            let settings = TickedifySettings(
+        var settings: TickedifySettings {
+            TickedifySettings(
                 endpoint: BackendEndpoint(baseURL: sim.apiBaseURL), email: TickedifySimulator.demoEmail,
-                password: Secret(TickedifySimulator.demoPassword), sessionTrust: .seconds(window)
+                password: Secret(TickedifySimulator.demoPassword), sessionTrust: .seconds(window),
+                sessionKeepWarm: .seconds(keepWarm)
             )
-            return OperationContext(
+        }
+
+        func context(_ sessions: SessionRegistry) -> OperationContext {
+            OperationContext(
                 profileName: "default", profile: ProfileConfig([settings]),
                 clock: RequestClock(now: Date(), timeZone: zone), http: http,
                 sessions: sessions, logger: Logger(label: "test")
@@ -80,7 +105,8 @@ struct TickedifySessionTrustSimulatorTests {
     }
 
     static func withFixture(
-        window: TimeInterval = 30, loginLimit: Int = 5, _ body: (Fixture) async throws -> Void
+        window: TimeInterval = 30, keepWarm: TimeInterval = 0, loginLimit: Int = 5,
+        _ body: (Fixture) async throws -> Void
     ) async throws {
         let options = TickedifySimulator.Options(
             seedDay: LocalDate.today(in: zone).description, timeZone: zone, loginLimit: loginLimit
@@ -88,6 +114,7 @@ struct TickedifySessionTrustSimulatorTests {
         let sim = try await TickedifySimulator(options: options).start()
         var fixture = Fixture(sim: sim)
         fixture.window = window
+        fixture.keepWarm = keepWarm
         do {
             try await body(fixture)
         } catch {
@@ -118,6 +145,67 @@ struct TickedifySessionTrustSimulatorTests {
             #expect(f.calls(Self.me) == 2, "31 s after the last proof: checked again")
             #expect(f.planningCalls() == 4)
             #expect(f.calls(Self.login) == 1, "the cookie came from the vault")
+            #expect(try await f.crashes() == 0)
+        }
+    }
+
+    // MARK: - Keeping the session warm
+
+    /// A session in use is kept proven by checks of its own just before its proof runs out, so
+    /// the first planning call after a pause needs no check; once nothing used it for
+    /// `session_keep_warm` it is left alone, and the next call checks first. The keeper's
+    /// sleeps move the test clock.
+    @Test func aSessionInUseIsKeptProvenThroughAPauseAndLeftAloneWhenIdle() async throws {
+        try await Self.withFixture(keepWarm: 120) { f in
+            let held = HeldSleep(clock: f.clock)
+            let sessions = SessionRegistry(
+                vault: f.vault, now: { [clock = f.clock] in clock.now() }, sleep: { await held.sleep($0) })
+            let session = TickedifyClient(settings: f.settings, context: f.context(sessions)).session
+            let start = f.clock.now()
+            try await f.plan(sessions)
+            #expect(f.calls(Self.login) == 1)
+            #expect(f.calls(Self.me) == 0)
+            #expect(await session.isKeepingWarm)
+            held.release()
+            await session.keeperStopped()
+            held.hold()
+            #expect(f.calls(Self.me) == 4, "checks at 25, 50, 75 and 100 s; 125 s is past the 120 s")
+            #expect(f.clock.now().timeIntervalSince(start) == 100)
+
+            f.clock.advance(25)
+            try await f.plan(sessions)
+            #expect(f.calls(Self.me) == 4, "125 s after the last planning call, still proven: no check")
+            held.release()
+            await session.keeperStopped()
+            held.hold()
+            #expect(f.calls(Self.me) == 8, "kept warm again after that call")
+
+            f.clock.advance(300)
+            try await f.plan(sessions)
+            #expect(f.calls(Self.me) == 9, "idle for longer than keep-warm: checked before the call")
+            #expect(f.planningCalls() == 3)
+            #expect(f.calls(Self.login) == 1)
+            #expect(try await f.crashes() == 0)
+            held.release()
+            await session.keeperStopped()
+        }
+    }
+
+    /// A keep-warm check answered 401 (the server forgot the session) ends the trust and the
+    /// keeping; it never logs in by itself, and the next planning call checks first.
+    @Test func aKeepWarmCheckThatFindsTheSessionGoneEndsTheTrustWithoutALogin() async throws {
+        try await Self.withFixture(keepWarm: 120) { f in
+            let held = HeldSleep(clock: f.clock)
+            let sessions = SessionRegistry(
+                vault: f.vault, now: { [clock = f.clock] in clock.now() }, sleep: { await held.sleep($0) })
+            let session = TickedifyClient(settings: f.settings, context: f.context(sessions)).session
+            try await f.plan(sessions)
+            try await f.expireServerSessions()
+            held.release()
+            await session.keeperStopped()
+            #expect(f.calls(Self.me) == 1, "one check, answered 401; no more")
+            #expect(f.calls(Self.login) == 1, "the keeper does not log in")
+            #expect(await session.state.provenAt == nil)
             #expect(try await f.crashes() == 0)
         }
     }

@@ -232,4 +232,68 @@ struct TickedifySessionTrustSettingTests {
         }
         #expect(throws: (any Error).self) { try Self.decode("session_trust: -1\n") }
     }
+
+}
+
+extension TickedifySessionTrustTests {
+    // MARK: - Keeping a session in use proven
+
+    /// A state whose cookie was logged in and used at `login`, kept warm for `keepWarm`.
+    static func used(keepWarm: TimeInterval = 300, window: TimeInterval = 30) -> TickedifySessionTrust {
+        var trust = TickedifySessionTrust(policy: .init(window: window, keepWarm: keepWarm))
+        trust.loggedIn(cookie: "tickedify.sid=a", sentAt: Self.login, expires: Self.login + Self.day)
+        trust.used(at: Self.login)
+        return trust
+    }
+
+    /// The checks a keeper would send from `now` on, each proving the session when it is sent.
+    static func keeperChecks(_ trust: inout TickedifySessionTrust, from now: Date) -> [TimeInterval] {
+        var checks: [TimeInterval] = []
+        while let due = trust.keepWarmCheck(now: now), checks.count < 1000 {
+            checks.append(due.timeIntervalSince(Self.login))
+            trust.proven("tickedify.sid=a", sentAt: due)
+        }
+        return checks
+    }
+
+    @Test func aSessionInUseIsCheckedFiveSecondsBeforeItsProofRunsOut() {
+        var trust = Self.used()
+        #expect(trust.keepWarmCheck(now: Self.login) == Self.login + 25)
+        trust.proven("tickedify.sid=a", sentAt: Self.login + 25)
+        #expect(trust.keepWarmCheck(now: Self.login + 25) == Self.login + 50)
+        #expect(!trust.needsCheck("tickedify.sid=a", now: Self.login + 54), "the check carries the trust on")
+        #expect(Self.used(window: 6).keepWarmCheck(now: Self.login) == Self.login + 3, "half a short window")
+    }
+
+    @Test func keepingWarmEndsKeepWarmAfterTheLastUse() {
+        var trust = Self.used(keepWarm: 120)
+        #expect(Self.keeperChecks(&trust, from: Self.login) == [25, 50, 75, 100])
+        #expect(trust.needsCheck("tickedify.sid=a", now: Self.login + 131), "idle: the trust runs out")
+        trust.used(at: Self.login + 200)
+        trust.proven("tickedify.sid=a", sentAt: Self.login + 200)
+        #expect(Self.keeperChecks(&trust, from: Self.login + 200) == [225, 250, 275, 300])
+    }
+
+    @Test func nothingIsKeptWarmThatIsOffUnusedUnprovenOrNearItsExpiry() {
+        #expect(Self.used(keepWarm: 0).keepWarmCheck(now: Self.login) == nil, "turned off")
+        #expect(Self.used(window: 0).keepWarmCheck(now: Self.login) == nil, "no trust to keep")
+
+        var unused = TickedifySessionTrust(policy: .init(window: 30, keepWarm: 300))
+        unused.loggedIn(cookie: "tickedify.sid=a", sentAt: Self.login, expires: Self.login + Self.day)
+        #expect(unused.keepWarmCheck(now: Self.login) == nil, "a session no call needed yet")
+
+        var ended = Self.used()
+        ended.failed(.unauthorized, at: Self.login + 1)
+        #expect(ended.keepWarmCheck(now: Self.login + 1) == nil, "the trust ended")
+
+        var restored = TickedifySessionTrust(policy: .init(window: 30, keepWarm: 300))
+        restored.restored(cookie: "tickedify.sid=a", expires: Self.login + Self.day, now: Self.login)
+        restored.used(at: Self.login)
+        #expect(restored.keepWarmCheck(now: Self.login) == nil, "nothing proved the cookie from the vault")
+
+        var nearExpiry = TickedifySessionTrust(policy: .init(window: 30, keepWarm: 300))
+        nearExpiry.loggedIn(cookie: "tickedify.sid=a", sentAt: Self.login, expires: Self.login + 620)
+        nearExpiry.used(at: Self.login)
+        #expect(nearExpiry.keepWarmCheck(now: Self.login) == nil, "trusted no longer by then: the next call renews")
+    }
 }

@@ -19,7 +19,7 @@ extension SessionRegistry {
                     profile: scope.description, backend: TickedifyClient.backend, name: TickedifySession.vaultName,
                     budget: budget
                 ),
-                vault: vault, profile: scope.description, policy: policy, now: now
+                vault: vault, profile: scope.description, policy: policy, now: now, sleep: sleep
             )
         }
     }

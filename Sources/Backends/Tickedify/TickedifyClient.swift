@@ -44,7 +44,8 @@ public struct TickedifyClient: Sendable {
         self.source = UpstreamSource(profile: context.profileName, backend: Self.backend)
         self.session = context.sessions.tickedifySession(
             scope: Self.scope(settings), baseURL: settings.endpoint.baseURL,
-            policy: TickedifySessionTrust.Policy(window: settings.sessionTrust.seconds)
+            policy: TickedifySessionTrust.Policy(
+                window: settings.sessionTrust.seconds, keepWarm: settings.sessionKeepWarm.seconds)
         )
     }
 
@@ -102,11 +103,29 @@ public struct TickedifyClient: Sendable {
         -> UpstreamHTTP.Response
     {
         var cookie = cookie
+        await session.used()
         if await session.needsCheck(cookie) {
             cookie = try await verified(cookie)
             if let refused = await session.currentAccess()?.error { throw refused }
         }
-        return try await send(method, path, cookie: cookie, body: body, retry: RetryPolicy.none, needsProof: true)
+        let response = try await send(
+            method, path, cookie: cookie, body: body, retry: RetryPolicy.none, needsProof: true)
+        await session.keepWarm { [self] cookie in await keepWarmCheck(cookie) }
+        return response
+    }
+
+    /// A keep-warm check (`session_keep_warm`): `GET /api/auth/me` with `cookie`, shared with any
+    /// check that runs at the same time. A 2xx proves the session again; a 401 or no answer ends
+    /// the trust. It never logs in: the next call does, if it must.
+    func keepWarmCheck(_ cookie: String) async {
+        do {
+            _ = try await session.auth.check(cookie) { [self] in
+                let me = try await send(.GET, "/api/auth/me", cookie: cookie)
+                return me.isSuccess
+            }
+        } catch {
+            logger.debug("Tickedify keep-warm session check failed", metadata: ["error": "\(error)"])
+        }
     }
 
     /// POST `path` with a session checked just before (`/api/auth/me`, logging in after its

@@ -9,7 +9,11 @@ import Model
 /// The cookie's expiry is kept in the vault next to the cookie (`session_cookie.expires`,
 /// with a fingerprint of the cookie it belongs to), so it survives a restart; the trust
 /// itself is kept in memory only, so the first call after a restart checks the session.
-public actor TickedifySession {
+///
+/// While the session is in use it is kept proven by a keeper (``keepWarm(using:)``): one task
+/// per account that sleeps until the proof is about to run out and then checks the session,
+/// for as long as ``TickedifySessionTrust/keepWarmCheck(now:)`` says.
+public actor TickedifySession: SharedStateStopping {
     public static let vaultName = "session_cookie"
     static let expiresName = vaultName + ".expires"
     public static let accessName = "access"
@@ -23,16 +27,21 @@ public actor TickedifySession {
     nonisolated let vault: any CredentialVault
     nonisolated let profile: String
     private let clock: @Sendable () -> Date
+    private let sleep: @Sendable (TimeInterval) async throws -> Void
+    private var keeper: Task<Void, Never>?
+    private var stopped = false
 
     public init(
         auth: AuthSession, vault: any CredentialVault, profile: String, policy: TickedifySessionTrust.Policy,
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: @escaping @Sendable () -> Date = { Date() },
+        sleep: @escaping @Sendable (TimeInterval) async throws -> Void = SessionRegistry.realSleep
     ) {
         self.auth = auth
         self.vault = vault
         self.profile = profile
         self.trust = TickedifySessionTrust(policy: policy)
         self.clock = now
+        self.sleep = sleep
     }
 
     /// The time by the session's clock.
@@ -83,6 +92,55 @@ public actor TickedifySession {
     /// Ends the trust.
     public func failed(_ failure: TickedifySessionTrust.Failure) {
         trust.failed(failure, at: now())
+    }
+
+    /// A call that needs a proven session is being made (keep-warm checks do not count).
+    public func used() {
+        trust.used(at: now())
+    }
+
+    /// Starts the keeper unless it runs: it sleeps until the next keep-warm check is due and
+    /// sends it with `check` (given the cookie), until the trust says no more — the session idle
+    /// for longer than `keep_warm`, the trust ended (a check that failed ends it), or a check
+    /// that did not move the proof forward.
+    public func keepWarm(using check: @escaping @Sendable (String) async -> Void) {
+        guard keeper == nil, !stopped, trust.keepWarmCheck(now: now()) != nil else { return }
+        keeper = Task { await self.keepWarmLoop(check) }
+    }
+
+    private func keepWarmLoop(_ check: @Sendable (String) async -> Void) async {
+        defer { keeper = nil }
+        var checked: Date?
+        while !stopped, !Task.isCancelled, let due = trust.keepWarmCheck(now: now()), let cookie = trust.cookie {
+            let wait = due.timeIntervalSince(now())
+            if wait > 0 {
+                do { try await sleep(wait) } catch { return }
+                continue
+            }
+            // The check before did not prove the session again (an error that ends nothing):
+            // stop rather than ask again at once; the next call checks as it would anyway.
+            if let checked, due <= checked { return }
+            checked = due
+            await check(cookie)
+        }
+    }
+
+    /// Waits until the keeper has stopped (tests).
+    public func keeperStopped() async {
+        await keeper?.value
+    }
+
+    /// Whether a keeper runs (tests, diagnostics).
+    public var isKeepingWarm: Bool { keeper != nil }
+
+    /// Stops the keeper for good (the session's settings were replaced at a reload).
+    public nonisolated func stopSharedState() {
+        Task { await self.stopKeeper() }
+    }
+
+    private func stopKeeper() {
+        stopped = true
+        keeper?.cancel()
     }
 
     /// What Tickedify last said about the account's access (nil: nothing yet).

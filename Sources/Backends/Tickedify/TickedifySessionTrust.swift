@@ -14,6 +14,11 @@ import Foundation
 ///
 /// Independently of the window, a cookie within ``Policy/renewalLead`` of its expiry is
 /// renewed by a login before a call, at most once per cookie (``claimRenewal(now:)``).
+///
+/// While the session is in use it is kept proven (``keepWarmCheck(now:)``): a check goes out
+/// just before the proof runs out, as long as a call that needed the session was made within
+/// ``Policy/keepWarm`` — so the first call after a pause shorter than that needs no check of its
+/// own, and a session nobody uses is left alone.
 public struct TickedifySessionTrust: Sendable, Equatable {
     public struct Policy: Sendable, Equatable {
         /// How long a proof counts, in seconds; 0 turns trust off (check before every call).
@@ -22,12 +27,23 @@ public struct TickedifySessionTrust: Sendable, Equatable {
         public var expiryMargin: TimeInterval
         /// A login ahead of time when the cookie expires within this many seconds.
         public var renewalLead: TimeInterval
+        /// How long after the last call that needed a proven session the session is kept proven
+        /// by checks of its own; 0 turns this off.
+        public var keepWarm: TimeInterval
 
-        public init(window: TimeInterval = 30, expiryMargin: TimeInterval = 600, renewalLead: TimeInterval = 3600) {
+        public init(
+            window: TimeInterval = 30, expiryMargin: TimeInterval = 600, renewalLead: TimeInterval = 3600,
+            keepWarm: TimeInterval = 0
+        ) {
             self.window = window
             self.expiryMargin = expiryMargin
             self.renewalLead = renewalLead
+            self.keepWarm = keepWarm
         }
+
+        /// How long before the proof runs out a keep-warm check goes out: 5 s, or half the
+        /// window when that is shorter.
+        public var keepWarmLead: TimeInterval { min(5, window / 2) }
 
         public static let standard = Policy()
     }
@@ -57,6 +73,8 @@ public struct TickedifySessionTrust: Sendable, Equatable {
     public private(set) var endedAt: Date?
     /// Whether the cookie's early renewal was already claimed (it is tried once per cookie).
     public private(set) var renewalClaimed = false
+    /// When a call that needed a proven session was last made (keep-warm checks do not count).
+    public private(set) var usedAt: Date?
 
     public init(policy: Policy = .standard) {
         self.policy = policy
@@ -109,7 +127,27 @@ public struct TickedifySessionTrust: Sendable, Equatable {
         return true
     }
 
+    /// A call that needs a proven session is being made at `at` (not a keep-warm check).
+    public mutating func used(at: Date) {
+        usedAt = max(usedAt ?? at, at)
+    }
+
     // MARK: - Questions
+
+    /// When the next keep-warm check should go out: ``Policy/keepWarmLead`` before the current
+    /// proof runs out, if that moment is within ``Policy/keepWarm`` of the last use. Nil when
+    /// keeping warm is off, the window is 0, nothing proves the cookie (the trust ended, or never
+    /// began), it was never used, the cookie would be too close to its expiry to be trusted then
+    /// (the next call renews it), or the session has been idle too long.
+    public func keepWarmCheck(now: Date) -> Date? {
+        guard policy.keepWarm > 0, policy.window > 0, cookie != nil, let provenAt, let usedAt, let expires else {
+            return nil
+        }
+        let due = provenAt.addingTimeInterval(policy.window - policy.keepWarmLead)
+        guard due < usedAt.addingTimeInterval(policy.keepWarm) else { return nil }
+        guard expires.timeIntervalSince(due) > policy.expiryMargin else { return nil }
+        return due
+    }
 
     /// Whether `cookie` must be checked (`GET /api/auth/me`) before a call that needs a proven
     /// session: always with a window of 0, for a cookie the state is not about, without a proof

@@ -20,19 +20,30 @@ public struct TickedifySettings: BackendSettings, Hashable {
     /// risk: a session the server forgets inside it (an administrator wiping sessions) costs
     /// one planning call, which crashes the server. 0…300 s, default 30 s.
     public var sessionTrust: ConfigDuration
+    /// The longest `session_keep_warm` allowed.
+    public static let maximumSessionKeepWarm: Double = 3600
+    /// `session_keep_warm`: for how long after the last planning call the session is kept proven
+    /// by a `GET /api/auth/me` just before `session_trust` runs out, so that the first planning
+    /// call after a pause needs no check of its own (one round trip less). At most one check
+    /// per `session_trust` while it lasts (about 10 for the default 5 minutes and 30 s); 0 turns
+    /// it off. 0…1 h, default 5 min.
+    public var sessionKeepWarm: ConfigDuration
 
     public init(
-        endpoint: BackendEndpoint, email: String, password: Secret? = nil, sessionTrust: ConfigDuration = .seconds(30)
+        endpoint: BackendEndpoint, email: String, password: Secret? = nil, sessionTrust: ConfigDuration = .seconds(30),
+        sessionKeepWarm: ConfigDuration = .seconds(300)
     ) {
         self.endpoint = endpoint
         self.email = email
         self.password = password
         self.sessionTrust = sessionTrust
+        self.sessionKeepWarm = sessionKeepWarm
     }
 
     enum CodingKeys: String, CodingKey {
         case email, password
         case sessionTrust = "session_trust"
+        case sessionKeepWarm = "session_keep_warm"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -48,6 +59,15 @@ public struct TickedifySettings: BackendSettings, Hashable {
                     + "without a new check (0 checks before every planning call)"
             )
         }
+        self.sessionKeepWarm =
+            try container.decodeIfPresent(ConfigDuration.self, forKey: .sessionKeepWarm) ?? .seconds(300)
+        guard sessionKeepWarm.seconds <= Self.maximumSessionKeepWarm else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .sessionKeepWarm, in: container,
+                debugDescription: "must be between 0 and 3600s (1h): how long after the last planning call the "
+                    + "session is kept proven (0 turns it off)"
+            )
+        }
     }
 
     public var endpoints: [BackendEndpoint] { [endpoint] }
@@ -58,5 +78,6 @@ public struct TickedifySettings: BackendSettings, Hashable {
         try container.encode(email, forKey: .email)
         try container.encodeIfPresent(password, forKey: .password)
         try container.encode(sessionTrust, forKey: .sessionTrust)
+        try container.encode(sessionKeepWarm, forKey: .sessionKeepWarm)
     }
 }
