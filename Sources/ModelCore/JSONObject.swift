@@ -15,6 +15,24 @@ public struct JSONObject: Sendable, Hashable, Encodable, ExpressibleByDictionary
         fields = dictionary.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     }
 
+    /// The fields of a parsed object as ``init(_:)`` would keep them from a dictionary filled
+    /// with the first value of each key: in the order of their keys, the first of a repeated key
+    /// kept — without hashing every key.
+    init(parsedFields parsed: [(String, JSONValue)]) {
+        var sorted = parsed
+        if !parsed.indices.dropFirst().allSatisfy({ parsed[$0 - 1].0 < parsed[$0].0 }) {
+            // Ties keep their order (the first of a repeated key first): the index decides.
+            sorted = parsed.indices.sorted { a, b in
+                parsed[a].0 != parsed[b].0 ? parsed[a].0 < parsed[b].0 : a < b
+            }.map { parsed[$0] }
+            var unique: [(String, JSONValue)] = []
+            unique.reserveCapacity(sorted.count)
+            for field in sorted where unique.last?.0 != field.0 { unique.append(field) }
+            sorted = unique
+        }
+        fields = sorted
+    }
+
     /// The last value for `key`; setting replaces every field of that name by one at the first
     /// one's place (or appends it), setting nil removes them.
     public subscript(key: String) -> JSONValue? {

@@ -141,12 +141,12 @@ struct JSONValueParser {
     private mutating func object() throws(JSONParseError) -> JSONValue {
         try enter()
         index += 1
-        var fields: [String: JSONValue] = [:]
+        var fields: [(String, JSONValue)] = []
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
             depth -= 1
-            return .object(JSONObject(fields))
+            return .object(JSONObject(fields: []))
         }
         while true {
             skipWhitespace()
@@ -158,8 +158,7 @@ struct JSONValueParser {
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw failure("expected :") }
             index += 1
             skipWhitespace()
-            let field = try value()
-            if fields[key] == nil { fields[key] = field }
+            fields.append((key, try value()))
             skipWhitespace()
             guard index < bytes.count else { throw failure("an object is not closed") }
             switch bytes[index] {
@@ -167,7 +166,7 @@ struct JSONValueParser {
             case UInt8(ascii: "}"):
                 index += 1
                 depth -= 1
-                return .object(JSONObject(fields))
+                return .object(JSONObject(parsedFields: fields))
             default: throw failure("expected , or } in an object")
             }
         }
@@ -228,11 +227,25 @@ struct JSONValueParser {
         try utf8(UnsafeBufferPointer(rebasing: bytes[range]))
     }
 
-    private func utf8(_ text: some Collection<UInt8>) throws(JSONParseError) -> String {
-        guard let string = String(validating: text, as: UTF8.self) else {
-            throw failure("a string is not valid UTF-8")
-        }
-        return string
+    private func utf8(_ text: [UInt8]) throws(JSONParseError) -> String {
+        let checked: String? = text.withUnsafeBufferPointer { Self.validatedUTF8($0) }
+        guard let checked else { throw failure("a string is not valid UTF-8") }
+        return checked
+    }
+
+    private func utf8(_ text: UnsafeBufferPointer<UInt8>) throws(JSONParseError) -> String {
+        guard let checked = Self.validatedUTF8(text) else { throw failure("a string is not valid UTF-8") }
+        return checked
+    }
+
+    /// `text` as a String when it is valid UTF-8, nil otherwise — what `String(validating:as:)`
+    /// answers, without its generic path (a metadata lookup per string, a fifth of the parse):
+    /// decoding repairs bad bytes, so the text is valid exactly when decoding left every byte
+    /// as it was.
+    static func validatedUTF8(_ text: UnsafeBufferPointer<UInt8>) -> String? {
+        let decoded = String(decoding: text, as: UTF8.self)
+        if text.allSatisfy({ $0 < 0x80 }) { return decoded }
+        return decoded.utf8.elementsEqual(text) ? decoded : nil
     }
 
     /// After `\u`: four hex digits, and for a high surrogate the `\u` of its low one.
