@@ -30,6 +30,23 @@ struct LenientFieldsTests {
         }
     }
 
+    /// A lookup skips a field whose hash differs, so keys that fold alike must hash alike
+    /// (or be compared anyway, as text outside ASCII is); and every pair is found through a
+    /// lookup exactly when the folds agree.
+    @Test func keysThatFoldAlikeHashAlikeAndAreFound() {
+        for a in Self.keys {
+            for b in Self.keys where LenientFields.foldedEqual(a, b) {
+                let (x, y) = (LenientFields.foldHash(a), LenientFields.foldHash(b))
+                #expect(x == y || x == LenientFields.notASCII || y == LenientFields.notASCII, "\(a) \(b)")
+            }
+            for b in Self.keys {
+                let fields = LenientFields(.object(JSONObject(fields: [(a, .string("found"))])))
+                #expect(
+                    (fields?.string(b) == "found") == (LenientFields.fold(a) == LenientFields.fold(b)), "\(a) \(b)")
+            }
+        }
+    }
+
     @Test func aKeyGivenTwiceReadsAsItsLastField() throws {
         let object = JSONValue.object(
             JSONObject(fields: [("start_time", .string("first")), ("startTime", .string("last"))]))

@@ -8,19 +8,45 @@ public struct LenientFields: Sendable {
     /// The object's fields as sent; a key is found by comparing folded forms (``fold``), the
     /// last field of a folded key winning, as a dictionary of folded keys would have it.
     private let fields: [(String, JSONValue)]
+    /// Each field's ``foldHash``, made once: a lookup compares these before any key.
+    private let hashes: [UInt64]
 
     public init?(_ value: JSONValue) {
         guard let object = value.objectValue else { return nil }
         fields = object.fields
+        hashes = fields.map { Self.foldHash($0.0) }
     }
 
     /// The value of the last field whose key folds to `name`'s fold. Every field of every
     /// upstream object is looked up here: the comparison folds as it goes and allocates nothing.
     private subscript(name: String) -> JSONValue? {
-        for field in fields.reversed() where Self.foldedEqual(field.0, name) {
-            return field.1
+        let hash = Self.foldHash(name)
+        for index in fields.indices.reversed() {
+            let other = hashes[index]
+            guard other == hash || other == Self.notASCII || hash == Self.notASCII else { continue }
+            if Self.foldedEqual(fields[index].0, name) { return fields[index].1 }
         }
         return nil
+    }
+
+    /// What ``foldHash`` gives a key with a byte outside ASCII: such keys are compared by their
+    /// folds (which compare canonically equal text as equal), so their hash says nothing.
+    static let notASCII: UInt64 = 0
+
+    /// An FNV-1a hash of the bytes of `key` that ``foldedEqual`` compares (ASCII lowercased,
+    /// `_` and `-` skipped): keys that fold to the same key have the same hash, so a different
+    /// hash rules a field out without comparing.
+    static func foldHash(_ key: String) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in key.utf8 {
+            switch byte {
+            case UInt8(ascii: "_"), UInt8(ascii: "-"): continue
+            case 0x80...: return notASCII
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): hash = (hash ^ UInt64(byte + 32)) &* 0x100_0000_01b3
+            default: hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+            }
+        }
+        return hash == notASCII ? 1 : hash
     }
 
     /// Whether `a` and `b` fold (``fold``) to the same key. Every field of every upstream object
