@@ -233,6 +233,19 @@ struct TickedifySessionTrustSettingTests {
         #expect(throws: (any Error).self) { try Self.decode("session_trust: -1\n") }
     }
 
+    @Test func keepWarmDefaultsToFiveMinutesAndIsRefusedPastAnHour() throws {
+        #expect(try Self.decode("").sessionKeepWarm.seconds == 300)
+        #expect(try Self.decode("session_keep_warm: 0\n").sessionKeepWarm.seconds == 0)
+        #expect(try Self.decode("session_keep_warm: 1h\n").sessionKeepWarm.seconds == 3600)
+        do {
+            _ = try Self.decode("session_keep_warm: 61m\n")
+            Issue.record("61 minutes must be refused")
+        } catch {
+            #expect("\(error)".contains("session_keep_warm"), "\(error)")
+            #expect("\(error)".contains("between 0 and 3600s"), "\(error)")
+        }
+    }
+
 }
 
 extension TickedifySessionTrustTests {
