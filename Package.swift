@@ -125,7 +125,9 @@ let package = Package(
         .target(name: "ChildProcess", path: "Tests/ChildProcess"),
         // Test support: a gate that holds async waiters until the test opens it.
         .target(name: "Gates", path: "Tests/Gates"),
-        .testTarget(name: "ModelTests", dependencies: ["Model"]),
+        // Test support: one seeded generator for tests that make their own inputs.
+        .target(name: "SeededRandom", path: "Tests/SeededRandom"),
+        .testTarget(name: "ModelTests", dependencies: ["Model", "SeededRandom"]),
         .testTarget(name: "CalendarReaderTests", dependencies: ["CalendarReader", "ChildProcess", "Model"]),
         .testTarget(
             name: "CacheTests", dependencies: ["Cache", "Model", .product(name: "GRDB", package: "GRDB.swift")]
@@ -146,7 +148,8 @@ let package = Package(
         .testTarget(
             name: "GatewayTests",
             dependencies: [
-                "Gateway", "Aggregation", "Backends", "Cache", "Gates", "Model", "Simulators", "daygate",
+                "Gateway", "Aggregation", "Backends", "Cache", "Gates", "Model", "SeededRandom", "Simulators",
+                "daygate",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

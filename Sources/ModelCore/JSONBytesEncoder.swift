@@ -12,7 +12,7 @@ import Foundation
 /// checked byte for byte in `JSONBytesEncoderTests` (hand-picked and generated values).
 public enum JSONBytesEncoder {
     public static func encode(_ value: some Encodable) throws -> Data {
-        let root = try Slot.encoding(value, at: [])
+        let root = try JSONBytesSlot.encoding(value, at: [])
         var out: [UInt8] = []
         out.reserveCapacity(1024)
         try root.write(to: &out, at: [])
@@ -47,21 +47,16 @@ final class JSONBytesArray {
 }
 
 /// The value encoded at one place.
-enum Slot {
+enum JSONBytesSlot {
     static func encoding<T: Encodable>(_ value: T, at path: [any CodingKey]) throws -> JSONBytesNode {
         if T.self == URL.self || T.self == Data.self || T.self == Decimal.self || T.self == NSDecimalNumber.self {
-            return .raw(try Array(foundationEncoder.encode(value)))
+            return .raw(try Array(JSONCoding.encoder.encode(value)))
         }
         let encoder = JSONBytesEncoding(codingPath: path)
         try value.encode(to: encoder)
         return encoder.node ?? .object(JSONBytesObject())
     }
 
-    static var foundationEncoder: JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }
 }
 
 // MARK: - The encoder and its containers
@@ -127,7 +122,7 @@ struct JSONBytesKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: UInt64, forKey key: Key) throws { put(.integer(String(value)), key) }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        put(try Slot.encoding(value, at: codingPath + [key]), key)
+        put(try JSONBytesSlot.encoding(value, at: codingPath + [key]), key)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
@@ -160,14 +155,13 @@ struct JSONBytesKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     }
 }
 
-struct JSONBytesUnkeyedContainer: UnkeyedEncodingContainer {
-    let array: JSONBytesArray
-    let codingPath: [any CodingKey]
-    var count: Int { array.items.count }
+/// The scalar `encode` methods the unkeyed and the single-value containers share: each puts
+/// one value where the container keeps it.
+protocol JSONBytesScalarSink {
+    func put(_ value: JSONBytesNode)
+}
 
-    private func put(_ value: JSONBytesNode) { array.items.append(value) }
-    private var nextKey: any CodingKey { JSONBytesKey(intValue: array.items.count) }
-
+extension JSONBytesScalarSink {
     mutating func encodeNil() throws { put(.null) }
     mutating func encode(_ value: Bool) throws { put(.bool(value)) }
     mutating func encode(_ value: String) throws { put(.string(value)) }
@@ -183,9 +177,18 @@ struct JSONBytesUnkeyedContainer: UnkeyedEncodingContainer {
     mutating func encode(_ value: UInt16) throws { put(.integer(String(value))) }
     mutating func encode(_ value: UInt32) throws { put(.integer(String(value))) }
     mutating func encode(_ value: UInt64) throws { put(.integer(String(value))) }
+}
+
+struct JSONBytesUnkeyedContainer: UnkeyedEncodingContainer, JSONBytesScalarSink {
+    let array: JSONBytesArray
+    let codingPath: [any CodingKey]
+    var count: Int { array.items.count }
+
+    func put(_ value: JSONBytesNode) { array.items.append(value) }
+    private var nextKey: any CodingKey { JSONBytesKey(intValue: array.items.count) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        put(try Slot.encoding(value, at: codingPath + [nextKey]))
+        put(try JSONBytesSlot.encoding(value, at: codingPath + [nextKey]))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
@@ -211,30 +214,14 @@ struct JSONBytesUnkeyedContainer: UnkeyedEncodingContainer {
     }
 }
 
-struct JSONBytesSingleValueContainer: SingleValueEncodingContainer {
+struct JSONBytesSingleValueContainer: SingleValueEncodingContainer, JSONBytesScalarSink {
     let encoder: JSONBytesEncoding
     var codingPath: [any CodingKey] { encoder.codingPath }
 
-    private func put(_ value: JSONBytesNode) { encoder.node = value }
-
-    mutating func encodeNil() throws { put(.null) }
-    mutating func encode(_ value: Bool) throws { put(.bool(value)) }
-    mutating func encode(_ value: String) throws { put(.string(value)) }
-    mutating func encode(_ value: Double) throws { put(.double(value)) }
-    mutating func encode(_ value: Float) throws { put(.float(value)) }
-    mutating func encode(_ value: Int) throws { put(.integer(String(value))) }
-    mutating func encode(_ value: Int8) throws { put(.integer(String(value))) }
-    mutating func encode(_ value: Int16) throws { put(.integer(String(value))) }
-    mutating func encode(_ value: Int32) throws { put(.integer(String(value))) }
-    mutating func encode(_ value: Int64) throws { put(.integer(String(value))) }
-    mutating func encode(_ value: UInt) throws { put(.integer(String(value))) }
-    mutating func encode(_ value: UInt8) throws { put(.integer(String(value))) }
-    mutating func encode(_ value: UInt16) throws { put(.integer(String(value))) }
-    mutating func encode(_ value: UInt32) throws { put(.integer(String(value))) }
-    mutating func encode(_ value: UInt64) throws { put(.integer(String(value))) }
+    func put(_ value: JSONBytesNode) { encoder.node = value }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        put(try Slot.encoding(value, at: codingPath))
+        put(try JSONBytesSlot.encoding(value, at: codingPath))
     }
 }
 

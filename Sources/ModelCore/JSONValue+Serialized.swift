@@ -43,8 +43,8 @@ extension JSONValue {
         return "\(d)"
     }
 
-    /// `s` as a JSON string, as ``JSONCoding`` writes it (plain text without the cost of an
-    /// encoder; escapes are left to Foundation's).
+    /// `s` as a JSON string, as ``JSONCoding`` writes it (``JSONBytesEncoder``'s escaping,
+    /// without building an encoder).
     public static func quoted(_ s: String) -> String {
         var out = ""
         writeString(s, to: &out)
@@ -52,19 +52,9 @@ extension JSONValue {
     }
 
     private static func writeString(_ s: String, to out: inout String) {
-        let needsEscaping = s.utf8.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
-        if !needsEscaping {
-            out += "\""
-            out += s
-            out += "\""
-            return
-        }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        if let data = try? encoder.encode(s) {
-            out += String(decoding: data, as: UTF8.self)
-        } else {
-            out += "\"\""
-        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(s.utf8.count + 2)
+        JSONBytesNode.write(s, to: &bytes)
+        out += String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -67,6 +67,15 @@ struct TickedifySessionTrustSimulatorTests {
             )
         }
 
+        /// A gateway's sessions whose keeper sleeps on a `HeldSleep` of the test clock, and the
+        /// account's session in them.
+        func keptWarm() -> (HeldSleep, SessionRegistry, TickedifySession) {
+            let held = HeldSleep(clock: clock)
+            let sessions = SessionRegistry(
+                vault: vault, now: { [clock] in clock.now() }, sleep: { await held.sleep($0) })
+            return (held, sessions, TickedifyClient(settings: settings, context: context(sessions)).session)
+        }
+
         func context(_ sessions: SessionRegistry) -> OperationContext {
             OperationContext(
                 profileName: "default", profile: ProfileConfig([settings]),
@@ -157,10 +166,7 @@ struct TickedifySessionTrustSimulatorTests {
     /// sleeps move the test clock.
     @Test func aSessionInUseIsKeptProvenThroughAPauseAndLeftAloneWhenIdle() async throws {
         try await Self.withFixture(keepWarm: 120) { f in
-            let held = HeldSleep(clock: f.clock)
-            let sessions = SessionRegistry(
-                vault: f.vault, now: { [clock = f.clock] in clock.now() }, sleep: { await held.sleep($0) })
-            let session = TickedifyClient(settings: f.settings, context: f.context(sessions)).session
+            let (held, sessions, session) = f.keptWarm()
             let start = f.clock.now()
             try await f.plan(sessions)
             #expect(f.calls(Self.login) == 1)
@@ -195,10 +201,7 @@ struct TickedifySessionTrustSimulatorTests {
     /// keeping; it never logs in by itself, and the next planning call checks first.
     @Test func aKeepWarmCheckThatFindsTheSessionGoneEndsTheTrustWithoutALogin() async throws {
         try await Self.withFixture(keepWarm: 120) { f in
-            let held = HeldSleep(clock: f.clock)
-            let sessions = SessionRegistry(
-                vault: f.vault, now: { [clock = f.clock] in clock.now() }, sleep: { await held.sleep($0) })
-            let session = TickedifyClient(settings: f.settings, context: f.context(sessions)).session
+            let (held, sessions, session) = f.keptWarm()
             try await f.plan(sessions)
             try await f.expireServerSessions()
             held.release()

@@ -5,6 +5,7 @@ import Hummingbird
 import HummingbirdTesting
 import Model
 import NIOCore
+import SeededRandom
 import Simulators
 import Synchronization
 import Testing
@@ -46,7 +47,7 @@ enum FuzzPhase: String, Sendable {
     }
 
     func apply(to demo: DemoHarness, seed: UInt64) {
-        var rng = FuzzSplitMix64(seed: seed ^ 0xFA17)
+        var rng = SplitMix64(seed: seed ^ 0xFA17)
         for kind in SimulatorKind.demoKinds {
             let faults: SimulatorFaults
             switch self {
@@ -90,7 +91,7 @@ struct FuzzRequestGenerator: Sendable {
     ]
 
     func request(_ index: Int, etags: [String]) -> FuzzRequest {
-        var rng = FuzzSplitMix64(seed: seed ^ (UInt64(index) &* 0xD1B5_4A32_D192_ED03))
+        var rng = SplitMix64(seed: seed ^ (UInt64(index) &* 0xD1B5_4A32_D192_ED03))
         var method = Self.method(&rng)
         var path = Self.path(&rng, known: knownPaths)
         if let route = routes.first(where: { $0.path == path }), rng.percent(45) {
@@ -141,7 +142,7 @@ struct FuzzRequestGenerator: Sendable {
         return requests
     }
 
-    static func method(_ rng: inout FuzzSplitMix64) -> HTTPRequest.Method {
+    static func method(_ rng: inout SplitMix64) -> HTTPRequest.Method {
         switch rng.below(100) {
         case 0..<60: .get
         case 60..<70: .head
@@ -177,7 +178,7 @@ struct FuzzRequestGenerator: Sendable {
         return parts.suffix(2) == ["v1", "stream"] || decoded.lowercased().contains("stream")
     }
 
-    static func path(_ rng: inout FuzzSplitMix64, known: [String]) -> String {
+    static func path(_ rng: inout SplitMix64, known: [String]) -> String {
         let base = rng.pick(known)
         switch rng.below(22) {
         case 0..<10: return base
@@ -228,7 +229,7 @@ struct FuzzRequestGenerator: Sendable {
     }
 
     /// A local day near today (often cached) or anywhere in 2020–2030 (a miss upstream).
-    static func validDate(_ rng: inout FuzzSplitMix64) -> String {
+    static func validDate(_ rng: inout SplitMix64) -> String {
         if rng.percent(60) {
             let day = Calendar(identifier: .gregorian).date(byAdding: .day, value: rng.int(-10...10), to: Date())!
             var calendar = Calendar(identifier: .gregorian)
@@ -239,7 +240,7 @@ struct FuzzRequestGenerator: Sendable {
         return String(format: "%04d-%02d-%02d", rng.int(2020...2030), rng.int(1...12), rng.int(1...28))
     }
 
-    static func validQuery(_ rng: inout FuzzSplitMix64, route: FuzzRouteSpec) -> String? {
+    static func validQuery(_ rng: inout SplitMix64, route: FuzzRouteSpec) -> String? {
         var items: [String] = []
         let names = Set(route.parameters.map(\.name))
         let range = names.contains("from") && names.contains("to") && (!names.contains("date") || rng.percent(30))
@@ -272,7 +273,7 @@ struct FuzzRequestGenerator: Sendable {
         return items.isEmpty ? nil : items.joined(separator: "&")
     }
 
-    static func query(_ rng: inout FuzzSplitMix64) -> String {
+    static func query(_ rng: inout SplitMix64) -> String {
         if rng.percent(2) { return "q=" + String(repeating: "x", count: rng.int(4000...6000)) }
         var items: [String] = []
         for _ in 0..<rng.int(0...5) {
@@ -298,7 +299,7 @@ struct FuzzRequestGenerator: Sendable {
         return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
     }
 
-    static func value(_ rng: inout FuzzSplitMix64, for name: String) -> String {
+    static func value(_ rng: inout SplitMix64, for name: String) -> String {
         if rng.percent(8) {
             return rng.pick([
                 "%zz", "%", "%E2%82", "%0A%0D", "%00", "%1B[31m", "a%", "%%", "+", "%2B", "%C0%80", "%7F%08", "x%0Ay",
@@ -342,7 +343,7 @@ struct FuzzRequestGenerator: Sendable {
 
     static let longValues = [1024, 4096, 8192]
 
-    static func headers(_ rng: inout FuzzSplitMix64, method: HTTPRequest.Method, etags: [String]) -> HTTPFields {
+    static func headers(_ rng: inout SplitMix64, method: HTTPRequest.Method, etags: [String]) -> HTTPFields {
         var fields = HTTPFields()
         func add(_ name: String, _ value: String) {
             guard let name = HTTPField.Name(name) else { return }
@@ -446,7 +447,7 @@ struct FuzzRequestGenerator: Sendable {
         return fields
     }
 
-    static func body(_ rng: inout FuzzSplitMix64, method: HTTPRequest.Method) -> ByteBuffer? {
+    static func body(_ rng: inout SplitMix64, method: HTTPRequest.Method) -> ByteBuffer? {
         let writes: Set<HTTPRequest.Method> = [.post, .put, .patch, .delete]
         guard writes.contains(method) ? rng.percent(85) : rng.percent(8) else { return nil }
         switch rng.below(8) {

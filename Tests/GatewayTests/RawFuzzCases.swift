@@ -5,6 +5,7 @@ import Hummingbird
 import HummingbirdTesting
 import Model
 import NIOCore
+import SeededRandom
 import Simulators
 import Synchronization
 import Testing
@@ -24,7 +25,7 @@ struct RawFuzzCase: Sendable {
 enum RawFuzzCases {
     static func make(seed: UInt64) -> [RawFuzzCase] {
         var cases = fixed()
-        var rng = FuzzSplitMix64(seed: seed ^ 0x5A0C_E7)
+        var rng = SplitMix64(seed: seed ^ 0x5A0C_E7)
         for number in 0..<240 { cases.append(random(&rng, number: number)) }
         return cases
     }
@@ -177,7 +178,7 @@ enum RawFuzzCases {
 
     /// A well-formed request with one to three hostile mutations, so most of them get past
     /// the HTTP parser and reach the gateway's own middleware and handlers.
-    static func random(_ rng: inout FuzzSplitMix64, number: Int) -> RawFuzzCase {
+    static func random(_ rng: inout SplitMix64, number: Int) -> RawFuzzCase {
         var method = rng.pick(["GET", "GET", "GET", "GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PATCH"])
         var target = rng.pick([
             "/healthz", "/readyz", "/v1/today", "/v1/events?date=2026-02-30",

@@ -1,5 +1,6 @@
 import Foundation
 import Model
+import SeededRandom
 import Testing
 
 /// `JSONBytesEncoder` writes the bytes Foundation's `JSONEncoder` writes with `JSONCoding`'s
@@ -8,9 +9,7 @@ import Testing
 @Suite("JSONBytesEncoder")
 struct JSONBytesEncoderTests {
     static func foundation(_ value: some Encodable) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
+        String(decoding: try JSONCoding.encoder.encode(value), as: UTF8.self)
     }
 
     static func ours(_ value: some Encodable) throws -> String {
@@ -119,7 +118,7 @@ struct JSONBytesEncoderTests {
             }
         }
 
-        static func make(_ rng: inout SplitMix, depth: Int = 0) -> Generated {
+        static func make(_ rng: inout SplitMix64, depth: Int = 0) -> Generated {
             switch rng.next() % (depth > 3 ? 5 : 7) {
             case 0: return .string(text(&rng))
             case 1:
@@ -138,7 +137,7 @@ struct JSONBytesEncoderTests {
             }
         }
 
-        static func text(_ rng: inout SplitMix) -> String {
+        static func text(_ rng: inout SplitMix64) -> String {
             let pools: [ClosedRange<UInt32>] = [0x00...0x7F, 0x20...0x7E, 0xA0...0x2FFF, 0x1F600...0x1F64F]
             var scalars = String.UnicodeScalarView()
             for _ in 0..<Int(rng.next() % 12) {
@@ -150,19 +149,8 @@ struct JSONBytesEncoderTests {
         }
     }
 
-    struct SplitMix {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test func generatedValuesAreWrittenAsJSONEncoderWritesThem() throws {
-        var rng = SplitMix(state: 20_261_127)
+        var rng = SplitMix64(seed: 20_261_127)
         for _ in 0..<3000 {
             let value = Generated.make(&rng)
             try Self.expectSame(value)

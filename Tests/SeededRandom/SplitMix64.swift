@@ -1,25 +1,14 @@
-import Foundation
-import Gateway
-import HTTPTypes
-import Hummingbird
-import HummingbirdTesting
-import Model
-import NIOCore
-import Simulators
-import Synchronization
-import Testing
-import Yams
-
-// MARK: - PRNG
+// Test support: one seeded generator for the tests that make their own inputs (the HTTP fuzz
+// cases, generated JSON values).
 
 /// SplitMix64: tiny, fast, and the same sequence on every platform (no stdlib `random(in:)`,
 /// whose algorithm is not promised to stay put).
-struct FuzzSplitMix64 {
-    var state: UInt64
+public struct SplitMix64 {
+    public var state: UInt64
 
-    init(seed: UInt64) { state = seed }
+    public init(seed: UInt64) { state = seed }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -28,16 +17,16 @@ struct FuzzSplitMix64 {
     }
 
     /// 0..<n (n > 0).
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-    mutating func int(_ range: ClosedRange<Int>) -> Int {
+    public mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+    public mutating func int(_ range: ClosedRange<Int>) -> Int {
         range.lowerBound + below(range.upperBound - range.lowerBound + 1)
     }
     /// True with probability percent/100.
-    mutating func percent(_ percent: Int) -> Bool { below(100) < percent }
-    mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
-    mutating func bytes(_ count: Int) -> [UInt8] { (0..<count).map { _ in UInt8(truncatingIfNeeded: next()) } }
+    public mutating func percent(_ percent: Int) -> Bool { below(100) < percent }
+    public mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
+    public mutating func bytes(_ count: Int) -> [UInt8] { (0..<count).map { _ in UInt8(truncatingIfNeeded: next()) } }
     /// Mostly small sizes, sometimes up to `max`.
-    mutating func size(max: Int) -> Int {
+    public mutating func size(max: Int) -> Int {
         switch below(10) {
         case 0..<6: int(0...64)
         case 6..<9: int(0...min(max, 4096))
@@ -45,7 +34,7 @@ struct FuzzSplitMix64 {
         }
     }
 
-    mutating func string(_ alphabet: String, count: Int) -> String {
+    public mutating func string(_ alphabet: String, count: Int) -> String {
         let characters = Array(alphabet)
         return String((0..<count).map { _ in characters[below(characters.count)] })
     }
