@@ -130,7 +130,8 @@ let package = Package(
         .testTarget(name: "ModelTests", dependencies: ["Model", "SeededRandom"]),
         .testTarget(name: "CalendarReaderTests", dependencies: ["CalendarReader", "ChildProcess", "Model"]),
         .testTarget(
-            name: "CacheTests", dependencies: ["Cache", "Model", .product(name: "GRDB", package: "GRDB.swift")]
+            name: "CacheTests",
+            dependencies: ["Cache", "Gates", "Model", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "BackendsTests",

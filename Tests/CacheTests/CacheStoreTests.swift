@@ -1,5 +1,6 @@
 import Cache
 import Foundation
+import Gates
 import Model
 import Synchronization
 import Testing
@@ -14,17 +15,22 @@ final class TestClock: Sendable {
 
 /// Counts upstream calls and answers as told.
 final class FakeUpstream: Sendable {
-    private let state = Mutex<(calls: Int, failing: Bool, delay: Duration, version: Int)>((0, false, .zero, 0))
+    private let state = Mutex<(calls: Int, failing: Bool, delay: Duration, version: Int, held: Gate?)>(
+        (0, false, .zero, 0, nil))
     var calls: Int { state.withLock { $0.calls } }
     func fail(_ failing: Bool) { state.withLock { $0.failing = failing } }
     func delay(_ delay: Duration) { state.withLock { $0.delay = delay } }
+    /// Answers only once `gate` opens: for tests that need the answer to come after something
+    /// else (a deadline), whatever the machine's load — a delay would race it.
+    func hold(until gate: Gate) { state.withLock { $0.held = gate } }
 
     func fetch() async throws -> Data {
-        let (delay, failing, version) = state.withLock { state -> (Duration, Bool, Int) in
+        let (delay, failing, version, held) = state.withLock { state -> (Duration, Bool, Int, Gate?) in
             state.calls += 1
             state.version += 1
-            return (state.delay, state.failing, state.version)
+            return (state.delay, state.failing, state.version, state.held)
         }
+        await held?.wait()
         if delay > .zero { try await Task.sleep(for: delay) }
         if failing { throw ErrorDetail(code: "upstream_error", message: "8alls answered 500") }
         return Data("[\(version)]".utf8)
@@ -183,9 +189,14 @@ struct CacheStoreTests {
         #expect(result.error?.message == "8alls answered 500")
     }
 
-    @Test func deadlineWithoutDataTimesOutAndTheFetchStillFillsTheCache() async throws {
+    /// The upstream answers only once the test has the lookup's result (a gate, not a delay it
+    /// would race against the deadline on a starved machine: a 1 s delay once lost to a 50 ms
+    /// deadline that got no thread in time). Without a deadline the lookup would wait for the
+    /// gate for ever; the time limit fails it.
+    @Test(.timeLimit(.minutes(1))) func deadlineWithoutDataTimesOutAndTheFetchStillFillsTheCache() async throws {
         let cache = try CacheFixture()
-        cache.upstream.delay(.seconds(1))
+        let answered = Gate()
+        cache.upstream.hold(until: answered)
         let timeout = ErrorDetail(code: "upstream_timeout", message: "eightalls did not answer in 50 ms")
         let upstream = cache.upstream
         let result = await cache.store.lookup(
@@ -193,19 +204,23 @@ struct CacheStoreTests {
         ) {
             CacheValue(body: try await upstream.fetch())
         }
+        answered.open()
         #expect(result.outcome == .timedOut)
         #expect(result.error == timeout)
         try await waitUntil { await cache.lookup().outcome == .fresh }
         #expect(cache.upstream.calls == 1)
     }
 
-    @Test func deadlineWithStaleDataServesIt() async throws {
+    @Test(.timeLimit(.minutes(1))) func deadlineWithStaleDataServesIt() async throws {
         let cache = try CacheFixture()
         _ = await cache.lookup()
         cache.clock.advance(300)
-        // The fetch takes far longer than the deadline, so even a stalled machine sees the deadline first.
-        cache.upstream.delay(.seconds(3))
+        // The refetch answers only after the result is out (a 3 s delay was not enough on a
+        // machine stalled for 20 s): the deadline comes first on any machine.
+        let answered = Gate()
+        cache.upstream.hold(until: answered)
         let result = await cache.lookup(deadline: .milliseconds(50))
+        answered.open()
         #expect(result.outcome == .staleAfterTimeout)
         #expect(result.body == Data("[1]".utf8))
         #expect(result.error?.code == "upstream_timeout")
