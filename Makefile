@@ -56,12 +56,17 @@ test-swift: deps
 	$(SWIFT) test --filter FaultSuiteTests --skip sessionLostMidway
 	$(SWIFT) test --no-parallel --filter FaultSuiteTests.sessionLostMidway
 
-# The dashboard in headless Chromium (Debian's package), driven by Playwright (PyPI).
+# The dashboard and the wall in headless Chromium (Debian's package), driven by Playwright
+# (PyPI); axe-core from PyPI's axe-playwright-python. The wall's memory over WALL_SOAK_MINUTES
+# (2 here; the hour-long run is in docs/wall.md).
 test-browser: deps
 	@scripts/ensure-deps.sh chromium
 	@python3 -c "import playwright" 2>/dev/null || python3 -m pip install --quiet --disable-pip-version-check playwright
+	@python3 -c "import axe_playwright_python" 2>/dev/null || python3 -m pip install --quiet --disable-pip-version-check axe-playwright-python
 	$(SWIFT) build --product daygate
 	python3 Tests/Browser/dashboard_test.py "$$($(SWIFT) build --show-bin-path)/daygate"
+	python3 Tests/Browser/wall_test.py "$$($(SWIFT) build --show-bin-path)/daygate"
+	WALL_SOAK_MINUTES=$${WALL_SOAK_MINUTES:-2} python3 Tests/Browser/wall_soak.py "$$($(SWIFT) build --show-bin-path)/daygate"
 
 # /openapi.json validated as OpenAPI 3.1 and every documented route called against the demo
 # (openapi-spec-validator and jsonschema from PyPI).

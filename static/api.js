@@ -166,12 +166,12 @@ export async function getJSON(path, { refresh = false } = {}) {
 }
 
 /**
- * Follows GET /v1/stream. Calls onEvent(name, data) per event and onState("live"|"connecting"|
- * "offline"); reconnects with backoff (1 s doubling to 10 s) after errors or a gateway restart.
- * A 401 ends it with onEvent("key-required", {error}) (a KeyRequired). Once stopped it calls
- * neither again, whatever is still on its way.
+ * Follows GET /v1/stream (or `path`: /v1/household/stream for the wall). Calls onEvent(name, data)
+ * per event and onState("live"|"connecting"|"offline"); reconnects with backoff (1 s doubling to
+ * 10 s) after errors or a gateway restart. A 401 ends it with onEvent("key-required", {error}) (a
+ * KeyRequired). Once stopped it calls neither again, whatever is still on its way.
  */
-export function followChanges(onEvent, onState) {
+export function followChanges(onEvent, onState, path = "/v1/stream") {
   let stopped = false;
   let delay = 1000;
   let controller = null;
@@ -182,7 +182,7 @@ export function followChanges(onEvent, onState) {
       controller = new AbortController();
       try {
         const key = storedKey();
-        const response = await fetch("/v1/stream", { headers: headers({}, key), signal: controller.signal, cache: "no-store" });
+        const response = await fetch(path, { headers: headers({}, key), signal: controller.signal, cache: "no-store" });
         if (stopped) return;
         if (response.status === 401) throw new KeyRequired(key);
         if (!response.ok || !response.body) throw new Error(`stream answered ${response.status}`);

@@ -399,14 +399,7 @@ extension Aggregator {
             return items
         }
         guard !lists.isEmpty else { return Data("null".utf8) }
-        var items = lists.flatMap { $0 }
-        let starts = items.map { $0["start"]?.stringValue.flatMap { LenientDate.parse($0) } }
-        if starts.allSatisfy({ $0 != nil }) {
-            items = zip(items.indices, items).sorted { lhs, rhs in
-                let (left, right) = (starts[lhs.0]!, starts[rhs.0]!)
-                return left == right ? lhs.0 < rhs.0 : left < right
-            }.map(\.1)
-        }
+        let items = StartOrder.sorted(lists.flatMap { $0 }, start: StartOrder.start(of:))
         return Data(JSONValue.array(items).serialized.utf8)
     }
 }

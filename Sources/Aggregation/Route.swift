@@ -10,6 +10,35 @@ public struct Route: Sendable {
     public var deadline: TimeInterval
     public var parameters: [RouteParameter]
     public var sections: [RouteSection]
+    /// Set on a household route: its sections run for every member (`HouseholdService`).
+    public var household: HouseholdShape?
+
+    /// How a household route's answer is put together.
+    public struct HouseholdShape: Sendable, Hashable {
+        /// Sections whose lists are joined across members into one top-level list.
+        public var combine: [String]
+
+        public init(combine: [String] = []) {
+            self.combine = combine
+        }
+    }
+
+    public init(
+        path: String, file: String, description: String?, deadline: TimeInterval, parameters: [RouteParameter],
+        sections: [RouteSection], household: HouseholdShape? = nil
+    ) {
+        self.path = path
+        self.file = file
+        self.description = description
+        self.deadline = deadline
+        self.parameters = parameters
+        self.sections = sections
+        self.household = household
+    }
+
+    /// The prefix of every household route's path (and of no other route's): the `household`
+    /// scope is decided by it.
+    public static let householdPrefix = "/v1/household/"
 
     /// The `{name}` segments of `path`, in path order: parameters taken from the path, not the
     /// query (always required; declared under `parameters:` like the others).
@@ -40,15 +69,18 @@ public struct RouteSection: Sendable {
     public var ttl: TimeInterval?
     /// The section whose list this one's joins in the answer (`merge_into`), if any.
     public var mergeInto: String?
+    /// On a household route: run only for members who share it (`opt_in`).
+    public var optIn: Bool
 
     public init(
         name: String, operation: any BackendOperation, arguments: [String: Binding], ttl: TimeInterval?,
-        mergeInto: String? = nil
+        mergeInto: String? = nil, optIn: Bool = false
     ) {
         self.name = name
         self.operation = operation
         self.arguments = arguments
         self.ttl = ttl
         self.mergeInto = mergeInto
+        self.optIn = optIn
     }
 }

@@ -27,6 +27,19 @@ public struct RouteFile: Sendable, Codable, Hashable {
     public var deadline: ConfigDuration?
     public var parameters: [String: ParameterFile]?
     public var sections: [String: SectionFile]
+    /// Present on a household route (`/v1/household/…`): its sections run for every member of
+    /// the configured household, and the answer is the household's (`HouseholdFile`).
+    public var household: HouseholdFile?
+
+    /// ```yaml
+    /// household:
+    ///   combine: [events]   # these lists, every member's together, each item marked with its member
+    /// ```
+    public struct HouseholdFile: Sendable, Codable, Hashable {
+        /// Sections (keeping their own key) whose lists are joined across members into one
+        /// top-level list; an item several members have (a shared calendar's event) appears once.
+        public var combine: [String]?
+    }
 
     public struct ParameterFile: Sendable, Codable, Hashable {
         public var type: String
@@ -58,10 +71,14 @@ public struct RouteFile: Sendable, Codable, Hashable {
         /// several calendars): the answer has one key, ordered by `start`; each section keeps
         /// its own report under `sections`.
         public var mergeInto: String?
+        /// On a household route: the section runs only for members who list its name in
+        /// `household.members[].share` (what is personal, such as meals, is shared by choice).
+        public var optIn: Bool?
 
         enum CodingKeys: String, CodingKey {
             case operation, arguments, ttl
             case mergeInto = "merge_into"
+            case optIn = "opt_in"
         }
     }
 }

@@ -21,7 +21,9 @@ public struct RouteLoader: Sendable {
 
     public init(
         registry: OperationRegistry = .standard,
-        builtinPaths: Set<String> = ["/v1/sources", "/v1/stream", "/v1/summary"]
+        builtinPaths: Set<String> = [
+            "/v1/sources", "/v1/stream", "/v1/summary", "/v1/household/summary", "/v1/household/stream",
+        ]
     ) {
         self.registry = registry
         self.builtinPaths = builtinPaths
@@ -104,6 +106,13 @@ public struct RouteLoader: Sendable {
                     + "for a whole segment taken from the path")
         } else if builtinPaths.contains(routeFile.path) {
             problem(["path"], "\(routeFile.path) is served by the gateway itself")
+        } else if (routeFile.household != nil) != routeFile.path.hasPrefix(Route.householdPrefix) {
+            // The `household` scope is decided by the path: the two must agree.
+            problem(
+                routeFile.household != nil ? ["household"] : ["path"],
+                routeFile.household != nil
+                    ? "a household route's path starts with \(Route.householdPrefix)"
+                    : "paths under \(Route.householdPrefix) are household routes: add household: {} to this file")
         }
         for name in pathNames {
             if !Self.isIdentifier(name) {
@@ -162,6 +171,9 @@ public struct RouteLoader: Sendable {
                 problem(["sections", name], "a parameter has the same name; answers carry both at the top level")
                 continue
             }
+            if spec.optIn != nil, routeFile.household == nil {
+                problem(["sections", name, "opt_in"], "opt_in applies to household routes only")
+            }
             if let section = validateSection(name, spec, parameters: parametersByName, problem: problem) {
                 sections.append(section)
             }
@@ -176,10 +188,34 @@ public struct RouteLoader: Sendable {
             }
         }
 
+        var household: Route.HouseholdShape?
+        if let shape = routeFile.household {
+            let combine = shape.combine ?? []
+            for (index, name) in combine.enumerated() {
+                let target = routeFile.sections[name]
+                if target == nil || target?.mergeInto != nil {
+                    problem(
+                        ["household", "combine"],
+                        "\(RouteParameter.shown(name)) names no section of this route that keeps its own key")
+                } else if combine[..<index].contains(name) {
+                    problem(["household", "combine"], "\(name) is listed twice")
+                } else if HouseholdAnswerKeys.reserved.contains(name) {
+                    problem(
+                        ["household", "combine"],
+                        "\(name) is a key of the household's answer itself (\(HouseholdAnswerKeys.reserved.sorted().joined(separator: ", ")))"
+                    )
+                }
+            }
+            for parameter in parameters where HouseholdAnswerKeys.reserved.contains(parameter.name) {
+                problem(["parameters", parameter.name], "\(parameter.name) is a key of the household's answer itself")
+            }
+            household = Route.HouseholdShape(combine: combine)
+        }
+
         guard problems.isEmpty else { throw RouteLoadError(problems: problems) }
         return Route(
             path: routeFile.path, file: file, description: routeFile.description, deadline: deadline,
-            parameters: parameters, sections: sections
+            parameters: parameters, sections: sections, household: household
         )
     }
 
@@ -318,7 +354,7 @@ public struct RouteLoader: Sendable {
         return valid
             ? RouteSection(
                 name: name, operation: operation, arguments: bindings, ttl: spec.ttl?.seconds,
-                mergeInto: spec.mergeInto) : nil
+                mergeInto: spec.mergeInto, optIn: spec.optIn ?? false) : nil
     }
 
     /// `path` with every `{name}` segment replaced by `placeholder`.

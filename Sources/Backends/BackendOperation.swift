@@ -84,6 +84,12 @@ public protocol BackendOperation: Sendable {
 
     /// Calls the backend; returns the unified JSON body to cache.
     func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput
+
+    /// What one item of this operation's list is across profiles: items of several household
+    /// members with the same identity are one thing (an event of a calendar they all subscribe
+    /// to), shown once on the household's answer. Never shown itself. Nil: the item is the
+    /// member's own (the default).
+    func sharedIdentity(of item: JSONValue, for profile: ProfileConfig) -> String?
 }
 
 extension BackendOperation {
@@ -91,6 +97,9 @@ extension BackendOperation {
     public var bodySchema: SchemaComponent? { nil }
 
     public func validate(_ arguments: [String: ArgumentValue], for profile: ProfileConfig) throws {}
+
+    /// Every item is the member's own.
+    public func sharedIdentity(of item: JSONValue, for profile: ProfileConfig) -> String? { nil }
 }
 
 extension ErrorDetail {

@@ -37,11 +37,15 @@ public struct SummarySection: Sendable {
     public var name: String
     public var operation: String
     public var arguments: [String: Argument]
+    /// Personal (a member's meals): on the household's summary only for members who share it
+    /// (`household.members[].share` lists `name`).
+    public var optIn: Bool
 
-    public init(name: String, operation: String, arguments: [String: Argument]) {
+    public init(name: String, operation: String, arguments: [String: Argument], optIn: Bool = false) {
         self.name = name
         self.operation = operation
         self.arguments = arguments
+        self.optIn = optIn
     }
 }
 

@@ -12,7 +12,6 @@ struct AggregateRouteHandler: Sendable {
     let answers: AnswerMemo
 
     func handle(_ request: Request, context: GatewayRequestContext) async throws -> Response {
-        let forceRefresh = Self.wantsRefresh(request)
         let resolved: Aggregator.ResolvedRequest
         do throws(ErrorDetail) {
             resolved = try aggregator.resolve(
@@ -23,13 +22,8 @@ struct AggregateRouteHandler: Sendable {
         }
         let aggregator = self.aggregator
         let logger = context.logger
-        do {
-            let rendered = try await answers.answer(for: resolved.answerKey, fresh: forceRefresh, now: aggregator.now) {
-                try await aggregator.run(resolved, forceRefresh: forceRefresh, logger: logger).rendered
-            }
-            return rendered.response(for: request)
-        } catch let error as ErrorDetail {
-            throw GatewayError(.badRequest, error)
+        return try await answers.response(to: request, key: resolved.answerKey, now: aggregator.now) { refetch in
+            try await aggregator.run(resolved, forceRefresh: refetch, logger: logger)
         }
     }
 

@@ -5,7 +5,8 @@ import Hummingbird
 import Model
 
 /// `GET /v1/stream`: Server-Sent Events. `hello` on connect, `change` whenever a cached
-/// section of the client's profile changes (new data, a failed refresh, an invalidation), and
+/// section of the client's profile changes (new data, a failed refresh, an invalidation) —
+/// on `/v1/household/stream` of any household member's profile, naming the `member` — and
 /// a `heartbeat` every few seconds so proxies keep the connection and clients notice a dead
 /// gateway. `retry: 2000` makes browsers reconnect two seconds after a restart. The stream
 /// ends when the gateway shuts down (the feed finishes).
@@ -37,7 +38,12 @@ struct ChangeStreamHandler: Sendable {
     /// - Parameters:
     ///   - client: who holds the stream for the quota (`GatewayRequestContext.clientIdentity`).
     ///   - clientName: the name of the key that opened it (nil without keys).
-    func response(profile: String, client: String, clientName: String?) throws -> Response {
+    ///   - members: for `/v1/household/stream`, each household member's profile and id: the
+    ///     changes of every member's profile, each event naming its `member`; nil: the
+    ///     client's own profile's changes.
+    func response(profile: String, client: String, clientName: String?, members: [String: String]? = nil) throws
+        -> Response
+    {
         let (events, continuation) = AsyncStream<String>.makeStream()
         let credential = StreamCredential(key: clientName.flatMap { keys[$0] }, profile: profile)
         guard
@@ -71,9 +77,15 @@ struct ChangeStreamHandler: Sendable {
             defer { withExtendedLifetime((ticket, registration)) {} }
             try await writer.write(ByteBuffer(string: "retry: 2000\n\n" + Self.event("hello", ["profile": profile])))
             let forward = Task {
-                for await change in changes where change.profile == profile {
-                    continuation.yield(
-                        Self.event("change", ["kind": change.kind.rawValue, "operation": change.operation]))
+                for await change in changes {
+                    var data = ["kind": change.kind.rawValue, "operation": change.operation]
+                    if let members {
+                        guard let member = members[change.profile] else { continue }
+                        data["member"] = member
+                    } else if change.profile != profile {
+                        continue
+                    }
+                    continuation.yield(Self.event("change", data))
                 }
                 continuation.finish()
             }

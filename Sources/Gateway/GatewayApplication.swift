@@ -10,6 +10,8 @@ import Model
 public enum GatewayApplication {
     /// The `Server` header of every answer.
     static let serverName = "daygate"
+    /// The change stream of every household member (the `household` scope).
+    public static let householdStreamPath = "/v1/household/stream"
 
     /// - Parameter status: the config's state for `/readyz` (`ReloadableGateway` shares its
     ///   own); by default one that says the runtime's config was loaded when it was made.
@@ -91,6 +93,11 @@ public enum GatewayApplication {
         router.get(RouterPath(SummaryService.path)) { request, context in
             try await summary.handle(request, context: context)
         }
+        let householdSummary = HouseholdSummaryHandler(
+            service: HouseholdSummaryService(summary: runtime.summary), answers: runtime.answers)
+        router.get(RouterPath(HouseholdSummaryService.path)) { request, context in
+            try await householdSummary.handle(request, context: context)
+        }
         let calendarFeed = CalendarFeedHandler(service: CalendarFeedService(aggregator: runtime.aggregator))
         router.get(RouterPath(CalendarFeedService.path)) { request, context in
             try await calendarFeed.handle(request, context: context)
@@ -102,8 +109,27 @@ public enum GatewayApplication {
         router.get("/v1/stream") { _, context in
             try stream.response(profile: context.profile, client: context.clientIdentity, clientName: context.client)
         }
+        let members = runtime.config.household.map { household in
+            Dictionary(household.members.map { ($0.profile, $0.id) }, uniquingKeysWith: { first, _ in first })
+        }
+        router.get(RouterPath(householdStreamPath)) { _, context in
+            guard let members else {
+                throw GatewayError(
+                    .notFound, code: "no_household",
+                    message: "no household is configured (household: in the config names its members)")
+            }
+            return try stream.response(
+                profile: context.profile, client: context.clientIdentity, clientName: context.client, members: members)
+        }
         WriteRoutes(runtime: runtime).register(on: router)
-        for route in runtime.routes {
+        let household = HouseholdService(aggregator: runtime.aggregator)
+        for route in runtime.routes where route.household != nil {
+            let handler = HouseholdRouteHandler(route: route, service: household, answers: runtime.answers)
+            router.get(RouterPath(route.path)) { request, context in
+                try await handler.handle(request, context: context)
+            }
+        }
+        for route in runtime.routes where route.household == nil {
             let handler = AggregateRouteHandler(route: route, aggregator: runtime.aggregator, answers: runtime.answers)
             router.get(RouterPath(route.path)) { request, context in
                 try await handler.handle(request, context: context)

@@ -1,5 +1,6 @@
 import Hummingbird
 import Logging
+import Model
 import NIOCore
 
 /// Per-request state: the request id (also on every log line), the profile served, and who is
@@ -10,6 +11,9 @@ public struct GatewayRequestContext: RequestContext {
     public var profile = ""
     /// The name of the client key that picked the profile; nil without keys.
     public var client: String?
+    /// What the request may do (`ClientScope`), set by admission; nothing until then, so a
+    /// handler reached without admission writes nothing.
+    public var scopes: Set<ClientScope> = []
     public let remoteAddress: SocketAddress?
 
     public init(source: ApplicationRequestContextSource) {

@@ -11,8 +11,6 @@ struct SummaryHandler: Sendable {
     let answers: AnswerMemo
 
     func handle(_ request: Request, context: GatewayRequestContext) async throws -> Response {
-        let forceRefresh = AggregateRouteHandler.wantsRefresh(request)
-        let aggregator = service.aggregator
         let resolved: Aggregator.ResolvedRequest
         do throws(ErrorDetail) {
             try SummaryService.checkQuery(QueryItems.parse(request.uri.query))
@@ -22,13 +20,31 @@ struct SummaryHandler: Sendable {
         }
         let service = self.service
         let logger = context.logger
-        do {
-            let rendered = try await answers.answer(for: resolved.answerKey, fresh: forceRefresh, now: aggregator.now) {
-                try await service.run(resolved, forceRefresh: forceRefresh, logger: logger).rendered
-            }
-            return rendered.response(for: request)
-        } catch let error as ErrorDetail {
-            throw GatewayError(.badRequest, error)
+        return try await answers.response(to: request, key: resolved.answerKey, now: service.aggregator.now) {
+            refetch in
+            try await service.run(resolved, forceRefresh: refetch, logger: logger)
+        }
+    }
+}
+
+/// `GET /v1/household/summary`: every member's summary at once (`HouseholdSummaryService`), with
+/// the same caching headers, 304s and kept answers; 404 `no_household` without a household.
+struct HouseholdSummaryHandler: Sendable {
+    let service: HouseholdSummaryService
+    let answers: AnswerMemo
+
+    func handle(_ request: Request, context: GatewayRequestContext) async throws -> Response {
+        let resolved: HouseholdSummaryService.ResolvedRequest
+        do throws(ErrorDetail) {
+            resolved = try service.resolve(query: QueryItems.parse(request.uri.query))
+        } catch {
+            throw GatewayError(error.code == "no_household" ? .notFound : .badRequest, error)
+        }
+        let service = self.service
+        let logger = context.logger
+        return try await answers.response(to: request, key: resolved.answerKey, now: service.summary.aggregator.now) {
+            refetch in
+            try await service.run(resolved, forceRefresh: refetch, logger: logger)
         }
     }
 }

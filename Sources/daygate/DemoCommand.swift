@@ -73,8 +73,12 @@ struct DemoCommand: AsyncParsableCommand {
             stateDir: ConfigLoader.resolve(
                 stateDir, against: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)),
             timezone: zone.identifier, routesDir: routesDir, staticDir: staticDir,
-            profiles: ["default": simulators.profile],
-            clients: clientKey.map { [ClientConfig(name: "demo", key: $0, profile: "default")] } ?? []
+            profiles: simulators.household.profiles,
+            clients: clientKey.map {
+                [ClientConfig(name: "demo", key: $0, profile: "default", scopes: ClientScope.all)]
+            }
+                ?? [],
+            household: simulators.household.household
         )
         do {
             try await GatewayRunner(
@@ -87,6 +91,7 @@ struct DemoCommand: AsyncParsableCommand {
                       dashboard   \(base)/
                       the day     curl \(base)/v1/today
                       events      curl \(base)/v1/events
+                      household   \(base)/wall  ·  curl \(base)/v1/household/today
                       health      curl \(base)/readyz\(clientKey == nil ? "" : "\n  API key     required: curl -H 'Authorization: Bearer <key>' …")
                     simulators (faults: POST /_sim/faults, stats: GET /_sim/stats):
                     \(simulators.running.map { "  \($0.kind.rawValue.padding(toLength: 13, withPad: " ", startingAt: 0)) \($0.baseURL)" }.joined(separator: "\n"))

@@ -17,8 +17,11 @@ struct DemoSimulators: Service {
         func port(_ kind: SimulatorKind) -> Int { portBase.map { $0 + kind.portOffset } ?? 0 }
         do {
             running.append(
-                try await TickedifySimulator(options: .init(seedDay: today, timeZone: timeZone)).start(
-                    port: port(.tickedify)))
+                try await TickedifySimulator(
+                    options: .init(
+                        seedDay: today, timeZone: timeZone, users: TickedifySimulator.defaultUsers + [Self.basTickedify]
+                    )
+                ).start(port: port(.tickedify)))
             running.append(
                 try await EightAllsSimulator(options: .init(dateStyle: .zulu, seedDay: today, timeZone: timeZone))
                     .start(port: port(.eightalls)))
@@ -91,6 +94,71 @@ struct DemoSimulators: Service {
                     }))
         }
         return ProfileConfig(settings)
+    }
+
+    /// Bas's Tickedify account in the demo (an account of its own, with nothing planned yet).
+    static let basTickedify = TickedifySimulator.User(
+        id: "user_1734620000000_b4s9v2r1e", email: "bas@example.org", password: "Bas-Demo-2026!", naam: "Bas de Vries")
+
+    /// The demo's household: Anna (the `default` profile, every backend), Bas (his own Tickedify
+    /// and FitIQ accounts, his enrollment at VV Wilhelmus) and Mila (her enrollment at AGOVV);
+    /// all three subscribe to the school's and the club's calendars, which the household's
+    /// answer shows once, shared. Anna and Bas share their meals.
+    var household: (profiles: [String: ProfileConfig], household: HouseholdConfig) {
+        var profiles = ["default": profile]
+        func shared() -> ICSSettings? {
+            guard let simulator = simulator(.ics) else { return nil }
+            return ICSSettings(
+                calendars: ICSSimulator.demoCalendars.filter { ["school", "club"].contains($0.name) }.map { demo in
+                    var calendar = ICSSettings.Calendar(
+                        name: demo.name, url: simulator.baseURL + demo.path, color: demo.colour)
+                    if case .basic(let user, let password) = demo.auth {
+                        calendar.username = user
+                        calendar.password = Secret(password)
+                    }
+                    return calendar
+                })
+        }
+        func enrollment(_ token: String) -> KantineKoningSettings? {
+            guard let simulator = simulator(.kantinekoning),
+                let demo = KantineKoningSimulator.demoEnrollments.first(where: { $0.token == token })
+            else { return nil }
+            return KantineKoningSettings(
+                endpoint: BackendEndpoint(baseURL: simulator.apiBaseURL),
+                enrollments: [
+                    .init(tenant: demo.tenant, role: demo.role.rawValue, token: Secret(demo.token), label: demo.label)
+                ])
+        }
+        var bas: [any BackendSettings] = []
+        if let simulator = simulator(.tickedify) {
+            bas.append(
+                TickedifySettings(
+                    endpoint: BackendEndpoint(baseURL: simulator.apiBaseURL), email: Self.basTickedify.email,
+                    password: Secret(Self.basTickedify.password)))
+        }
+        if let simulator = simulator(.fitiq), FitIQSimulator.demoUsers.count > 1 {
+            let user = FitIQSimulator.demoUsers[1]
+            bas.append(
+                FitIQSettings(
+                    endpoint: BackendEndpoint(baseURL: simulator.apiBaseURL), apiKey: Secret(FitIQSimulator.demoAPIKey),
+                    email: user.email, password: Secret(user.password)))
+        }
+        if let settings = enrollment(KantineKoningSimulator.demoMemberToken) { bas.append(settings) }
+        if let settings = shared() { bas.append(settings) }
+        profiles["bas"] = ProfileConfig(bas)
+        var mila: [any BackendSettings] = []
+        if let settings = enrollment(KantineKoningSimulator.demoClubBMemberToken) { mila.append(settings) }
+        if let settings = shared() { mila.append(settings) }
+        profiles["mila"] = ProfileConfig(mila)
+        let household = HouseholdConfig(
+            name: "De Vries",
+            members: [
+                .init(profile: "default", id: "anna", name: "Anna", color: "#2563eb", share: ["nutrition"]),
+                .init(profile: "bas", name: "Bas", color: "#15803d", share: ["nutrition"]),
+                .init(profile: "mila", name: "Mila", color: "#be185d"),
+            ],
+            wall: .init(night: NightHours("22:30-06:30")))
+        return (profiles, household)
     }
 
     /// Runs until graceful shutdown, then stops the simulators.

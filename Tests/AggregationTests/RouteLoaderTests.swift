@@ -35,7 +35,7 @@ struct RouteLoaderTests {
         #expect(
             paths == [
                 "/v1/calendars", "/v1/diensten", "/v1/events", "/v1/fitness", "/v1/foods/barcode/{code}",
-                "/v1/foods/search", "/v1/knowledge/items/{id}", "/v1/knowledge/recent",
+                "/v1/foods/search", "/v1/household/today", "/v1/knowledge/items/{id}", "/v1/knowledge/recent",
                 "/v1/knowledge/search", "/v1/knowledge/tags",
                 "/v1/leaderboard",
                 "/v1/nutrition", "/v1/plan", "/v1/tasks", "/v1/tasks/counts", "/v1/tasks/done", "/v1/today",

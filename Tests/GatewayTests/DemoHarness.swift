@@ -51,21 +51,31 @@ final class DemoHarness: Sendable {
     ///   - circuit: the runtime's circuit-breaker policy (the standard one by default).
     ///   - now: the runtime's clock (cache windows, backoff, circuits, `Retry-After`); a test can
     ///     move it forward to skip a wait.
+    ///   - household: the demo's household of three (`DemoSimulators.household`: Anna on the
+    ///     `default` profile, Bas and Mila on their own) instead of one profile.
     static func start(
         clients: [ClientConfig] = [], adjust: (inout ProfileConfig) -> Void = { _ in },
         limits: LimitsSettings = LimitsSettings(),
-        circuit: CircuitBreaker.Policy = .standard, now: @escaping @Sendable () -> Date = { Date() }
+        circuit: CircuitBreaker.Policy = .standard, now: @escaping @Sendable () -> Date = { Date() },
+        household: Bool = false
     ) async throws -> DemoHarness {
         let simulators = try await DemoSimulators.start(timeZone: zone, portBase: nil)
         var profile = simulators.profile
         adjust(&profile)
+        var profiles = ["default": profile]
+        var householdConfig: HouseholdConfig? = nil
+        if household {
+            profiles = simulators.household.profiles
+            profiles["default"] = profile
+            householdConfig = simulators.household.household
+        }
         let stateDir = FileManager.default.temporaryDirectory.appendingPathComponent(
             "daygate-demo-\(UUID().uuidString)"
         ).path
         let config = DaygateConfig(
             stateDir: stateDir, timezone: zone.identifier, routesDir: GatewayHarness.routesDir,
             staticDir: "/nonexistent",
-            profiles: ["default": profile], clients: clients, limits: limits
+            profiles: profiles, clients: clients, limits: limits, household: householdConfig
         )
         do {
             return try DemoHarness(
@@ -123,10 +133,11 @@ func withDemo<Value: Sendable>(
     clients: [ClientConfig] = [], adjust: (inout ProfileConfig) -> Void = { _ in },
     limits: LimitsSettings = LimitsSettings(),
     circuit: CircuitBreaker.Policy = .standard, now: @escaping @Sendable () -> Date = { Date() },
+    household: Bool = false,
     _ body: (DemoHarness) async throws -> Value
 ) async throws -> Value {
     let harness = try await DemoHarness.start(
-        clients: clients, adjust: adjust, limits: limits, circuit: circuit, now: now)
+        clients: clients, adjust: adjust, limits: limits, circuit: circuit, now: now, household: household)
     do {
         let value = try await body(harness)
         await harness.close()

@@ -116,6 +116,19 @@ struct ObservabilityTests {
         }
     }
 
+    /// docs/home-assistant.md's household sensors (its second YAML block): every template finds a
+    /// value in a real `/v1/household/summary` of the demo's household.
+    @Test func homeAssistantHouseholdSensorsMatchTheHouseholdSummary() async throws {
+        try await withDemo(household: true) { demo in
+            try await demo.test { client in
+                let body = try await client.execute(uri: "/v1/household/summary", method: .get).json
+                let checked = try Self.checkHomeAssistantConfig(
+                    against: body, requireValues: true, block: 1, endpoint: "/v1/household/summary")
+                #expect(checked >= 6)
+            }
+        }
+    }
+
     /// `rest_command.daygate_log_meal` as the voice automation calls it: the sentence from the
     /// automation's slot, rendered into the payload as Home Assistant would, logs the meal.
     @Test func homeAssistantLogsAMealSaidAloud() async throws {
@@ -238,17 +251,24 @@ struct ObservabilityTests {
 
     /// Returns how many sensors it checked.
     @discardableResult
-    static func checkHomeAssistantConfig(against summary: JSONValue, requireValues: Bool = false) throws -> Int {
+    /// - Parameters:
+    ///   - block: which ```yaml block of the page (the first: `/v1/summary`'s sensors).
+    ///   - endpoint: the path every `resource` of that block names.
+    static func checkHomeAssistantConfig(
+        against summary: JSONValue, requireValues: Bool = false, block index: Int = 0, endpoint: String = "/v1/summary"
+    ) throws -> Int {
         let page = try String(
             contentsOf: repositoryRoot.appendingPathComponent("docs/home-assistant.md"), encoding: .utf8)
-        let block = try #require(
-            page.components(separatedBy: "```yaml\n").dropFirst().first?.components(separatedBy: "```").first)
+        let blocks = page.components(separatedBy: "```yaml\n").dropFirst().map {
+            $0.components(separatedBy: "```").first ?? ""
+        }
+        let block = try #require(blocks.dropFirst(index).first, "no yaml block \(index)")
         let yaml = try #require(try Yams.load(yaml: block) as? [String: Any])
         let rest = try #require(yaml["rest"] as? [[String: Any]])
         var checked = 0
         for entry in rest {
             let resource = try #require(entry["resource"] as? String)
-            #expect(resource.hasSuffix("/v1/summary"))
+            #expect(resource.hasSuffix(endpoint), "\(resource)")
             let sensors =
                 (entry["sensor"] as? [[String: Any]] ?? []) + (entry["binary_sensor"] as? [[String: Any]] ?? [])
             for sensor in sensors {

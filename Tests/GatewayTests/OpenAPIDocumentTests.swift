@@ -86,11 +86,28 @@ import Testing
             for status in ["200", "304", "400", "502", "504"] {
                 #expect(responses[status] != nil, "\(route.path) lacks \(status)")
             }
-            // A route of one section can answer 404 not_found.
-            #expect((responses["404"] != nil) == (route.sections.count == 1), "\(route.path) 404")
+            // A route of one section can answer 404 not_found; a household route 404 no_household.
+            #expect(
+                (responses["404"] != nil) == (route.sections.count == 1 || route.household != nil), "\(route.path) 404")
             let ref = try #require(responses["200"]?["content"]?["application/json"]?["schema"]?["$ref"]?.stringValue)
             let answer = try #require(schemas[String(ref.split(separator: "/").last ?? "")])
             let properties = try #require(answer["properties"]?.objectValue)
+            if let household = route.household {
+                // Each member's own answer under `members`; the combined lists at the top.
+                let member = try #require(properties["members"]?["items"]?["properties"]?.objectValue)
+                for section in route.sections {
+                    let key = section.mergeInto ?? section.name
+                    let combined = household.combine.contains(key)
+                    #expect(properties[key] != nil || !combined, "\(route.path) combined \(key)")
+                    #expect((member[key] != nil) == !combined, "\(route.path) member's \(key)")
+                    #expect(member["sections"]?["properties"]?[section.name] != nil, "\(route.path) \(section.name)")
+                }
+                for key in ["household", "timezone", "members", "complete", "stale", "age_seconds"] + household.combine
+                {
+                    #expect(answer["required"]?.arrayValue?.contains(.string(key)) == true, "\(route.path) \(key)")
+                }
+                continue
+            }
             for section in route.sections {
                 // A merged section's list joins its target's key; it has none of its own.
                 #expect(

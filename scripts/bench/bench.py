@@ -7,8 +7,10 @@ In one run, against the five simulators (`daygate simulate`) and `daygate serve`
    body from its cache: req/s, p50, p99, ratio to nginx, CPU per request.
                                                   target: >= 1.1x nginx, user CPU per hit <= nginx's
 2. cold GET /v1/today (`Cache-Control: no-cache`, sequential) with four backends at 50 ms and
-   PRSNL at 0: p50 should be about the slowest backend, not the sum; each simulator times its own
-   calls (/_sim/stats median_ms).        target: p50 <= the slowest backend's own p50 + 5 ms
+   PRSNL at 0: p50 should be about the slowest backend, not the sum; the bench measures each
+   backend directly (a cold day's calls to it, in parallel, on kept connections), and each
+   simulator times its own calls (/_sim/stats median_ms).
+                                         target: p50 <= the slowest backend's p50 measured directly + 5 ms
 3. 1000 concurrent clients on a cold key (a fresh gateway, /v1/today?date=2030-01-01): upstream
    calls per section from /_sim/stats, against one cold fetch.        target: exactly one fetch per section
 4. RSS of the gateway while wrk holds 256 connections (VmRSS, peak; per mapping from smaps).
@@ -62,7 +64,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from links import FarLinks, make_ca  # noqa: E402
 from common import (  # noqa: E402
     BACKENDS, SECTION_OF, Gateway, free_port, Processes, RSSSampler, Simulators, env_duration, env_int, fmt_mb, fmt_ms,
-    git_revision, http_get, load_average, log, machine_info, machine_table, nginx_binary, now_utc, other_work,
+    git_revision, http_get, http_request, load_average, log, machine_info, machine_table, nginx_binary, now_utc, other_work,
     percentile, raise_fd_limit, shown_path, run_wrk, wait_for_http, write_section,
 )
 
@@ -376,6 +378,102 @@ def direct_call_ms(sims: Simulators, backend: str, calls: int = 20) -> dict | No
     return {"calls": calls, "client_ms": percentile(seen, 50), "own_ms": own}
 
 
+def config_block(text: str, name: str) -> dict[str, list[str]]:
+    """The scalar values under `name:` in the config `daygate simulate` writes (every value of
+    a key, in order: the enrollments repeat `tenant` and `token`)."""
+    values: dict[str, list[str]] = {}
+    inside = None
+    for line in text.splitlines():
+        stripped = line.strip()
+        indent = len(line) - len(line.lstrip())
+        if stripped == f"{name}:":
+            inside = indent
+            continue
+        if inside is None or not stripped:
+            continue
+        if indent <= inside:
+            break
+        key, _, value = stripped.lstrip("- ").partition(": ")
+        if value:
+            values.setdefault(key, []).append(value.strip().strip('"'))
+    return values
+
+
+def direct_day_calls(sims: Simulators) -> dict[str, list[tuple[str, dict[str, str]]]]:
+    """What a cold day asks of each slow backend, made by the bench itself with the simulators'
+    demo credentials: (path and query, headers) per call; the calls of one backend are made in
+    parallel, as the gateway makes them (three enrollments; FitIQ's logs, meals and summary)."""
+    text = sims.config.read_text()
+    day = time.strftime("%Y-%m-%d", time.gmtime())  # the simulate config's zone is Etc/UTC
+    next_day = time.strftime("%Y-%m-%d", time.gmtime(time.time() + 86400))
+    calls: dict[str, list[tuple[str, dict[str, str]]]] = {}
+    tickedify = config_block(text, "tickedify")
+    body = json.dumps({"email": tickedify["email"][0], "wachtwoord": tickedify["password"][0]}).encode()
+    status, headers, _ = http_request("127.0.0.1", sims.port("tickedify"), "POST", "/api/auth/login", body=body,
+                                      headers={"Content-Type": "application/json"}, timeout=10)
+    cookie = headers.get("set-cookie", "").split(";")[0]
+    if status == 200 and cookie:
+        calls["tickedify"] = [(f"/api/dagelijkse-planning/{day}", {"Cookie": cookie})]
+    calls["eightalls"] = [(f"/api/events?start={day}T00:00:00&end={day}T23:59:59", {})]
+    kantine = config_block(text, "kantinekoning")
+    calls["kantinekoning"] = [
+        (f"/api/mobile/v1/diensten?tenant={tenant}&future_days=14", {"Authorization": f"Bearer {token}"})
+        for tenant, token in zip(kantine.get("tenant", []), kantine.get("token", []))]
+    fitiq = config_block(text, "fitiq")
+    key = fitiq["api_key"][0]
+    body = json.dumps({"email": fitiq["email"][0], "password": fitiq["password"][0]}).encode()
+    status, _, data = http_request("127.0.0.1", sims.port("fitiq"), "POST", "/api/v1/auth/login", body=body,
+                                   headers={"Content-Type": "application/json", "X-API-Key": key}, timeout=10)
+    if status == 200:
+        token = json.loads(data).get("data", {}).get("access_token")
+        auth = {"X-API-Key": key, "Authorization": f"Bearer {token}"}
+        window = f"start_date={day}&end_date={next_day}&limit=100&offset=0"
+        calls["fitiq"] = [(f"/api/v1/food-logs?{window}", auth), (f"/api/v1/meal-logs?{window}", auth),
+                          (f"/api/v1/food-logs/summary?date={day}", auth)]
+    return calls
+
+
+def direct_day_ms(sims: Simulators, rounds: int = 20) -> dict[str, float]:
+    """Each slow backend measured directly by the bench at the latency set: per round, its
+    cold-day calls in parallel on kept connections, timed from the first request written to the
+    last answer read (what a section has to wait for); the p50 over `rounds` per backend."""
+    import concurrent.futures
+    calls = direct_day_calls(sims)
+    result: dict[str, float] = {}
+    with concurrent.futures.ThreadPoolExecutor(max_workers=4) as pool:
+        for backend, requests in calls.items():
+            conns = [http.client.HTTPConnection("127.0.0.1", sims.port(backend), timeout=30) for _ in requests]
+
+            def call(index: int) -> int:
+                path, headers = requests[index]
+                conns[index].request("GET", path, headers=headers)
+                response = conns[index].getresponse()
+                response.read()
+                return response.status
+
+            seen: list[float] = []
+            try:
+                for round_index in range(rounds + 2):
+                    start = time.perf_counter()
+                    statuses = list(pool.map(call, range(len(requests))))
+                    elapsed = (time.perf_counter() - start) * 1000
+                    if any(status != 200 for status in statuses):
+                        log(f"    direct {backend}: HTTP {statuses}; left out")
+                        seen = []
+                        break
+                    if round_index >= 2:  # the first two open the connections
+                        seen.append(elapsed)
+            except OSError as error:
+                log(f"    direct {backend}: {error}; left out")
+                seen = []
+            finally:
+                for conn in conns:
+                    conn.close()
+            if seen:
+                result[backend] = percentile(seen, 50)
+    return result
+
+
 def bench_cold(gateway: Gateway, sims: Simulators, cfg: dict) -> dict:
     slow = ["tickedify", "eightalls", "kantinekoning", "fitiq"]
     latencies = {b: (cfg["latency"] if b in slow else 0) for b in BACKENDS}
@@ -412,15 +510,25 @@ def bench_cold(gateway: Gateway, sims: Simulators, cfg: dict) -> dict:
     # its backend's slowest call, the day for the slowest backend.
     medians = sims.service_medians()
     direct = direct_call_ms(sims, "eightalls")
+    direct_day = direct_day_ms(sims)
     cpu = cold_day_cpu(gateway, sims, cfg["cold_cpu_requests"])
     sims.set_latency(latencies)
     backend_ms = {b: max((ms for path, ms in medians[b].items() if path in calls[b]), default=None) for b in BACKENDS}
-    slowest = max((ms for ms in backend_ms.values() if ms is not None), default=float(cfg["latency"]))
+    inside = max((ms for ms in backend_ms.values() if ms is not None), default=float(cfg["latency"]))
+    # The target counts from the backends measured directly (the issue's "measure the backends
+    # directly"): a client of the backend waits for its HTTP server too, and a section for the
+    # slowest of its parallel calls. Where a backend could not be measured so, its own figure.
+    measured_directly = all(b in direct_day for b in slow)
+    slowest = max(direct_day.values()) if measured_directly else inside
     p50 = percentile(durations, 50)
     target = slowest + 5
-    log(f"(2) cold /v1/today: p50 {fmt_ms(p50)} p99 {fmt_ms(percentile(durations, 99))}; slowest backend's own p50 "
-        f"{fmt_ms(slowest)} (target p50 <= {fmt_ms(target)})")
-    log("    backends' own p50: " + ", ".join(f"{b} {fmt_ms(ms)}" for b, ms in backend_ms.items() if ms is not None))
+    log(f"(2) cold /v1/today: p50 {fmt_ms(p50)} p99 {fmt_ms(percentile(durations, 99))}; slowest backend's p50 "
+        f"{fmt_ms(slowest)} ({'measured directly' if measured_directly else 'inside the simulator'}; "
+        f"target p50 <= {fmt_ms(target)})")
+    log("    backends measured directly, a cold day's calls in parallel: "
+        + ", ".join(f"{b} {fmt_ms(ms)}" for b, ms in direct_day.items()))
+    log("    backends' own p50 inside the simulators: "
+        + ", ".join(f"{b} {fmt_ms(ms)}" for b, ms in backend_ms.items() if ms is not None))
     if direct:
         log(f"    eightalls called directly by the bench (keep-alive, x{direct['calls']}): p50 {fmt_ms(direct['client_ms'])} "
             f"against its own {fmt_ms(direct['own_ms'])}: {fmt_ms(direct['client_ms'] - direct['own_ms'])} of each call is "
@@ -431,6 +539,7 @@ def bench_cold(gateway: Gateway, sims: Simulators, cfg: dict) -> dict:
         "p99": percentile(durations, 99), "max": max(durations) if durations else None,
         "sections": {name: percentile(values, 50) for name, values in sorted(timings.items())},
         "problems": problems, "target_ms": target, "calls": calls, "backend_ms": backend_ms, "slowest_ms": slowest,
+        "direct_day_ms": direct_day, "measured_directly": measured_directly, "inside_ms": inside,
         "cpu": cpu,
         "backend_paths_ms": medians,
         "pass": p50 is not None and p50 <= target and not problems,
@@ -834,11 +943,13 @@ def report(results: dict, info: dict, cfg: dict, meta: dict) -> str:
         lines.append(
             f"| 2 | cold `GET /v1/today` (`no-cache`), 4 backends at {cfg['latency']} ms, PRSNL at 0, sequential ×{len(cold['durations'])} "
             f"| p50 **{fmt_ms(cold['p50'])}**, p90 {fmt_ms(cold['p90'])}, p99 {fmt_ms(cold['p99'])} "
-            f"(sum of the backends would be {4 * cfg['latency']} ms); the slowest backend's own p50 "
-            f"{fmt_ms(cold['slowest_ms'])}, so the gateway adds **{fmt_ms(cold['p50'] - cold['slowest_ms'])}**; "
+            f"(sum of the backends would be {4 * cfg['latency']} ms); the slowest backend's p50 "
+            f"{fmt_ms(cold['slowest_ms'])} ({'measured directly' if cold['measured_directly'] else 'inside its simulator'}; "
+            f"{fmt_ms(cold['inside_ms'])} inside the simulator), so the gateway adds "
+            f"**{fmt_ms(cold['p50'] - cold['slowest_ms'])}**; "
             f"CPU per cold day (backends instant): {cold['cpu']['user_ms']:.2f} ms user + "
             f"{cold['cpu']['kernel_ms']:.2f} ms kernel "
-            f"| p50 ≤ the slowest backend's own p50 + 5 ms ({fmt_ms(cold['target_ms'])}) | {verdict(cold['pass'])} |")
+            f"| p50 ≤ the slowest backend's p50 + 5 ms ({fmt_ms(cold['target_ms'])}) | {verdict(cold['pass'])} |")
     if stampede:
         fetches = ", ".join(f"{s['section']} {s['fetches']:g}" if s["fetches"] is not None else f"{s['section']} ?"
                             for s in stampede["sections"])
@@ -933,8 +1044,12 @@ def report(results: dict, info: dict, cfg: dict, meta: dict) -> str:
             f"{fmt_ms(cold['cpu']['wall_ms'])} each."
             + (f" 8alls' events called directly by the bench ({cold['direct']['calls']} calls, keep-alive): p50 "
                f"{fmt_ms(cold['direct']['client_ms'])} against its own {fmt_ms(cold['direct']['own_ms'])} — so much of "
-               "a call is outside the simulator's own figure (reading, routing, writing on loopback); the target "
-               "counts from the simulator's own figure." if cold.get("direct") else ""), "",
+               "a call is outside the simulator's own figure (reading, routing, writing on loopback)."
+               if cold.get("direct") else "")
+            + " Each slow backend measured directly by the bench in the same run (a cold day's calls to it made "
+            "in parallel on kept connections with the simulators' demo credentials, 20 rounds, p50 of each "
+            "round's last answer; the target counts from the slowest): "
+            + (", ".join(f"{b} {fmt_ms(ms)}" for b, ms in cold["direct_day_ms"].items()) or "none measured") + ".", "",
             "Median time per section (the gateway's `Server-Timing`), the upstream calls each cold request "
             "made (`/_sim/stats` over the run divided by the requests) and each call's median time inside its "
             "simulator (`/_sim/stats` `median_ms`: from the request read to the answer handed back, the added "

@@ -41,7 +41,7 @@ public struct SummaryService: Sendable {
                     case .until: .parameter("until")
                     case .literal(let value): .literal(value)
                     }
-                }, ttl: nil)
+                }, ttl: nil, optIn: section.optIn)
         }
         return Route(
             path: path, file: "(built in)", description: "The day as flat values for home automation.",

@@ -31,6 +31,13 @@ public struct EightAllsEventsOperation: BackendOperation {
         CredentialFingerprint.none
     }
 
+    /// 8alls has no accounts: members whose settings name the same server read one calendar,
+    /// so an event of it is one event on the household's answer (the server and the event's id).
+    public func sharedIdentity(of item: JSONValue, for profile: ProfileConfig) -> String? {
+        guard let id = item["id"]?.stringValue, let server = profile.eightalls?.endpoint.baseURL else { return nil }
+        return "eightalls:" + CredentialFingerprint.of(["eightalls-server", server.lowercased()]) + ":" + id
+    }
+
     public func normalise(_ arguments: [String: ArgumentValue], clock: RequestClock) throws -> [String: ArgumentValue] {
         let days = try LocalDayRange(arguments, today: clock.today, maximumDays: Self.maximumDays)
         var normalised: [String: ArgumentValue] = ["from": .date(days.first), "to": .date(days.last)]

@@ -23,7 +23,11 @@ public struct FitIQSummaryPart: SummaryPart {
     }
 
     public var sections: [SummarySection] {
-        [SummarySection(name: "nutrition", operation: FitIQNutritionOperation().name, arguments: ["date": .date])]
+        // What a member eats is theirs: on the household's summary only when they share it.
+        [
+            SummarySection(
+                name: "nutrition", operation: FitIQNutritionOperation().name, arguments: ["date": .date], optIn: true)
+        ]
     }
 
     public var keySchemas: [String: JSONSchema] {

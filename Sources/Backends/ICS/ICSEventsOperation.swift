@@ -66,6 +66,17 @@ public struct ICSEventsOperation: BackendOperation {
         return normalised
     }
 
+    /// An event of a calendar several members subscribe to (the same address) is one event:
+    /// its identity is the calendar's address (hashed: it may hold a token) with the event's
+    /// UID and start, which is its id without the member's own name for the calendar.
+    public func sharedIdentity(of item: JSONValue, for profile: ProfileConfig) -> String? {
+        guard let name = item["calendar"]?.stringValue, let id = item["id"]?.stringValue,
+            let calendar = profile.ics?.calendar(named: name), id.hasPrefix(name + ":")
+        else { return nil }
+        let address = CredentialFingerprint.of(["ics-calendar", calendar.url.reveal()])
+        return "ics:" + address + ":" + id.dropFirst(name.count + 1)
+    }
+
     public func validate(_ arguments: [String: ArgumentValue], for profile: ProfileConfig) throws {
         if let name = arguments["calendar"]?.string, profile.ics?.calendar(named: name) == nil {
             let known = profile.ics?.calendars.map(\.name).joined(separator: ", ") ?? ""

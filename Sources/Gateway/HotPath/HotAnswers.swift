@@ -44,8 +44,9 @@ struct HotAnswers: Sendable {
         var routes: [String: HotRoute] = [:]
         let aggregator = runtime.aggregator
         // Exact paths only: a route with `{name}` path parameters is the router's (its literal
-        // path, braces and all, must not be taken for a request target here).
-        for route in runtime.routes where route.pathParameterNames.isEmpty {
+        // path, braces and all, must not be taken for a request target here). A household
+        // route's answer is the household's, not the asking profile's: the router's too.
+        for route in runtime.routes where route.pathParameterNames.isEmpty && route.household == nil {
             routes[route.path] = HotRoute(path: route.path) { query, profile throws(ErrorDetail) in
                 try aggregator.resolve(route: route, query: query, profileName: profile)
             }

@@ -85,6 +85,25 @@ extension OpenAPIDocument {
                             headers: requestIDHeader,
                             content: [.eventStream: .b(OpenAPI.Content(schema: streamEventSchema))]))
                 ]),
+            GatewayApplication.householdStreamPath: gatewayOperation(
+                "getHouseholdStream",
+                summary: "Server-Sent Events: a message whenever a cached section of any household member changes.",
+                description:
+                    "As /v1/stream, for every member of the household: each `change` also names its `member` (the "
+                    + "member's id). Needs the `household` scope when the gateway has client keys; 404 `no_household` "
+                    + "without a household in the config.",
+                responses: [
+                    .status(code: 200): .b(
+                        OpenAPI.Response(
+                            description: "The event stream; it ends when the gateway shuts down.",
+                            headers: requestIDHeader,
+                            content: [.eventStream: .b(OpenAPI.Content(schema: streamEventSchema))])),
+                    .status(code: 404): .b(
+                        OpenAPI.Response(
+                            description: "`no_household`: the config names no household.", headers: requestIDHeader,
+                            content: jsonContent(ErrorBody.schemaComponent.reference))),
+                ]),
+            HouseholdSummaryService.path: householdSummaryOperation,
             "/v1/summary": gatewayOperation(
                 "getSummary", summary: "Flat scalars of the day for home automation (Home Assistant).",
                 description: "Always JSON with 200, even when every backend is down: the scalars are then null and "
@@ -146,7 +165,7 @@ extension OpenAPIDocument {
     }
 
     /// The gateway's own schemas (with what they use).
-    static var gatewayComponents: [SchemaComponent] { [health, readiness, summary, sources] }
+    static var gatewayComponents: [SchemaComponent] { [health, readiness, summary, householdSummary, sources] }
 
     static let health = SchemaComponent("Health", schema: .closedObject(["status": .enumeration(["ok"])]))
 

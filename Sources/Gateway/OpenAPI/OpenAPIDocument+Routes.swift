@@ -27,7 +27,13 @@ extension OpenAPIDocument {
             .status(code: 304): .b(notModified),
             .status(code: 400): responseRef("BadRequest"),
         ]
-        if route.sections.count == 1 {
+        if route.household != nil {
+            responses[.status(code: 404)] = .b(
+                OpenAPI.Response(
+                    description: "`no_household`: the config names no household (`household:`).",
+                    headers: requestIDHeader, content: jsonContent(ErrorBody.schemaComponent.reference)))
+            description += "\n\nNeeds the `household` scope when the gateway has client keys."
+        } else if route.sections.count == 1 {
             responses[.status(code: 404)] = .b(
                 OpenAPI.Response(
                     description:
@@ -147,8 +153,26 @@ extension OpenAPIDocument {
     /// per-section metadata, and each section's body (any JSON for an operation that declares
     /// no schema).
     static func answerSchema(_ route: Route) -> JSONSchema {
+        var (properties, required) = parameterProperties(route)
+        required += ["complete", "stale", "age_seconds", "sections"]
+        properties["complete"] = .boolean(description: "Every section is ok (fresh, or stale while revalidating).")
+        properties["stale"] = .boolean(description: "Some section serves data past its freshness.")
+        properties["age_seconds"] = .integer(
+            description: "Age of the oldest data in the answer.", minimum: (0, exclusive: false))
+        let (sections, reports) = sectionProperties(route)
+        properties.merge(sections) { _, section in section }
+        properties["sections"] = .closedObject(
+            reports, required: [],
+            description: "Per section (configured backends only): status, cache outcome, age, backend, duration.")
+        return .closedObject(
+            properties, required: required,
+            description: "The answer of \(route.path): 200, or 502/504 when no section has data.")
+    }
+
+    /// Each parameter's value as the answer echoes it (a string), and which are always there.
+    static func parameterProperties(_ route: Route) -> (properties: [String: JSONSchema], required: [String]) {
         var properties: [String: JSONSchema] = [:]
-        var required = ["complete", "stale", "age_seconds", "sections"]
+        var required: [String] = []
         for parameter in route.parameters {
             let description = "The value of \(parameter.name) the answer is for (given or default), as a string."
             properties[parameter.name] =
@@ -163,10 +187,13 @@ extension OpenAPIDocument {
                 required.append(parameter.name)
             }
         }
-        properties["complete"] = .boolean(description: "Every section is ok (fresh, or stale while revalidating).")
-        properties["stale"] = .boolean(description: "Some section serves data past its freshness.")
-        properties["age_seconds"] = .integer(
-            description: "Age of the oldest data in the answer.", minimum: (0, exclusive: false))
+        return (properties, required)
+    }
+
+    /// One key per section that keeps its own (its operation's body, or null), and each section's
+    /// report schema.
+    static func sectionProperties(_ route: Route) -> (properties: [String: JSONSchema], reports: [String: JSONSchema]) {
+        var properties: [String: JSONSchema] = [:]
         var reports: [String: JSONSchema] = [:]
         for section in route.sections {
             reports[section.name] = SectionReport.schemaComponent.reference
@@ -182,11 +209,6 @@ extension OpenAPIDocument {
                         ? "" : " The lists of \(joining.joined(separator: ", ")) join it, ordered by start.")
             )
         }
-        properties["sections"] = .closedObject(
-            reports, required: [],
-            description: "Per section (configured backends only): status, cache outcome, age, backend, duration.")
-        return .closedObject(
-            properties, required: required,
-            description: "The answer of \(route.path): 200, or 502/504 when no section has data.")
+        return (properties, reports)
     }
 }

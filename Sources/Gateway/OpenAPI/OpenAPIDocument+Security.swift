@@ -35,6 +35,10 @@ extension OpenAPIDocument {
         + "is 403 `host_not_allowed` (against DNS rebinding). /healthz, /readyz and /openapi.json never need a key. Every request "
         + "may carry at most 100 headers and 32 KB of them (else 431 `headers_too_large`) and a body of at most 64 KB (else 413 "
         + "`body_too_large`)."
+        + "\n\n**Scopes.** A client key may carry `scopes` (`clients[].scopes`): `read` (its profile's routes), `write` (also "
+        + "every write: any method but GET and HEAD) and `household` (the routes under /v1/household/, which read every "
+        + "member's day). A key without `scopes` has `read` and `write`. A request its key's scopes do not cover is 403 "
+        + "`insufficient_scope`, before any backend is called; without client keys every request has every scope."
         + "\n\n**Writes** (tag `writes`) take `Content-Type: application/json` (else 415 `unsupported_media_type`) and a JSON object "
         + "with only the documented fields (else 400 `bad_request`, naming an unknown field). Each is passed to its backend once, "
         + "never retried, and then exactly the cached sections it made wrong are dropped (live dashboards hear of it over "
@@ -42,7 +46,8 @@ extension OpenAPIDocument {
         + "`Idempotent-Replayed: true`. A backend's refusal is `upstream_rejected` with 403, 404, 409, 410 or 422; its rate limit "
         + "429 `upstream_rate_limited` with `Retry-After`; a failing backend 502/503/504. Every error is the `Error` schema."
 
-    /// `item` with `security`, 401 (where a key can be needed), 403 `host_not_allowed` and 431
+    /// `item` with `security`, 401 (where a key can be needed), 403 (`host_not_allowed`,
+    /// `insufficient_scope`) and 431
     /// on every operation, unless the operation documents that status itself.
     static func secured(_ item: OpenAPI.PathItem, path: String) -> OpenAPI.PathItem {
         var item = item
@@ -56,7 +61,7 @@ extension OpenAPIDocument {
                 }
             }
             if operation.responses[.status(code: 403)] == nil {
-                operation.responses[.status(code: 403)] = responseRef("HostNotAllowed")
+                operation.responses[.status(code: 403)] = responseRef("Forbidden")
             }
             if operation.responses[.status(code: 431)] == nil {
                 operation.responses[.status(code: 431)] = responseRef("HeadersTooLarge")

@@ -59,9 +59,11 @@ extension OpenAPIDocument {
                     + "for both). Code `unauthorized`.",
                 headers: ["WWW-Authenticate": requiredHeader("WWW-Authenticate")]
             ),
-            "HostNotAllowed": errorResponse(
-                "Only in loopback mode (no client keys): the `Host` header does not name this machine (localhost, *.localhost, "
-                    + "127.x.x.x, [::1] or a name in `allowed_hosts`). Code `host_not_allowed`."
+            "Forbidden": errorResponse(
+                "The `Host` header does not name this machine (localhost, *.localhost, 127.x.x.x, [::1] or a name in "
+                    + "`allowed_hosts`; with client keys also any IP address and this machine's own name): code "
+                    + "`host_not_allowed`. Or the key's scopes do not cover the request (a write without `write`, a "
+                    + "household route without `household`, a profile's route without `read`): code `insufficient_scope`."
             ),
             "HeadersTooLarge": errorResponse(
                 "More than 100 request headers or more than 32 KB of them. Code `headers_too_large`."),

@@ -40,7 +40,7 @@ public enum OpenAPIDocument {
                 counter += 1
             }
             usedNames.insert(name)
-            schemas["\(name)Answer"] = answerSchema(route)
+            schemas["\(name)Answer"] = route.household == nil ? answerSchema(route) : householdAnswerSchema(route)
             paths[route.path] = OpenAPI.PathItem(
                 get: routeOperation(route, operationID: "get\(name)", answer: "\(name)Answer"))
         }

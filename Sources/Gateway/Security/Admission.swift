@@ -121,7 +121,11 @@ struct Admission: Sendable {
         }
         if let refusal = boundsRefusal(asked) { return .refuse(refusal, corsOrigin: cors) }
         switch who(path: asked.path, host: asked.host, authorization: asked.authorization, feedKey: asked.feedKey) {
-        case .success(let served): return .serve(profile: served.profile, client: served.client, corsOrigin: cors)
+        case .success(let served):
+            if let refusal = Self.scopeRefusal(method: asked.method, path: asked.path, served: served) {
+                return .refuse(refusal, corsOrigin: cors)
+            }
+            return .serve(profile: served.profile, client: served.client, corsOrigin: cors)
         case .failure(let refusal): return .refuse(refusal, corsOrigin: cors)
         }
     }
@@ -158,6 +162,51 @@ struct Admission: Sendable {
     private struct Served {
         var profile: String
         var client: String?
+        /// What the request may do: everything in loopback mode and on a path no route answers
+        /// (a public one, a dashboard file); a key's `scopes`; a feed key: reading.
+        var scopes: Set<ClientScope>
+    }
+
+    /// The paths of the household routes, which read every member's day.
+    static func isHousehold(_ path: String) -> Bool {
+        path == "/v1/household" || path.hasPrefix("/v1/household/")
+    }
+
+    /// A method that only reads: anything else is a write and needs the `write` scope.
+    static func onlyReads(_ method: HTTPRequest.Method) -> Bool {
+        method == .get || method == .head || method == .options
+    }
+
+    /// The scopes of the client named `client` (what a request it made may do): its configured
+    /// ones; all in loopback mode and without a client (a path no route answers).
+    func scopes(ofClient client: String?) -> Set<ClientScope> {
+        guard !keys.isEmpty, let client else { return ClientScope.all }
+        return keys.entries.first { $0.client.name == client }?.client.scopes ?? []
+    }
+
+    /// 403 `insufficient_scope` when the key's scopes do not cover the request: a write
+    /// (any method but GET, HEAD, OPTIONS) needs `write`, a household route `household`, any
+    /// other route `read` (or `write`).
+    private static func scopeRefusal(method: HTTPRequest.Method, path: String, served: Served) -> GatewayError? {
+        let needed: ClientScope
+        if !onlyReads(method) {
+            needed = .write
+        } else if isHousehold(path) {
+            needed = .household
+        } else {
+            guard !ClientScope.canRead(served.scopes) else { return nil }
+            needed = .read
+        }
+        guard !served.scopes.contains(needed) else { return nil }
+        let what =
+            switch needed {
+            case .write: "this key may not write"
+            case .household: "this key may not read the household"
+            case .read: "this key may not read its profile's routes"
+            }
+        return GatewayError(
+            .forbidden, code: "insufficient_scope",
+            message: "\(what) (its scopes: \(ClientScope.describe(served.scopes)); needed: \(needed.rawValue))")
     }
 
     private func who(path: String, host: String?, authorization: String?, feedKey: String?) -> Result<
@@ -180,8 +229,10 @@ struct Admission: Sendable {
                         "Host \"\(RouteParameter.shown(host, limit: 80))\" is not this machine; add it to allowed_hosts in the config if it is"
                 ))
         }
-        if keys.isEmpty { return .success(Served(profile: defaultProfile)) }
-        guard needsKey(path) else { return .success(Served(profile: defaultProfile)) }
+        if keys.isEmpty { return .success(Served(profile: defaultProfile, scopes: ClientScope.all)) }
+        // A public path or a dashboard file: no route writes there, so no scope decides it (a
+        // write is the router's 405).
+        guard needsKey(path) else { return .success(Served(profile: defaultProfile, scopes: ClientScope.all)) }
         if path == CalendarFeedService.path, authorization == nil, let feedKey {
             guard let client = keys.client(presentingFeedKey: feedKey) else {
                 return .failure(
@@ -189,7 +240,8 @@ struct Admission: Sendable {
                         .unauthorized, code: "unauthorized",
                         message: "this feed key is not known; see the client's feed_key in the config"))
             }
-            return .success(Served(profile: client.profile, client: client.name))
+            // A feed key opens the feed only: it reads.
+            return .success(Served(profile: client.profile, client: client.name, scopes: [.read]))
         }
         guard let key = ClientKeys.bearerKey(authorization), let client = keys.client(presenting: key) else {
             return .failure(
@@ -198,7 +250,7 @@ struct Admission: Sendable {
                     headers: [.wwwAuthenticate: #"Bearer realm="daygate""#]
                 ))
         }
-        return .success(Served(profile: client.profile, client: client.name))
+        return .success(Served(profile: client.profile, client: client.name, scopes: client.scopes))
     }
 
     /// Whether a (canonical) request path needs a key when keys are configured: every path

@@ -48,6 +48,7 @@ struct AdmissionMiddleware: RouterMiddleware {
             var context = context
             context.profile = profile
             context.client = client
+            context.scopes = admission.scopes(ofClient: client)
             if let client { context.logger[metadataKey: "client"] = .string(client) }
             guard let origin else { return try await next(request, context) }
             do {

@@ -34,6 +34,13 @@ struct WriteRoutes: Sendable {
     func serve(_ write: any BackendWrite, _ httpRequest: Request, _ context: GatewayRequestContext) async throws
         -> Response
     {
+        // Admission refuses a write without the `write` scope before any route; checked again
+        // where every write starts, so no route can reach a backend around it.
+        guard context.scopes.contains(.write) else {
+            throw GatewayError(
+                .forbidden, code: "insufficient_scope",
+                message: "this key may not write (its scopes: \(ClientScope.describe(context.scopes)); needed: write)")
+        }
         var input = WriteRequest(
             parameters: try pathParameters(of: write, context), query: try queryParameters(of: write, httpRequest))
         if let fields = write.fields {

@@ -13,17 +13,33 @@ public struct ClientConfig: Sendable, Hashable, Codable {
     /// A second key that reads only `/v1/calendar.ics`, given as `?key=` (calendar apps cannot
     /// send headers, and a URL is easily shared: it must not open anything else).
     public var feedKey: String?
+    /// What the key may do (`ClientScope`); `read` and `write` when not given.
+    public var scopes: Set<ClientScope>
 
-    public init(name: String, key: String, profile: String, feedKey: String? = nil) {
+    public init(
+        name: String, key: String, profile: String, feedKey: String? = nil,
+        scopes: Set<ClientScope> = ClientScope.defaults
+    ) {
         self.name = name
         self.key = key
         self.profile = profile
         self.feedKey = feedKey
+        self.scopes = scopes
     }
 
     enum CodingKeys: String, CodingKey {
         case name, key, profile
         case feedKey = "feed_key"
+        case scopes
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(key, forKey: .key)
+        try container.encode(profile, forKey: .profile)
+        try container.encodeIfPresent(feedKey, forKey: .feedKey)
+        try container.encode(scopes.sorted(), forKey: .scopes)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -32,6 +48,26 @@ public struct ClientConfig: Sendable, Hashable, Codable {
         self.key = try container.decode(String.self, forKey: .key)
         self.profile = try container.decodeIfPresent(String.self, forKey: .profile) ?? "default"
         self.feedKey = try container.decodeIfPresent(String.self, forKey: .feedKey)
+        if let listed = try container.decodeIfPresent([String].self, forKey: .scopes) {
+            var scopes: Set<ClientScope> = []
+            for name in listed {
+                guard let scope = ClientScope(rawValue: name) else {
+                    throw DecodingError.dataCorruptedError(
+                        forKey: .scopes, in: container,
+                        debugDescription:
+                            "unknown scope \"\(name.prefix(40))\" (scopes: \(ClientScope.describe(ClientScope.all)))")
+                }
+                scopes.insert(scope)
+            }
+            guard !scopes.isEmpty else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .scopes, in: container,
+                    debugDescription: "a key with no scope opens nothing; leave scopes out for read and write")
+            }
+            self.scopes = scopes
+        } else {
+            self.scopes = ClientScope.defaults
+        }
         if let feedKey {
             guard Self.isValidKey(feedKey) else {
                 throw DecodingError.dataCorruptedError(

@@ -20,12 +20,16 @@ public struct DaygateConfig: Sendable, Codable {
     public var allowedHosts: [String]
     /// Connection budget and slow-client timeouts.
     public var limits: LimitsSettings
+    /// The household: the profiles whose days the household routes read together; none by
+    /// default (the household routes then answer 404 `no_household`).
+    public var household: HouseholdConfig?
 
     public init(
         listen: ListenAddress = .defaultAddress, stateDir: String = "state",
         timezone: String = TimeZone.current.identifier, routesDir: String = "routes", staticDir: String = "static",
         cache: CacheSettings = CacheSettings(), profiles: [String: ProfileConfig], clients: [ClientConfig] = [],
-        cors: CORSSettings = CORSSettings(), allowedHosts: [String] = [], limits: LimitsSettings = LimitsSettings()
+        cors: CORSSettings = CORSSettings(), allowedHosts: [String] = [], limits: LimitsSettings = LimitsSettings(),
+        household: HouseholdConfig? = nil
     ) {
         self.listen = listen
         self.stateDir = stateDir
@@ -38,6 +42,7 @@ public struct DaygateConfig: Sendable, Codable {
         self.cors = cors
         self.allowedHosts = allowedHosts
         self.limits = limits
+        self.household = household
     }
 
     enum CodingKeys: String, CodingKey {
@@ -52,6 +57,7 @@ public struct DaygateConfig: Sendable, Codable {
         case cors
         case allowedHosts = "allowed_hosts"
         case limits
+        case household
     }
 
     public init(from decoder: any Decoder) throws {
@@ -123,6 +129,30 @@ public struct DaygateConfig: Sendable, Codable {
         self.cors = try container.decodeIfPresent(CORSSettings.self, forKey: .cors) ?? CORSSettings()
         self.allowedHosts = try container.decodeIfPresent([String].self, forKey: .allowedHosts) ?? []
         self.limits = try container.decodeIfPresent(LimitsSettings.self, forKey: .limits) ?? LimitsSettings()
+        self.household = try container.decodeIfPresent(HouseholdConfig.self, forKey: .household)
+        for (index, member) in (household?.members ?? []).enumerated() {
+            let path =
+                container.codingPath + [CodingKeys.household, AnyKey("members"), AnyKey(index), AnyKey("profile")]
+            guard profiles[member.profile] != nil else {
+                throw DecodingError.dataCorrupted(
+                    .init(
+                        codingPath: path,
+                        debugDescription:
+                            "no profile \"\(member.profile)\" (profiles: \(profiles.keys.sorted().joined(separator: ", ")))"
+                    ))
+            }
+            if household!.members[..<index].contains(where: { $0.profile == member.profile }) {
+                throw DecodingError.dataCorrupted(
+                    .init(codingPath: path, debugDescription: "this profile is already a member"))
+            }
+            if household!.members[..<index].contains(where: { $0.id == member.id }) {
+                throw DecodingError.dataCorrupted(
+                    .init(
+                        codingPath: container.codingPath + [
+                            CodingKeys.household, AnyKey("members"), AnyKey(index), AnyKey("id"),
+                        ], debugDescription: "another member has this id"))
+            }
+        }
     }
 
     static func isValidProfileName(_ name: String) -> Bool {
