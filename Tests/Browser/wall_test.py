@@ -185,9 +185,17 @@ def main():
                         context = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=True)
                         page = context.new_page()
                         try:
+                            # Mid-afternoon on the demo's day, whatever the time: items that are over,
+                            # going on and to come are all on the page (each styled its own way).
+                            afternoon = datetime.datetime.now(zoneinfo.ZoneInfo(ZONE)).replace(
+                                hour=15, minute=20, second=0, microsecond=0)
+                            page.clock.set_fixed_time(afternoon)
                             page.goto(f"{base}{path}")
                             page.wait_for_selector(".person" if path == "/wall" else "#timeline li", timeout=20000)
                             page.wait_for_timeout(500)
+                            if path == "/wall":
+                                assert page.query_selector(".item.past") and page.query_selector(".now-line"), \
+                                    "past items and the now-line are checked too"
                             page.add_script_tag(content=source)
                             result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
                             for violation in result["violations"]:
