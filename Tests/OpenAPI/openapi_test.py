@@ -6,7 +6,7 @@ Starts `daygate demo` on free ports, fetches /openapi.json, validates it as Open
 every documented GET path with parameter values taken from the document (defaults; examples
 for required parameters) and validates each JSON answer against the schema documented for
 its status (jsonschema, Draft 2020-12, `#/components/...` resolved in the document), and that
-the documented response headers are present. /v1/stream is read up to its first event;
+the documented response headers are present. An event stream (/v1/stream, /v1/household/stream) is read up to its first event;
 /metrics is checked for 200 and text/plain. Each route with query parameters also gets one
 call with a bad value, which must be a documented 400 with the Error schema, and an unknown
 path must be a 404 with the Error schema. A documented path that answers with a status it
@@ -340,7 +340,7 @@ def run_checks(base, document, simulators):
     for path in sorted(paths):
         if "get" not in paths[path]:
             continue
-        if path == "/v1/stream":
+        if paths[path]["get"].get("responses", {}).get("200", {}).get("content", {}).get("text/event-stream"):
             def stream():
                 request = urllib.request.Request(base + path, headers={"Accept": "text/event-stream"})
                 try:

@@ -287,6 +287,9 @@ async function load() {
   try {
     // Today by default: after midnight the gateway's default is the new day.
     const answer = await getJSON(DAY_PATH);
+    // The browser keeps a timing entry per request (up to 250): a page that runs for days has
+    // no use for them.
+    performance.clearResourceTimings?.();
     if (!Array.isArray(answer.members)) throw new Error("not a household answer");
     state.answer = answer;
     state.fetchedAt = Date.now();
