@@ -30,7 +30,10 @@ public struct HouseholdSummaryService: Sendable {
         public var members: [Aggregator.ResolvedRequest]
         public var clock: RequestClock
 
-        public var answerKey: String { "\u{1}household\u{0}" + HouseholdSummaryService.path }
+        /// The household's, whoever asks; a new day is a new answer.
+        public var answerKey: String {
+            "\u{1}household\u{0}" + HouseholdSummaryService.path + "\u{0}" + clock.today.description
+        }
     }
 
     /// 404 `no_household` without a household; the summary takes no parameters.
