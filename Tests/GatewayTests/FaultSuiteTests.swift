@@ -356,6 +356,11 @@ struct FaultSuiteTests {
                 // (e) Cleared: the section recovers once the waits are over — the entry's
                 // backoff and the circuit's open window, which doubles with each re-opening
                 // up to `maximumOpenFor` (how often it re-opened depends on the machine's pace).
+                // The runtime's clock moves only when the test moves it, so it moves a second
+                // with every try as well: a failure of the hammer's that is recorded after the
+                // first move (a fetch still on its way when the fault was cleared) re-opens the
+                // circuit for a second, and a frozen clock would keep it open for ever (CI saw
+                // PRSNL stuck at "tries again in 1 s" for 75 tries on a busy machine).
                 _ = try await demo.call(kind, .POST, "/_sim/faults", json: "{}")
                 clock.advance(by: CircuitBreaker.Policy.standard.maximumOpenFor + 5)
                 started = ContinuousClock.now
@@ -370,6 +375,7 @@ struct FaultSuiteTests {
                         break
                     }
                     try await Task.sleep(for: .milliseconds(250))
+                    clock.advance(by: 1)
                 } while ContinuousClock.now < deadline
                 print(
                     "fault-suite \(label): recovered after \(attempts) request(s), \(Self.format(Self.seconds(ContinuousClock.now - started))) s"
