@@ -17,7 +17,6 @@ const state = {
   failing: false, // the latest fetch failed
   timer: null,
   retry: 2000,
-  day: "", // the local day the answer is for
 };
 
 const $ = (id) => document.getElementById(id);
@@ -51,7 +50,8 @@ function clockText(date, zone) {
   return new Intl.DateTimeFormat("en-GB", { timeZone: zone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(date);
 }
 
-function dayText(day, zone) {
+/** The answer's day as words ("Friday 27 November"); the date itself names the day. */
+function dayText(day) {
   const [y, m, d] = day.split("-").map(Number);
   return new Intl.DateTimeFormat(undefined, { timeZone: "UTC", weekday: "long", day: "numeric", month: "long" })
     .format(new Date(Date.UTC(y, m - 1, d, 12)));
@@ -138,7 +138,7 @@ function render() {
   const now = new Date();
   const today = local(now, zone);
   $("wall-title").textContent = answer.household?.name ? `${answer.household.name}` : "The household's day";
-  $("wall-date").textContent = dayText(answer.date, zone);
+  $("wall-date").textContent = dayText(answer.date);
   $("wall-clock").textContent = clockText(now, zone);
   document.body.classList.toggle("night", isNight(answer.household?.night, today.minute));
 
@@ -295,7 +295,6 @@ async function load() {
     state.fetchedAt = Date.now();
     state.failing = false;
     state.retry = 2000;
-    state.day = answer.date;
     $("key-form").hidden = true;
     try { localStorage.setItem(LAST_STORAGE, JSON.stringify({ answer, fetchedAt: state.fetchedAt })); } catch { /* full or private */ }
     render();
