@@ -113,11 +113,7 @@ public enum GatewayApplication {
             Dictionary(household.members.map { ($0.profile, $0.id) }, uniquingKeysWith: { first, _ in first })
         }
         router.get(RouterPath(householdStreamPath)) { _, context in
-            guard let members else {
-                throw GatewayError(
-                    .notFound, code: "no_household",
-                    message: "no household is configured (household: in the config names its members)")
-            }
+            guard let members else { throw GatewayError(.notFound, .noHousehold) }
             return try stream.response(
                 profile: context.profile, client: context.clientIdentity, clientName: context.client, members: members)
         }

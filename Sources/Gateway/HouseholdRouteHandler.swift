@@ -17,7 +17,7 @@ struct HouseholdRouteHandler: Sendable {
         do throws(ErrorDetail) {
             resolved = try service.resolve(route: route, query: QueryItems.parse(request.uri.query))
         } catch {
-            throw GatewayError(error.code == "no_household" ? .notFound : .badRequest, error)
+            throw GatewayError(error.code == ErrorDetail.noHousehold.code ? .notFound : .badRequest, error)
         }
         let service = self.service
         let logger = context.logger

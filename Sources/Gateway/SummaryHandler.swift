@@ -38,7 +38,7 @@ struct HouseholdSummaryHandler: Sendable {
         do throws(ErrorDetail) {
             resolved = try service.resolve(query: QueryItems.parse(request.uri.query))
         } catch {
-            throw GatewayError(error.code == "no_household" ? .notFound : .badRequest, error)
+            throw GatewayError(error.code == ErrorDetail.noHousehold.code ? .notFound : .badRequest, error)
         }
         let service = self.service
         let logger = context.logger

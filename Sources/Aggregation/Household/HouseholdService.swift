@@ -50,11 +50,7 @@ public struct HouseholdService: Sendable {
     public func resolve(route: Route, query: [(String, String)], clock: RequestClock? = nil) throws(ErrorDetail)
         -> ResolvedRequest
     {
-        guard let household = aggregator.config.household else {
-            throw ErrorDetail(
-                code: "no_household", message: "no household is configured (household: in the config names its members)"
-            )
-        }
+        guard let household = aggregator.config.household else { throw .noHousehold }
         let clock = clock ?? aggregator.clock()
         return ResolvedRequest(
             route: route, household: household,
@@ -103,4 +99,11 @@ public struct HouseholdService: Sendable {
             values: request.values, household: request.household, combine: request.route.household?.combine ?? [],
             members: answers, timeZone: request.clock.timeZone)
     }
+}
+
+extension ErrorDetail {
+    /// A household route, summary or stream asked of a gateway whose config names no household
+    /// (the gateway answers it as a 404).
+    public static let noHousehold = ErrorDetail(
+        code: "no_household", message: "no household is configured (household: in the config names its members)")
 }

@@ -38,11 +38,7 @@ public struct HouseholdSummaryService: Sendable {
 
     /// 404 `no_household` without a household; the summary takes no parameters.
     public func resolve(query: [(String, String)]) throws(ErrorDetail) -> ResolvedRequest {
-        guard let household = summary.aggregator.config.household else {
-            throw ErrorDetail(
-                code: "no_household", message: "no household is configured (household: in the config names its members)"
-            )
-        }
+        guard let household = summary.aggregator.config.household else { throw .noHousehold }
         if let (name, _) = query.first(where: { !$0.0.hasPrefix("_") }) {
             throw .badParameter("unknown parameter \"\(RouteParameter.shown(name))\" for \(Self.path) (it takes none)")
         }

@@ -169,7 +169,7 @@ struct Admission: Sendable {
 
     /// The paths of the household routes, which read every member's day.
     static func isHousehold(_ path: String) -> Bool {
-        path == "/v1/household" || path.hasPrefix("/v1/household/")
+        path.hasPrefix(Route.householdPrefix) || path + "/" == Route.householdPrefix
     }
 
     /// A method that only reads: anything else is a write and needs the `write` scope.
