@@ -1,35 +1,26 @@
-/// The backends daygate talks to, each with a contract-faithful simulator (``ics`` plays any
-/// calendar-feed server a household subscribes to).
-///
-/// `daygate simulate --port-base N` starts simulator `kind` on port `N + kind.portOffset`.
-/// Each is a faithful fake of its real server, quirks included, with fault injection.
-public enum SimulatorKind: String, CaseIterable, Sendable {
-    case tickedify
-    case eightalls
-    case kantinekoning
-    case fitiq
-    case prsnl
-    case ics
-
-    /// Offset from a port base: tickedify 0, eightalls 1, kantinekoning 2, fitiq 3, prsnl 4, ics 5.
-    public var portOffset: Int {
-        switch self {
-        case .tickedify: 0
-        case .eightalls: 1
-        case .kantinekoning: 2
-        case .fitiq: 3
-        case .prsnl: 4
-        case .ics: 5
-        }
-    }
-
+/// Which backend a simulator plays: its name (the backend's name in a profile, e.g. `tickedify`)
+/// and where its API lives on the simulator's port. Each simulator's folder declares its own kind
+/// (`SimulatorKind.tickedify` in `Tickedify/TickedifySimulator+Demo.swift`); the ones the demo and
+/// `daygate simulate` start are listed once, in ``SimulatorCatalog``.
+public struct SimulatorKind: Hashable, Sendable, CustomStringConvertible {
+    /// The backend's name, as a profile names it (`tickedify`, `eightalls`, …).
+    public let rawValue: String
     /// Path prefix under which the backend's API lives ("" when the API sits at the root).
-    var apiPath: String {
-        switch self {
-        case .eightalls: "/api"
-        case .tickedify, .kantinekoning, .fitiq, .prsnl, .ics: ""
-        }
+    public let apiPath: String
+
+    public init(_ name: String, apiPath: String = "") {
+        self.rawValue = name
+        self.apiPath = apiPath
     }
+
+    public var description: String { rawValue }
+
+    /// The catalog's simulators in order (what `allCases` was when the kinds were an enum).
+    public static var allCases: [SimulatorKind] { SimulatorCatalog.all.map(\.kind) }
+
+    /// Offset from a port base: the kind's place in ``SimulatorCatalog/all`` (tickedify 0,
+    /// eightalls 1, …); nil for a kind the catalog does not list.
+    public var portOffset: Int? { SimulatorCatalog.all.firstIndex { $0.kind == self } }
 }
 
 /// Errors thrown while starting a simulator.

@@ -10,95 +10,49 @@ import Yams
 /// today in the household's timezone, and the profile that points the gateway at them.
 struct DemoSimulators: Service {
     let running: [RunningSimulator]
+    /// The household's profile against the simulators, with their demo credentials, read by the
+    /// config loader from the simulators' own demo settings (``profileText(_:)``).
+    let profile: ProfileConfig
 
     static func start(timeZone: TimeZone, portBase: Int?) async throws -> DemoSimulators {
-        let today = LocalDate.today(in: timeZone).description
+        let seed = DemoSimulator.Seed(day: LocalDate.today(in: timeZone).description, timeZone: timeZone)
         var running: [RunningSimulator] = []
-        func port(_ kind: SimulatorKind) -> Int { portBase.map { $0 + kind.portOffset } ?? 0 }
         do {
-            running.append(
-                try await TickedifySimulator(
-                    options: .init(
-                        seedDay: today, timeZone: timeZone, users: TickedifySimulator.defaultUsers + [Self.basTickedify]
-                    )
-                ).start(port: port(.tickedify)))
-            running.append(
-                try await EightAllsSimulator(options: .init(dateStyle: .zulu, seedDay: today, timeZone: timeZone))
-                    .start(port: port(.eightalls)))
-            running.append(
-                try await KantineKoningSimulator(options: .init(seedDay: today, timeZone: timeZone)).start(
-                    port: port(.kantinekoning)))
-            running.append(
-                try await FitIQSimulator(options: .init(seedDay: today, timeZone: timeZone)).start(port: port(.fitiq)))
-            running.append(
-                try await PRSNLSimulator(options: .init(seedDay: today, timeZone: timeZone)).start(port: port(.prsnl)))
-            running.append(
-                try await ICSSimulator(options: .init(seedDay: today, timeZone: timeZone)).start(port: port(.ics)))
+            for (offset, entry) in SimulatorCatalog.all.enumerated() {
+                running.append(try await entry.start(seed: seed, port: portBase.map { $0 + offset } ?? 0))
+            }
         } catch {
             for simulator in running { await simulator.stop() }
             throw FailureMessage(text: "cannot start the simulators: \(error)")
         }
-        return DemoSimulators(running: running)
+        do {
+            return DemoSimulators(running: running, profile: try Self.readProfile(Self.profileText(running)))
+        } catch {
+            for simulator in running { await simulator.stop() }
+            throw FailureMessage(text: "the simulators' demo settings do not make a profile: \(error)")
+        }
     }
 
     func simulator(_ kind: SimulatorKind) -> RunningSimulator? {
         running.first { $0.kind == kind }
     }
 
-    /// The household's profile against the simulators, with their demo credentials.
-    var profile: ProfileConfig {
-        var settings: [any BackendSettings] = []
-        if let simulator = simulator(.tickedify) {
-            settings.append(
-                TickedifySettings(
-                    endpoint: BackendEndpoint(baseURL: simulator.apiBaseURL), email: TickedifySimulator.demoEmail,
-                    password: Secret(TickedifySimulator.demoPassword)))
+    /// The demo's `default` profile as a config file writes it (JSON, which is YAML): each
+    /// simulator's own demo settings (`DemoSimulator.demoSettings`).
+    static func profileText(_ running: [RunningSimulator]) -> String {
+        var fields = JSONObject(fields: [])
+        for simulator in running {
+            guard let entry = SimulatorCatalog.entry(simulator.kind) else { continue }
+            fields.fields.append((simulator.kind.rawValue, entry.demoSettings(for: simulator)))
         }
-        if let simulator = simulator(.eightalls) {
-            settings.append(EightAllsSettings(endpoint: BackendEndpoint(baseURL: simulator.apiBaseURL)))
-        }
-        if let simulator = simulator(.kantinekoning) {
-            settings.append(
-                KantineKoningSettings(
-                    endpoint: BackendEndpoint(baseURL: simulator.apiBaseURL),
-                    enrollments: KantineKoningSimulator.demoEnrollments.map {
-                        .init(tenant: $0.tenant, role: $0.role.rawValue, token: Secret($0.token), label: $0.label)
-                    }))
-        }
-        if let simulator = simulator(.fitiq) {
-            settings.append(
-                FitIQSettings(
-                    endpoint: BackendEndpoint(baseURL: simulator.apiBaseURL), apiKey: Secret(FitIQSimulator.demoAPIKey),
-                    email: FitIQSimulator.demoEmail, password: Secret(FitIQSimulator.demoPassword)))
-        }
-        if let simulator = simulator(.prsnl) {
-            settings.append(
-                PRSNLSettings(
-                    endpoint: BackendEndpoint(baseURL: simulator.apiBaseURL), email: PRSNLSimulator.demoEmail,
-                    password: Secret(PRSNLSimulator.demoPassword)))
-        }
-        if let simulator = simulator(.ics) {
-            settings.append(
-                ICSSettings(
-                    calendars: ICSSimulator.demoCalendars.map { demo in
-                        var calendar = ICSSettings.Calendar(
-                            name: demo.name, url: simulator.baseURL + demo.path, color: demo.colour)
-                        switch demo.auth {
-                        case .anonymous: break
-                        case .basic(let user, let password):
-                            calendar.username = user
-                            calendar.password = Secret(password)
-                        case .bearer(let token): calendar.token = Secret(token)
-                        }
-                        return calendar
-                    }))
-        }
-        return ProfileConfig(settings)
+        return JSONValue.object(fields).serialized
     }
 
-    /// Bas's Tickedify account in the demo (an account of its own, with nothing planned yet).
-    static let basTickedify = TickedifySimulator.User(
-        id: "user_1734620000000_b4s9v2r1e", email: "bas@example.org", password: "Bas-Demo-2026!", naam: "Bas de Vries")
+    /// Reads `text` as the config loader reads a config file's profile (unknown keys are errors).
+    static func readProfile(_ text: String) throws -> ProfileConfig {
+        try YAMLDocument(file: "demo profile", environment: [:], backends: BackendCatalog.settings)
+            .decode(ProfileConfig.self, from: text, substitute: false)
+    }
 
     /// The demo's household: Anna (the `default` profile, every backend), Bas (his own Tickedify
     /// and FitIQ accounts, his enrollment at VV Wilhelmus) and Mila (her enrollment at AGOVV);
@@ -133,8 +87,9 @@ struct DemoSimulators: Service {
         if let simulator = simulator(.tickedify) {
             bas.append(
                 TickedifySettings(
-                    endpoint: BackendEndpoint(baseURL: simulator.apiBaseURL), email: Self.basTickedify.email,
-                    password: Secret(Self.basTickedify.password)))
+                    endpoint: BackendEndpoint(baseURL: simulator.apiBaseURL),
+                    email: TickedifySimulator.demoHouseholdUser.email,
+                    password: Secret(TickedifySimulator.demoHouseholdUser.password)))
         }
         if let simulator = simulator(.fitiq), FitIQSimulator.demoUsers.count > 1 {
             let user = FitIQSimulator.demoUsers[1]

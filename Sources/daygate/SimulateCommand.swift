@@ -13,10 +13,16 @@ struct SimulateCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("port-base"),
-        help:
-            "First port; simulators use N (tickedify), N+1 (8alls), N+2 (kantinekoning), N+3 (fitiq), N+4 (prsnl), N+5 (ics)."
+        help: ArgumentHelp(
+            "First port; simulators use N, N+1, … in the order of the simulator catalog: \(Self.portList).")
     )
     var portBase: Int = 9100
+
+    /// "N (tickedify), N+1 (eightalls), …", from ``SimulatorCatalog``.
+    static var portList: String {
+        SimulatorCatalog.all.enumerated().map { "N\($0.offset == 0 ? "" : "+\($0.offset)") (\($0.element.kind))" }
+            .joined(separator: ", ")
+    }
 
     @Option(name: .customLong("write-config"), help: "Write a ready config for `daygate serve` here.")
     var writeConfig: String?
@@ -31,7 +37,8 @@ struct SimulateCommand: AsyncParsableCommand {
     func run() async throws {
         logging.bootstrap()
         let zone = try timeZone.zone()
-        guard (1024...65530).contains(portBase) else { throw ValidationError("--port-base: 1024 to 65530") }
+        let highest = 65535 - (SimulatorCatalog.all.count - 1)
+        guard (1024...highest).contains(portBase) else { throw ValidationError("--port-base: 1024 to \(highest)") }
         let simulators = try await DemoSimulators.start(timeZone: zone, portBase: portBase)
         for simulator in simulators.running {
             Console.line("\(simulator.kind.rawValue) simulator on \(simulator.baseURL)")

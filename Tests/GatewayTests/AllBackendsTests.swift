@@ -1,3 +1,4 @@
+import Aggregation
 import Backends
 import Foundation
 import Gateway
@@ -9,8 +10,23 @@ import Testing
 
 @testable import daygate
 
-@Suite("All five backends")
+@Suite("Every backend together")
 struct AllBackendsTests {
+    /// The sections of the route at `path` as the demo's route files declare them.
+    static func sections(of path: String, in demo: DemoHarness) throws -> [RouteSection] {
+        try #require(demo.runtime.routes.first { $0.path == path }).sections
+    }
+
+    /// The demo runs a simulator for every backend the gateway ships, and `daygate simulate`
+    /// puts them on ports in the same order as the answers list the backends.
+    @Test func everyBackendHasASimulatorInTheSameOrder() async throws {
+        #expect(SimulatorCatalog.all.map(\.kind.rawValue) == BackendCatalog.names)
+        try await withDemo { demo in
+            #expect(demo.simulators.running.map(\.kind) == SimulatorKind.allCases)
+            #expect(demo.simulators.profile.configuredBackends == BackendCatalog.names.sorted())
+        }
+    }
+
     @Test func todayHasEverySectionFromTheSeededDay() async throws {
         try await withDemo { demo in
             let body = try await demo.test { client in
@@ -19,7 +35,10 @@ struct AllBackendsTests {
                 return try response.json
             }
             let sections = try #require(body["sections"]?.objectValue)
-            #expect(Set(sections.keys) == ["plan", "events", "subscribed", "diensten", "nutrition", "knowledge"])
+            // Every section the route file declares, from every backend in the catalog.
+            let declared = try Self.sections(of: "/v1/today", in: demo)
+            #expect(Set(sections.keys) == Set(declared.map(\.name)))
+            #expect(Set(declared.map(\.operation.backend)) == Set(BackendCatalog.names))
             for (name, report) in sections {
                 #expect(report["status"] == .string("ok"), "\(name): \(report)")
             }
@@ -46,13 +65,17 @@ struct AllBackendsTests {
         }
     }
 
-    @Test(arguments: [SimulatorKind.tickedify, .eightalls, .kantinekoning, .fitiq, .prsnl])
+    /// Every simulator in the catalog but the calendar feeds', which serve their last copy with an
+    /// issue when a feed fails (ICSGatewayTests).
+    static let faultable = SimulatorKind.allCases.filter { $0 != .ics }
+
+    @Test(arguments: AllBackendsTests.faultable)
     func faultingOneSimulatorDegradesOnlyItsSection(kind: SimulatorKind) async throws {
-        let section = [
-            "tickedify": "plan", "eightalls": "events", "kantinekoning": "diensten", "fitiq": "nutrition",
-            "prsnl": "knowledge",
-        ][kind.rawValue]!
         try await withDemo { demo in
+            // The backend's sections of `/v1/today`, from the route file.
+            let declared = try Self.sections(of: "/v1/today", in: demo)
+            let faulted = Set(declared.filter { $0.operation.backend == kind.rawValue }.map(\.name))
+            try #require(!faulted.isEmpty, "\(kind) has a section in /v1/today")
             _ = try await demo.call(kind, .POST, "/_sim/faults", json: #"{"error_status":500}"#)
             let body = try await demo.test { client in
                 let response = try await client.execute(uri: "/v1/today", method: .get)
@@ -61,14 +84,22 @@ struct AllBackendsTests {
             }
             let sections = try #require(body["sections"]?.objectValue)
             for (name, report) in sections {
-                let expected = name == section ? "error" : "ok"
+                let expected = faulted.contains(name) ? "error" : "ok"
                 #expect(report["status"] == .string(expected), "\(name) with \(kind) faulted: \(report)")
+            }
+            for section in declared where faulted.contains(section.name) && section.mergeInto == nil {
+                // Another backend's section merged into this list keeps its items (the
+                // subscribed calendars' events in 8alls' `events`); alone, the list is null.
+                let mergedIn = declared.filter { $0.mergeInto == section.name && !faulted.contains($0.name) }
+                if mergedIn.isEmpty {
+                    #expect(body[section.name] == .null, "\(section.name)")
+                } else {
+                    #expect(body[section.name]?.arrayValue != nil, "\(section.name) keeps the merged items")
+                }
             }
             if kind == .eightalls {
                 // The subscribed calendars' events stay: the list holds only theirs.
                 #expect(body["events"]?.arrayValue?.allSatisfy { $0["calendar"] != .null } == true)
-            } else {
-                #expect(body[section] == .null)
             }
             #expect(body["complete"] == .bool(false))
         }

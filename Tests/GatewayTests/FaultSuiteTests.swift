@@ -1,3 +1,4 @@
+import Aggregation
 import Backends
 import Foundation
 import Gateway
@@ -76,52 +77,104 @@ struct FaultSuiteTests {
         var coldSectionStatus: String { self == .latency ? "timeout" : "error" }
     }
 
-    /// A backend's route: path, section, warm parameters and other (cold) parameters.
+    /// A backend's route: path, section, warm parameters and other (cold) parameters. The five
+    /// backends written here have their route and their call counts spelled out; any other backend
+    /// in the catalog gets them from the route files (``derived(_:)``), so a new backend is in this
+    /// suite without editing it.
     struct Target: Sendable {
         var kind: SimulatorKind
         var path: String
         var section: String
+        /// The route parameter that makes distinct cold requests, and how.
+        var coldParameter: ColdParameter
+        /// Upstream sources behind the route (each with its own circuit): Kantine Koning has one
+        /// per enrollment.
+        var sources = 1
+        /// Most upstream calls one fetch makes (no login: the session exists after the warm-up):
+        /// Tickedify checks its session before the plan, PRSNL its token before the timeline,
+        /// FitIQ reads the food logs of the local day's UTC days beside the day summary (for the
+        /// goal), Kantine Koning asks every enrollment.
+        var callsPerFetch = 1
+        /// Cache entries one request of the route fetches: `/v1/knowledge/recent` keeps its items
+        /// and its `next_cursor` as two entries that share one page read while both are asked
+        /// at once, but back off on their own when it fails; `/v1/nutrition` its day summary and
+        /// its food logs (each at most two calls: the logs, and the summary or a food).
+        var entriesPerRequest = 1
+
+        enum ColdParameter: Sendable {
+            /// `?date=`: today warm, 10 + n days ago cold.
+            case date
+            /// `?name=warm` warm, `?name=cold+n` cold (an integer the route accepts).
+            case integer(name: String, warm: Int, cold: Int)
+            /// Kantine Koning's window: 7 past days warm, 20 + n cold.
+            case pastDays
+        }
 
         init(_ kind: SimulatorKind) {
             self.kind = kind
-            switch kind {
-            case .tickedify: (path, section) = ("/v1/plan", "plan")
-            case .eightalls: (path, section) = ("/v1/events", "events")
-            case .kantinekoning: (path, section) = ("/v1/diensten", "diensten")
-            case .fitiq: (path, section) = ("/v1/nutrition", "nutrition")
-            case .prsnl: (path, section) = ("/v1/knowledge/recent", "items")
-            case .ics: preconditionFailure("calendar feeds have their own fault tests (ICSGatewayTests)")
+            if kind == .tickedify {
+                (path, section, coldParameter, callsPerFetch) = ("/v1/plan", "plan", .date, 2)
+            } else if kind == .eightalls {
+                (path, section, coldParameter) = ("/v1/events", "events", .date)
+            } else if kind == .kantinekoning {
+                (path, section, coldParameter) = ("/v1/diensten", "diensten", .pastDays)
+                sources = KantineKoningSimulator.demoEnrollments.count
+                callsPerFetch = sources
+            } else if kind == .fitiq {
+                (path, section, coldParameter, callsPerFetch, entriesPerRequest) = (
+                    "/v1/nutrition", "nutrition", .date, 2, 2
+                )
+            } else if kind == .prsnl {
+                (path, section, callsPerFetch, entriesPerRequest) = ("/v1/knowledge/recent", "items", 2, 2)
+                coldParameter = .integer(name: "limit", warm: 10, cold: 20)
+            } else {
+                self = Self.derived(kind)
             }
+        }
+
+        /// A backend this suite does not spell out: the first route of the route files whose
+        /// sections are all this backend's and that takes a date (or an integer) to make cold
+        /// requests with; one call per fetch, one source, one entry per section.
+        static func derived(_ kind: SimulatorKind) -> Target {
+            let routes = (try? RouteLoader(registry: .standard).load(directory: GatewayHarness.routesDir)) ?? []
+            for route in routes
+            where !route.sections.isEmpty && route.household == nil && route.pathParameterNames.isEmpty {
+                guard route.sections.allSatisfy({ $0.operation.backend == kind.rawValue }) else { continue }
+                let cold: ColdParameter
+                if route.parameters.contains(where: { $0.name == "date" && $0.kind == .date }) {
+                    cold = .date
+                } else if let integer = route.parameters.first(where: { $0.kind == .int }) {
+                    let low = integer.min ?? 1
+                    cold = .integer(name: integer.name, warm: low, cold: low + 1)
+                } else {
+                    continue
+                }
+                var target = Target(kind: kind, path: route.path, section: route.sections[0].name, coldParameter: cold)
+                target.entriesPerRequest = route.sections.count
+                return target
+            }
+            preconditionFailure(
+                "no route of \(kind)'s alone takes a date or an integer: add it to FaultSuiteTests.Target")
+        }
+
+        private init(kind: SimulatorKind, path: String, section: String, coldParameter: ColdParameter) {
+            self.kind = kind
+            self.path = path
+            self.section = section
+            self.coldParameter = coldParameter
         }
 
         var warm: String { cold(-1) }
 
         /// Distinct parameters (`n` ≥ 0) that nothing has cached yet; -1 is the warm ones.
         func cold(_ n: Int) -> String {
-            switch kind {
-            case .tickedify, .eightalls, .fitiq:
+            switch coldParameter {
+            case .date:
                 "\(path)?date=\(n < 0 ? FaultSuiteTests.today : FaultSuiteTests.today.adding(days: -10 - n))"
-            case .kantinekoning: "\(path)?past_days=\(n < 0 ? 7 : 20 + n)&future_days=60"
-            case .prsnl: "\(path)?limit=\(n < 0 ? 10 : 20 + n)"
-            case .ics: path
+            case .pastDays: "\(path)?past_days=\(n < 0 ? 7 : 20 + n)&future_days=60"
+            case .integer(let name, let warm, let cold): "\(path)?\(name)=\(n < 0 ? warm : cold + n)"
             }
         }
-
-        /// Upstream sources behind the route (each with its own circuit): Kantine Koning has one
-        /// per enrollment.
-        var sources: Int { kind == .kantinekoning ? KantineKoningSimulator.demoEnrollments.count : 1 }
-
-        /// Most upstream calls one fetch makes (no login: the session exists after the warm-up):
-        /// Tickedify checks its session before the plan, PRSNL its token before the timeline,
-        /// FitIQ reads the food logs of the local day's UTC days beside the day summary (for the
-        /// goal), Kantine Koning asks every enrollment.
-        var callsPerFetch: Int { kind == .tickedify || kind == .prsnl || kind == .fitiq ? 2 : sources }
-
-        /// Cache entries one request of the route fetches: `/v1/knowledge/recent` keeps its items
-        /// and its `next_cursor` as two entries that share one page read while both are asked
-        /// at once, but back off on their own when it fails; `/v1/nutrition` its day summary and
-        /// its food logs (each at most two calls: the logs, and the summary or a food).
-        var entriesPerRequest: Int { kind == .prsnl || kind == .fitiq ? 2 : 1 }
     }
 
     // MARK: - One test per fault, for every backend
@@ -164,12 +217,13 @@ struct FaultSuiteTests {
                 let warm = try await Self.warmUp(client, target)
                 let before = try await Self.renewals(kind, demo)
                 switch kind {
-                case .tickedify:
+                case SimulatorKind.tickedify:
                     _ = try await demo.call(kind, .POST, "/_sim/sessions/expire")
                     // Past the session trust window: the calls check the session first (inside it
                     // a forgotten session costs a crashed call, TickedifySessionTrustSimulatorTests).
                     clock.set(clock.read().addingTimeInterval(31))
-                case .prsnl: _ = try await demo.call(kind, .POST, "/_sim/tokens/expire", json: #"{"tokens":"access"}"#)
+                case SimulatorKind.prsnl:
+                    _ = try await demo.call(kind, .POST, "/_sim/tokens/expire", json: #"{"tokens":"access"}"#)
                 default: _ = try await demo.call(kind, .POST, "/_sim/tokens/expire")
                 }
 
@@ -534,7 +588,7 @@ struct FaultSuiteTests {
     /// How often the gateway logged in or refreshed, as the simulator counted it.
     static func renewals(_ kind: SimulatorKind, _ demo: DemoHarness) async throws -> Renewals {
         switch kind {
-        case .tickedify:
+        case SimulatorKind.tickedify:
             let stats = try await demo.call(kind, .GET, "/_sim/stats")
             return Renewals(logins: Int(stats["calls"]?["POST /api/auth/login"]?.numberValue ?? 0), refreshes: 0)
         default:

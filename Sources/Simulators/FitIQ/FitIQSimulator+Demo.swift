@@ -1,0 +1,22 @@
+import Model
+
+extension SimulatorKind {
+    /// FitIQ (FastAPI): its API sits at the root.
+    public static let fitiq = SimulatorKind("fitiq")
+}
+
+extension DemoSimulator {
+    /// FitIQ in the demo: the seeded week of meals, workouts and sleep; the `default` profile
+    /// logs in as ``FitIQSimulator/demoEmail`` with the app's API key.
+    public static let fitiq = DemoSimulator(
+        kind: .fitiq,
+        start: { seed, port in
+            try await FitIQSimulator(options: .init(seedDay: seed.day, timeZone: seed.timeZone)).start(port: port)
+        },
+        demoSettings: { running in
+            .object([
+                "base_url": .string(running.apiBaseURL), "api_key": .string(FitIQSimulator.demoAPIKey),
+                "email": .string(FitIQSimulator.demoEmail), "password": .string(FitIQSimulator.demoPassword),
+            ])
+        })
+}
