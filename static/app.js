@@ -1,5 +1,6 @@
-// The dashboard: the day from /v1/today, task counts and lists, upcoming diensten; live updates
-// over /v1/stream; the date in the URL (?date=YYYY-MM-DD). Writes: a task into the Tickedify
+// The dashboard: the day from /v1/today (a section without a card of its own in a generic card),
+// task counts and lists, upcoming diensten; live updates over /v1/stream; the date in the URL
+// (?date=YYYY-MM-DD). Writes: a task into the Tickedify
 // inbox, a task ticked off or reopened, a plan slot moved to another hour or removed, a meal
 // logged or deleted, and volunteers on the diensten a manager sees. Saved items open in place.
 import {
@@ -49,12 +50,30 @@ function go(date) {
 }
 
 function setBadges(sections) {
-  for (const holder of document.querySelectorAll(".badges")) {
+  for (const holder of document.querySelectorAll(".badges[data-for]")) {
     holder.replaceChildren(...holder.dataset.for.split(" ").map((name) => render.badge(name, sections[name])));
   }
 }
 
 function fill(id, nodes) { $(id).replaceChildren(...nodes); }
+
+/**
+ * The sections a card of this page's own shows (its badge, problems and value). Every other
+ * section of the day gets a generic card built from its value alone (render.genericSection), so
+ * a new backend's section is on the page without code of its own. A section the day reports but
+ * whose value is not in the answer (it joins another section's list, `merge_into`) gets none.
+ */
+const OWN_CARDS = ["plan", "events", "subscribed", "counts", "tasks", "nutrition", "diensten", "knowledge"];
+const GENERIC_CARDS = 12; // at most this many (the answer is untrusted)
+
+function drawOtherSections(day) {
+  const names = Object.keys(day.sections || {})
+    .filter((name) => !OWN_CARDS.includes(name) && Object.hasOwn(day, name))
+    .slice(0, GENERIC_CARDS);
+  const cards = names.map((name, index) => render.genericSection(name, day.sections[name], day[name], { day: day.date, index }));
+  for (const card of document.querySelectorAll("main > section.generic")) card.remove();
+  document.querySelector("main").append(...cards);
+}
 
 /**
  * Asking again by itself. A section the gateway could not get from its backend (error,
@@ -139,6 +158,7 @@ async function load({ refresh = false } = {}) {
       state.knowledge = day.knowledge;
       state.knowledgeReport = day.sections.knowledge;
       drawKnowledge();
+      drawOtherSections(day);
 
       const all = Object.values(sections).filter(Boolean);
       const incomplete = all.filter((report) => report.status !== "ok");

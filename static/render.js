@@ -390,3 +390,156 @@ function itemDetail(item) {
     h("p", { class: "sub" }, [item.type, item.url ? null : "note"].filter(Boolean).join(" · "), " ", link(item.url, "Open the link")),
   ];
 }
+
+/**
+ * A card for a section of the day that has no card of its own (a backend this page was not
+ * written for), built from its JSON value alone: the section's name made readable as the title,
+ * its freshness badge and problems, then the value — an object as label/value lines (a nested
+ * object's scalars as "Outer · inner" lines, a list of scalars joined, a list of objects as items
+ * under its own heading), a list of objects as items (title, name, summary or text as the line;
+ * start, time or date as HH:MM; the other scalar fields small), a scalar as one line. The answer
+ * is untrusted: at most GENERIC.items items and GENERIC.lines lines (then "… and n more"), texts
+ * cut at GENERIC.text characters, all of it as text.
+ */
+export const GENERIC = { items: 20, lines: 12, text: 200, label: 60, fields: 6, lists: 3 };
+const ITEM_LINE = ["title", "name", "summary", "text", "label", "description"];
+const ITEM_TIME = ["start", "time", "date", "starts_at", "at"];
+const ITEM_END = ["end", "ends_at"];
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
+
+function cut(text, length = GENERIC.text) {
+  const chars = [...String(text).slice(0, length * 2)];
+  return chars.length > length || String(text).length > length * 2 ? `${chars.slice(0, length - 1).join("")}…` : chars.join("");
+}
+
+/** "air_quality" and "airQuality" → "Air quality". */
+export function humanise(name) {
+  const words = String(name).slice(0, GENERIC.label * 2).replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/[_\-.\s]+/g, " ").trim().toLowerCase();
+  return cut(words ? words[0].toUpperCase() + words.slice(1) : "Section", GENERIC.label);
+}
+
+function isScalar(value) {
+  return value === null || ["string", "number", "boolean"].includes(typeof value);
+}
+
+function isObject(value) {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/** A scalar as text: an ISO time as HH:MM (with its date when it is not on `day`), yes/no, "—" for null. */
+function scalarText(value, day) {
+  if (value === null || value === undefined) return "—";
+  if (typeof value === "boolean") return value ? "yes" : "no";
+  if (typeof value === "number") return Number.isFinite(value) ? String(Math.round(value * 100) / 100) : "—";
+  if (ISO_TIME.test(value)) return day && value.startsWith(day) ? clock(value) : `${value.slice(0, 10)} ${clock(value)}`;
+  return cut(value);
+}
+
+/** A list of scalars as one text: the first GENERIC.items of them, then "…". */
+function joined(list, day) {
+  const shown = list.slice(0, GENERIC.items).filter(isScalar).map((value) => scalarText(value, day));
+  return cut(shown.join(", ") + (list.length > GENERIC.items ? ", …" : ""));
+}
+
+function holdsObjects(list) {
+  return list.slice(0, GENERIC.items).some((entry) => !isScalar(entry));
+}
+
+/**
+ * The label/value lines of an object, at most `limit` (`rest` counts the ones left out): scalars
+ * and lists of scalars as they are, a nested object's scalars and lists of scalars as
+ * "Outer · inner" (one level: deeper ones are left out). Lists of objects come back apart in
+ * `lists` (they become item lists).
+ */
+function pairs(object, day, limit) {
+  const lines = [];
+  const lists = [];
+  let rest = 0;
+  const line = (label, value) => {
+    if (isScalar(value)) lines.push([label(), scalarText(value, day)]);
+    else if (Array.isArray(value) && !holdsObjects(value)) lines.push([label(), value.length ? joined(value, day) : "none"]);
+    else return false;
+    return true;
+  };
+  for (const [key, value] of Object.entries(object)) {
+    if (Array.isArray(value) && holdsObjects(value)) { if (lists.length < GENERIC.lists) lists.push([key, value]); continue; }
+    if (isObject(value)) {
+      for (const [inner, innerValue] of Object.entries(value)) {
+        if (lines.length >= limit) { rest += isObject(innerValue) ? 0 : 1; continue; }
+        line(() => `${humanise(key)} · ${humanise(inner).toLowerCase()}`, innerValue);
+      }
+    } else if (lines.length >= limit) rest += 1;
+    else line(() => humanise(key), value);
+  }
+  return { lines, lists, rest };
+}
+
+function valueLines(lines, rest) {
+  if (!lines.length) return [];
+  return [h("dl", { class: "generic-lines" },
+    lines.map(([label, text]) => h("div", {}, h("dt", { text: label }), h("dd", { text }))),
+    rest ? h("div", { class: "generic-more" }, h("dt", { text: "More" }), h("dd", { text: `… and ${rest} more` })) : null)];
+}
+
+function firstOf(item, names) {
+  return names.find((name) => isScalar(item[name]) && item[name] !== null && item[name] !== "") ?? null;
+}
+
+/** One item of a list: its line, its time, its other scalar fields small (ids left out). */
+function genericItem(item, day) {
+  if (!isObject(item)) return h("li", {}, h("span", { class: "title", text: Array.isArray(item) ? joined(item, day) : scalarText(item, day) }));
+  const lineKey = firstOf(item, ITEM_LINE) ?? Object.keys(item).slice(0, 50).find((key) => typeof item[key] === "string" && item[key] && !ISO_TIME.test(item[key])) ?? null;
+  const timeKey = firstOf(item, ITEM_TIME);
+  const endKey = timeKey ? firstOf(item, ITEM_END) : null;
+  const when = timeKey ? scalarText(item[timeKey], day) + (endKey ? `–${scalarText(item[endKey], day)}` : "") : "";
+  const used = new Set([lineKey, timeKey, endKey, "id"]);
+  const others = {};
+  for (const key of Object.keys(item).slice(0, 50)) if (!used.has(key) && !key.endsWith("_id")) others[key] = item[key];
+  const { lines } = pairs(others, day, GENERIC.fields);
+  return h("li", {},
+    when ? h("span", { class: "when", text: cut(when, 40) }) : null,
+    h("span", { class: "title", text: lineKey ? scalarText(item[lineKey], day) : "Item" }),
+    lines.length ? h("span", { class: "sub", text: cut(lines.map(([label, text]) => `${label} ${text}`).join(" · ")) }) : null);
+}
+
+/** The items of a list, as many as `budget.items` still allows (shared by a card's lists). */
+function itemList(list, day, budget, label) {
+  const shown = list.slice(0, Math.max(budget.items, 0));
+  budget.items -= shown.length;
+  const rest = list.length - shown.length;
+  return h("ul", { class: "generic-items", "aria-label": label },
+    shown.map((item) => genericItem(item, day)),
+    rest > 0 ? h("li", { class: "generic-more" }, h("span", { class: "sub", text: `… and ${rest} more` })) : null);
+}
+
+/** What a section's value shows: lines, items or one line; "No data." when there is nothing. */
+export function genericContent(value, { day = "", title = "" } = {}) {
+  if (value === null || value === undefined) return [h("p", { class: "empty", text: "No data." })];
+  if (isScalar(value)) return [h("p", { class: "generic-value", text: scalarText(value, day) })];
+  const budget = { items: GENERIC.items };
+  if (Array.isArray(value)) {
+    if (!value.length) return [h("p", { class: "empty", text: "Nothing." })];
+    return [holdsObjects(value) ? itemList(value, day, budget, title) : h("p", { class: "generic-value", text: joined(value, day) })];
+  }
+  const { lines, lists, rest } = pairs(value, day, GENERIC.lines);
+  const nodes = valueLines(lines, rest);
+  for (const [key, list] of lists) {
+    if (budget.items <= 0) break;
+    nodes.push(h("h3", { text: humanise(key) }), itemList(list, day, budget, humanise(key)));
+  }
+  return nodes.length ? nodes : [h("p", { class: "empty", text: "No data." })];
+}
+
+/**
+ * The card of a section without one of its own; `index` keeps its ids unique whatever the
+ * section is called. A null value with a problem shows the problem alone.
+ */
+export function genericSection(name, report, value, { day = "", index = 0 } = {}) {
+  const title = humanise(name);
+  const titleID = `generic-${index}-title`;
+  const troubles = problems([report]);
+  const content = (value === null || value === undefined) && troubles.length ? [] : genericContent(value, { day, title });
+  return h("section", { class: "card generic", id: `section-generic-${index}`, "data-section": name, "aria-labelledby": titleID },
+    h("header", {}, h("h2", { id: titleID, text: title }), h("span", { class: "badges" }, badge(name, report))),
+    troubles, content);
+}

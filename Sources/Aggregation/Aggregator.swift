@@ -15,6 +15,9 @@ public final class Aggregator: Sendable {
     private let logger: Logger
     /// The clock every answer is composed with (injectable for tests around midnight and DST).
     public let now: @Sendable () -> Date
+    /// Each profile's ``ProfileConfig/settingsFingerprint(of:)`` per backend, computed once:
+    /// part of every cache key, beside the operation's credential fingerprint.
+    private let settingsFingerprints: [String: [String: String]]
 
     public init(
         config: DaygateConfig, cache: CacheStore, http: UpstreamHTTP, sessions: SessionRegistry,
@@ -26,6 +29,18 @@ public final class Aggregator: Sendable {
         self.sessions = sessions
         self.logger = logger
         self.now = now
+        self.settingsFingerprints = config.profiles.mapValues { profile in
+            Dictionary(
+                uniqueKeysWithValues: profile.configuredBackends.map { ($0, profile.settingsFingerprint(of: $0)) })
+        }
+    }
+
+    /// What a cache key of `operation` for `profileName` carries besides its arguments: the
+    /// account the operation uses and every setting of its backend's section.
+    func fingerprint(of operation: any BackendOperation, profileName: String, profile: ProfileConfig) -> String {
+        let settings =
+            settingsFingerprints[profileName]?[operation.backend] ?? profile.settingsFingerprint(of: operation.backend)
+        return CredentialFingerprint.of([operation.credentialFingerprint(for: profile), settings])
     }
 
     /// The gateway's clock read now, in the household's zone: one reading per request.
@@ -139,6 +154,11 @@ public final class Aggregator: Sendable {
         let generation = cache.generation.current
 
         var prepared: [PreparedSection] = []
+        // A section whose backend refuses the arguments (a date outside the range it can
+        // answer): in a route of several sections that section reports it and the rest answer;
+        // when every section refuses, the request is the client's mistake (400).
+        var refused: [SectionResult] = []
+        var firstRefusal: ErrorDetail? = nil
         for section in route.sections where section.operation.isConfigured(for: profile) {
             var arguments: [String: ArgumentValue] = [:]
             for (name, binding) in section.arguments {
@@ -151,10 +171,11 @@ public final class Aggregator: Sendable {
             do {
                 normalised = try section.operation.normalise(arguments, clock: request.clock)
                 try section.operation.validate(normalised, for: profile)
-            } catch let error as ErrorDetail {
-                throw error
             } catch {
-                throw .badParameter("\(error)")
+                let detail = error as? ErrorDetail ?? .badParameter("\(error)")
+                firstRefusal = firstRefusal ?? detail
+                refused.append(Self.refusedSection(section, detail))
+                continue
             }
             let ttl = section.ttl ?? config.cache.ttl[section.operation.name]?.seconds ?? section.operation.defaultTTL
             prepared.append(
@@ -163,7 +184,8 @@ public final class Aggregator: Sendable {
                     key: CacheKey(
                         profile: profileName, operation: section.operation.name,
                         arguments: normalised,
-                        credentialFingerprint: section.operation.credentialFingerprint(for: profile)
+                        credentialFingerprint: fingerprint(
+                            of: section.operation, profileName: profileName, profile: profile)
                     ),
                     arguments: normalised,
                     policy: CachePolicy(
@@ -172,6 +194,8 @@ public final class Aggregator: Sendable {
                     )
                 ))
         }
+
+        if let firstRefusal, prepared.isEmpty { throw firstRefusal }
 
         let context = OperationContext(
             profileName: profileName, profile: profile, clock: request.clock, http: http, sessions: sessions,
@@ -207,7 +231,7 @@ public final class Aggregator: Sendable {
                     )
                 }
             }
-            var collected: [SectionResult] = []
+            var collected = refused
             for await result in group { collected.append(result) }
             return collected
         }
@@ -269,6 +293,17 @@ public final class Aggregator: Sendable {
                 status: .timeout, cache: .none, ageSeconds: nil, backend: backend, durationMs: rounded,
                 error: result.error)
         }
+    }
+
+    /// A section whose backend refused the request's arguments: not asked, reported as an
+    /// error with the backend's reason (`bad_parameter`).
+    static func refusedSection(_ section: RouteSection, _ detail: ErrorDetail) -> SectionResult {
+        SectionResult(
+            name: section.name, mergeInto: section.mergeInto, operation: section.operation.name,
+            result: CacheLookupResult(outcome: .failed, error: detail),
+            report: SectionReport(
+                status: .error, cache: .none, ageSeconds: nil, backend: section.operation.backend, durationMs: 0,
+                error: detail))
     }
 
     /// One section's lookup and its report.

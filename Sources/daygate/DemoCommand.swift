@@ -85,6 +85,8 @@ struct DemoCommand: AsyncParsableCommand {
                 config: config, logger: logging.logger(), extraServices: [simulators], upstreamInProcess: true
             ).run { port in
                 let base = "http://127.0.0.1:\(port)"
+                // Simulator names in one column, however long the longest.
+                let width = max(13, (simulators.running.map(\.kind.rawValue.count).max() ?? 0) + 1)
                 Console.line(
                     """
                     daygate demo — timezone \(zone.identifier), cache in \(config.stateDir)
@@ -94,7 +96,7 @@ struct DemoCommand: AsyncParsableCommand {
                       household   \(base)/wall  ·  curl \(base)/v1/household/today
                       health      curl \(base)/readyz\(clientKey == nil ? "" : "\n  API key     required: curl -H 'Authorization: Bearer <key>' …")
                     simulators (faults: POST /_sim/faults, stats: GET /_sim/stats):
-                    \(simulators.running.map { "  \($0.kind.rawValue.padding(toLength: 13, withPad: " ", startingAt: 0)) \($0.baseURL)" }.joined(separator: "\n"))
+                    \(simulators.running.map { "  \($0.kind.rawValue.padding(toLength: width, withPad: " ", startingAt: 0)) \($0.baseURL)" }.joined(separator: "\n"))
                     Ctrl-C stops it.
                     """)
             }

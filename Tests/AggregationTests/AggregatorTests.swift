@@ -25,6 +25,8 @@ struct ScriptedOperation: BackendOperation {
     let backend: String
     let behaviour: Behaviour
     let arguments: [OperationArgument]
+    /// Refuses the arguments past this date (a backend that can only answer so far ahead).
+    var lastDate: LocalDate? = nil
     let counter = CallCounter()
     var calls: Int { counter.value }
 
@@ -42,7 +44,10 @@ struct ScriptedOperation: BackendOperation {
     func isConfigured(for profile: ProfileConfig) -> Bool { true }
     func credentialFingerprint(for profile: ProfileConfig) -> String { "none" }
     func normalise(_ arguments: [String: ArgumentValue], clock: RequestClock) throws -> [String: ArgumentValue] {
-        arguments
+        if let lastDate, case .date(let date)? = arguments["date"], date > lastDate {
+            throw ErrorDetail.badParameter("\(backend) answers up to \(lastDate)")
+        }
+        return arguments
     }
 
     func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
@@ -139,6 +144,49 @@ struct AggregatorTests {
         #expect(again.sections["slow"]?.status == .ok)
         #expect(again.sections["slow"]?.cache == .hit)
         #expect(operations[1].calls == 1)
+    }
+
+    /// A backend that refuses the request's arguments (a date past what it can answer) makes its
+    /// own section report `bad_parameter`, without a call; the other sections answer. Only when
+    /// every section refuses is the request a 400.
+    @Test func aSectionRefusingItsArgumentsFailsAloneUnlessAllDo() async throws {
+        var limited = ScriptedOperation("test.broken", backend: "gamma", .answer(#"{"n":3}"#))
+        limited.lastDate = LocalDate("2026-11-30")
+        let operations = [
+            ScriptedOperation("test.fast", backend: "alpha", .answer(#"{"n":1}"#)),
+            ScriptedOperation("test.slow", backend: "beta", .answer(#"{"n":2}"#)),
+            limited,
+        ]
+        let (aggregator, route, folder) = try makeAggregator(operations, routeText: threeSections)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let answer = try await aggregator.run(route: route, query: [("date", "2026-12-20")], profileName: "default")
+        #expect(answer.status == 200)
+        #expect(!answer.complete)
+        #expect(answer.sections["fast"]?.status == .ok)
+        #expect(answer.sections["slow"]?.status == .ok)
+        #expect(answer.sections["broken"]?.status == .error)
+        #expect(answer.sections["broken"]?.error == .badParameter("gamma answers up to 2026-11-30"))
+        #expect(answer.sections["broken"]?.backend == "gamma")
+        #expect(limited.calls == 0)
+        let body = try JSONDecoder().decode(JSONValue.self, from: answer.body)
+        #expect(body["broken"] == .null)
+        #expect(body["fast"] == .object(["n": .number(1)]))
+        // Inside the range, the same section answers.
+        let inside = try await aggregator.run(route: route, query: [("date", "2026-11-29")], profileName: "default")
+        #expect(inside.sections["broken"]?.status == .ok)
+
+        let alone = """
+            path: /v1/test
+            parameters:
+              date: { type: date, default: today }
+            sections:
+              broken: { operation: test.broken, arguments: { date: $date } }
+            """
+        let (single, singleRoute, singleFolder) = try makeAggregator([limited], routeText: alone)
+        defer { try? FileManager.default.removeItem(atPath: singleFolder) }
+        await #expect(throws: ErrorDetail.badParameter("gamma answers up to 2026-11-30")) {
+            _ = try await single.run(route: singleRoute, query: [("date", "2026-12-20")], profileName: "default")
+        }
     }
 
     @Test(.timeLimit(.minutes(1))) func allFailedIs502AndAllTimedOutIs504() async throws {

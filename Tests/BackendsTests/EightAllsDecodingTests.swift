@@ -77,6 +77,24 @@ struct EightAllsDecodingTests {
         #expect(
             UpstreamErrorMessage.extract(from: Data(#"{"success":false,"error":{"code":"X","message":"broken"}}"#.utf8))
                 == "broken")
+        // The common shapes of other APIs, so a new backend's errors read without code of its own.
+        let shapes: [(String, String)] = [
+            (
+                #"{"error":true,"reason":"Parameter 'start_date' is out of allowed range"}"#,
+                "Parameter 'start_date' is out of allowed range"
+            ),
+            (#"{"error":"invalid_grant","error_description":"Refresh token expired"}"#, "Refresh token expired"),
+            (#"{"type":"about:blank","title":"Not Found","status":404}"#, "Not Found"),
+            (#"{"type":"x","title":"Bad","status":400,"detail":"date is in the past"}"#, "date is in the past"),
+            (#"{"errors":[{"message":"Field 'x' missing"}],"data":null}"#, "Field 'x' missing"),
+            (#"{"errors":[{"status":"422","title":"Invalid","detail":"name is blank"}]}"#, "name is blank"),
+            (#"{"errors":["first","second"]}"#, "first; second"),
+            (#"{"status":500,"message":"Internal error"}"#, "Internal error"),
+        ]
+        for (body, message) in shapes {
+            #expect(UpstreamErrorMessage.extract(from: Data(body.utf8)) == message, "\(body)")
+        }
+        #expect(UpstreamErrorMessage.extract(from: Data(#"{"error":true}"#.utf8)) == nil)
         #expect(UpstreamErrorMessage.extract(from: Data("not json".utf8)) == nil)
         let long = String(repeating: "a", count: 500)
         #expect(UpstreamErrorMessage.extract(from: Data(#"{"detail":"\#(long)"}"#.utf8))?.count == 201)

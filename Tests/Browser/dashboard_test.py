@@ -2,7 +2,9 @@
 """The dashboard in a real browser (headless Chromium driven by Playwright).
 
 Starts `daygate demo` on free ports, loads the page and checks the rendered DOM: every
-section, a seeded event, an update arriving over /v1/stream without a reload, a stale badge
+section, a seeded event, sections of backends the page has no card for (added to /v1/today on
+the way) shown in generic cards (an object, a bounded list, a failure; markup in them as text;
+no second card for a section the page has one for; axe-core finds no violation), an update arriving over /v1/stream without a reload, a stale badge
 after the 8alls simulator is faulted, the writes (a task into the inbox, ticked off and reopened,
 a plan slot moved and removed, meals logged and deleted, volunteers on a manager's dienst, a
 refusal shown where it happened, no controls on member diensten),
@@ -91,6 +93,51 @@ def held(page, *patterns):
             page.unroute(pattern)
 
 
+def axe_source():
+    import axe_playwright_python
+    path = os.path.join(os.path.dirname(axe_playwright_python.__file__), "axe.min.js")
+    with open(path, encoding="utf-8") as handle:
+        return handle.read()
+
+
+# Text an answer could carry to inject markup: it must show as these characters, never run.
+INJECTED = '<img src=x onerror="window.__injected = true">'
+MISSING = object()  # a section reported without a value of its own (it joins another's list)
+
+
+def more_sections(date):
+    """Sections of backends the page has no card for, added to the gateway's answer: name →
+    (report, value). An object, a list longer than a card shows, a failed section (null), an
+    empty one, and one whose value is not in the answer."""
+    def at(hour, minute=0):
+        return f"{date}T{hour:02d}:{minute:02d}:00+01:00"
+    return {
+        "weather": ({"status": "ok", "cache": "hit", "age_seconds": 42, "backend": "weatherly", "duration_ms": 1.5},
+                    {"summary": f"Light rain {INJECTED}", "temperature_c": 11.5, "sunrise": at(8, 12),
+                     "wind": {"speed_kmh": 18, "direction": "SW"}, "warnings": ["wind", "rain"],
+                     "hourly": [{"time": at(hour), "summary": "showers", "temp_c": hour - 2} for hour in (13, 14)]}),
+        "bin_pickups": ({"status": "ok", "cache": "miss", "age_seconds": 0, "backend": "afval", "duration_ms": 2.0},
+                        [{"id": "b0", "title": f"Paper {INJECTED}", "start": at(7, 30), "end": at(8), "kind": "paper"}]
+                        + [{"id": f"b{n}", "name": f"Pickup {n}", "time": at(9 + n % 10, 15), "street": "x" * 500}
+                           for n in range(1, 25)]),
+        "air_quality": ({"status": "error", "cache": "none", "backend": "luchtmeetnet", "duration_ms": 3.0,
+                         "error": {"code": "upstream_error", "message": f"luchtmeetnet answered 500 {INJECTED}"}}, None),
+        "pollen": ({"status": "ok", "cache": "hit", "age_seconds": 5, "backend": "pollen", "duration_ms": 1.0}, None),
+        "school_run": ({"status": "ok", "cache": "hit", "age_seconds": 5, "backend": "school", "duration_ms": 1.0}, MISSING),
+    }
+
+
+def add_more_sections(route):
+    """/v1/today as the gateway answers it, with `more_sections` added."""
+    response = route.fetch()
+    day = response.json()
+    for name, (report, value) in more_sections(day["date"]).items():
+        day["sections"][name] = report
+        if value is not MISSING:
+            day[name] = value
+    route.fulfill(response=response, json=day)
+
+
 def main():
     if not CHROMIUM:
         print("chromium is not installed (make test-browser installs it)")
@@ -147,6 +194,119 @@ def main():
 
             page.screenshot(path=os.path.join(shots, "dashboard.png"), full_page=True)
 
+            # A page whose /v1/today carries sections of backends it has no card for. Without the
+            # page's Content-Security-Policy (axe-core is injected; injected markup could run).
+            extra = {}
+
+            def extra_page():
+                if "page" not in extra:
+                    context = browser.new_context(viewport={"width": 1280, "height": 1400}, bypass_csp=True)
+                    extra["context"] = context
+                    extra["page"] = context.new_page()
+                    extra["page"].route("**/v1/today*", add_more_sections)
+                    extra["page"].goto(demo.url + "/")
+                    extra["page"].wait_for_selector("#timeline li .title", timeout=20000)
+                return extra["page"]
+
+            def generic_card(name):
+                card = extra_page().locator(f"main > section.card.generic[data-section='{name}']")
+                card.wait_for(timeout=10000)
+                return card
+
+            def not_injected(card):
+                assert card.locator("img").count() == 0, "markup from the answer became an element"
+                assert extra_page().evaluate("window.__injected") is None, "markup from the answer ran"
+
+            def object_section_card():
+                card = generic_card("weather")
+                assert card.locator("h2").inner_text() == "Weather", card.locator("h2").inner_text()
+                assert card.locator(".badge[data-section=weather]").get_attribute("data-state") == "fresh"
+                lines = dict(zip(card.locator("dt").all_inner_texts(), card.locator("dd").all_inner_texts()))
+                assert lines == {
+                    "Summary": f"Light rain {INJECTED}", "Temperature c": "11.5", "Sunrise": "08:12",
+                    "Wind · speed kmh": "18", "Wind · direction": "SW", "Warnings": "wind, rain",
+                }, lines
+                assert card.locator("h3").all_inner_texts() == ["Hourly"], card.locator("h3").all_inner_texts()
+                hourly = card.locator("ul.generic-items > li").all_inner_texts()
+                assert [" ".join(row.split()) for row in hourly] == ["13:00 showers Temp c 11", "14:00 showers Temp c 12"], hourly
+                not_injected(card)
+                return ", ".join(lines)
+            check("a section without a card of its own gets one: an object as lines", object_section_card)
+
+            def list_section_card():
+                card = generic_card("bin_pickups")
+                assert card.locator("h2").inner_text() == "Bin pickups", card.locator("h2").inner_text()
+                assert card.locator(".badge[data-section=bin_pickups]").get_attribute("data-state") == "fresh"
+                items = card.locator("ul.generic-items > li")
+                assert items.count() == 21, f"{items.count()} rows for 25 items (20 and a '… and 5 more')"
+                assert items.nth(20).inner_text() == "… and 5 more", items.nth(20).inner_text()
+                first = items.nth(0)
+                assert first.locator(".when").inner_text() == "07:30–08:00", first.locator(".when").inner_text()
+                assert first.locator(".title").inner_text() == f"Paper {INJECTED}", first.locator(".title").inner_text()
+                assert first.locator(".sub").inner_text() == "Kind paper", first.locator(".sub").inner_text()
+                second = items.nth(1)
+                assert (second.locator(".when").inner_text(), second.locator(".title").inner_text()) == ("10:15", "Pickup 1")
+                street = second.locator(".sub").inner_text()
+                assert street.startswith("Street xxx") and street.endswith("…") and len(street) <= 200, street
+                not_injected(card)
+                other = extra_page()
+                other.set_viewport_size({"width": 390, "height": 844})
+                try:
+                    width = other.evaluate("document.documentElement.scrollWidth")
+                    assert width <= 390, f"the page is {width}px wide at 390px with the long texts"
+                finally:
+                    other.set_viewport_size({"width": 1280, "height": 1400})
+                return "20 of 25 items, long text cut"
+            check("a section without a card of its own gets one: a list as items, bounded", list_section_card)
+
+            def failed_section_card():
+                card = generic_card("air_quality")
+                assert card.locator("h2").inner_text() == "Air quality", card.locator("h2").inner_text()
+                assert card.locator(".badge[data-section=air_quality]").get_attribute("data-state") == "error"
+                problem = card.locator(".section-error").all_inner_texts()
+                assert problem == [f"luchtmeetnet answered 500 {INJECTED}"], problem
+                assert card.locator(".empty").count() == 0, "a failed section says 'No data.' under its error"
+                not_injected(card)
+                empty = generic_card("pollen")
+                assert empty.locator(".empty").inner_text() == "No data.", empty.inner_text()
+                assert empty.locator(".badge[data-section=pollen]").get_attribute("data-state") == "fresh"
+            check("a failed section's card shows its error, an empty one 'No data.'", failed_section_card)
+
+            def no_second_card():
+                generic_card("weather")
+                other = extra_page()
+                shown = other.eval_on_selector_all("main > section.generic", "cards => cards.map(c => c.dataset.section)")
+                assert sorted(shown) == ["air_quality", "bin_pickups", "pollen", "weather"], shown
+                own = other.eval_on_selector_all("main > section:not(.generic)", "cards => cards.map(c => c.id)")
+                assert own == [f"section-{name}" for name in ["timeline", "tasks", "nutrition", "diensten", "knowledge"]], own
+                day = call(demo.url + "/v1/today")
+                mine = {"plan", "events", "subscribed", "diensten", "nutrition", "knowledge"}
+                assert mine <= set(day["sections"]), f"the demo's day lacks {mine - set(day['sections'])}"
+                assert other.locator("main .badge[data-section=weather]").count() == 1, "weather badged twice"
+                for name in mine:
+                    assert other.locator(f"main > section.generic[data-section='{name}']").count() == 0, f"{name} has a second card"
+                return f"{len(own)} own cards, generic: {', '.join(shown)}"
+            check("no section the page has a card for gets a second one", no_second_card)
+
+            def generic_cards_accessible():
+                generic_card("weather")
+                other = extra_page()
+                other.add_script_tag(content=axe_source())
+                found = []
+                for scheme in ["light", "dark"]:
+                    other.emulate_media(color_scheme=scheme)
+                    result = other.evaluate("axe.run(document, {resultTypes: ['violations']})")
+                    for violation in result["violations"]:
+                        targets = [", ".join(node["target"]) for node in violation["nodes"][:3]]
+                        found.append(f"{scheme}: {violation['id']} ({violation['impact']}) at {targets}")
+                other.emulate_media(color_scheme="light")
+                other.screenshot(path=os.path.join(shots, "dashboard-more-sections.png"), full_page=True)
+                assert not found, "\n".join(found)
+                return "light and dark"
+            check("axe-core finds no violation with the generic cards on the page", generic_cards_accessible)
+            if "context" in extra:
+                extra["context"].close()
+
             def live_update():
                 loaded_at = page.evaluate("window.__daygate.loadedAt")
                 today = page.input_value("#date-input")
@@ -179,21 +339,34 @@ def main():
             check("Refresh clicked during a load still refetches", refresh_during_a_load_refreshes)
 
             def stale_badge():
+                def shown():
+                    # The events and plan badges and the banner as one render left them (read at once).
+                    return page.evaluate("""() => [
+                        document.querySelector('.badge[data-section=events]').dataset.state,
+                        document.querySelector('.badge[data-section=plan]').dataset.state,
+                        document.getElementById('banner').hidden ? '' : document.getElementById('banner').textContent]""")
                 call(demo.simulators["eightalls"] + "/_sim/faults", "POST", {"down": "reset"})
-                page.click("#refresh")
-                page.wait_for_selector(".badge[data-section=events][data-state=stale]", timeout=10000)
-                # The next load (the reload on the gateway's failure event, or the page's own
-                # retry) does not show the copy as fresh again while the backend is down.
-                renders = page.evaluate("window.__daygate.renders")
-                wait_until(lambda: page.wait_for_timeout(20) or page.evaluate("window.__daygate.renders") > renders)
-                events = page.get_attribute(".badge[data-section=events]", "data-state")
-                assert events in ("stale", "refreshing"), f"the events badge went back to {events}"
-                plan = page.get_attribute(".badge[data-section=plan]", "data-state")
-                assert plan == "fresh", f"the plan badge is {plan}"
-                assert page.locator("#banner").is_visible(), "no banner"
-                assert "Incomplete" in page.inner_text("#banner"), page.inner_text("#banner")
-                page.screenshot(path=os.path.join(shots, "dashboard-stale.png"), full_page=True)
-                call(demo.simulators["eightalls"] + "/_sim/faults", "POST", {})
+                try:
+                    page.click("#refresh")
+                    page.wait_for_selector(".badge[data-section=events][data-state=stale]", timeout=10000)
+                    # A render with the events stale says so in the banner too (the next render may
+                    # serve the copy as "refreshing" — status ok — which the banner does not count).
+                    seen = []
+                    wait_until(lambda: seen.append(shown()) or seen[-1][0] == "stale")
+                    events, plan, banner = seen[-1]
+                    assert plan == "fresh", f"the plan badge is {plan}"
+                    assert "Incomplete" in banner, f"the banner with the events stale: {banner!r}"
+                    page.screenshot(path=os.path.join(shots, "dashboard-stale.png"), full_page=True)
+                    # The next load (the reload on the gateway's failure event, or the page's own
+                    # retry) does not show the copy as fresh again while the backend is down.
+                    renders = page.evaluate("window.__daygate.renders")
+                    wait_until(lambda: page.wait_for_timeout(20) or page.evaluate("window.__daygate.renders") > renders)
+                    events, plan, banner = shown()
+                    assert events in ("stale", "refreshing"), f"the events badge went back to {events}"
+                    assert plan == "fresh", f"the plan badge is {plan}"
+                    assert events != "stale" or "Incomplete" in banner, f"events stale, banner {banner!r}"
+                finally:
+                    call(demo.simulators["eightalls"] + "/_sim/faults", "POST", {})
             check("a faulted simulator shows a stale badge", stale_badge)
 
             def date_navigation():

@@ -87,9 +87,15 @@ final class DemoHarness: Sendable {
         }
     }
 
-    /// A new runtime on the same state folder and simulators: what a restart sees.
-    func restarted() throws -> DemoHarness {
-        try DemoHarness(
+    /// A new runtime on the same state folder and simulators: what a restart sees; `adjust`
+    /// edits the `default` profile first (a config edited while the gateway was stopped).
+    func restarted(adjust: (inout ProfileConfig) -> Void = { _ in }) throws -> DemoHarness {
+        var config = config
+        if var profile = config.profiles["default"] {
+            adjust(&profile)
+            config.profiles["default"] = profile
+        }
+        return try DemoHarness(
             simulators: simulators, stateDir: stateDir, config: config, logs: logs, circuit: circuit, now: now)
     }
 

@@ -11,6 +11,8 @@ import traceback
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BINARY = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else os.path.join(ROOT, ".build", "debug", "daygate")
 ZONE = "Europe/Amsterdam"
+# A simulator as the demo lists it: "  tickedify     http://127.0.0.1:PORT" (its name, its URL, nothing after).
+SIMULATOR_LINE = re.compile(r"^ +([A-Za-z0-9][A-Za-z0-9_.-]*) +(http://\S+?)/?\s*$")
 
 
 class Demo:
@@ -24,13 +26,19 @@ class Demo:
         )
         self.simulators = {}
         deadline = time.time() + 60
+        listing = False  # in the block under "simulators (…):", one "  <name>  <url>" line each
         for line in self.process.stdout:
             match = re.search(r"dashboard\s+(http://\S+)/", line)
             if match:
                 self.url = match.group(1)
-            match = re.match(r"\s+(tickedify|eightalls|kantinekoning|fitiq|prsnl|ics)\s+(http://\S+)", line)
-            if match:
-                self.simulators[match.group(1)] = match.group(2)
+            if line.startswith("simulators"):
+                listing = True
+            elif listing:
+                match = SIMULATOR_LINE.match(line)
+                if match:
+                    self.simulators[match.group(1)] = match.group(2)
+                else:
+                    listing = False
             if line.startswith("Ctrl-C") or time.time() > deadline:
                 break
         if not getattr(self, "url", None):

@@ -1,13 +1,23 @@
 import Foundation
 import Model
 
-/// Reads the human message out of an upstream error body, whatever its shape: `detail` as a
-/// string, an object or an array of FastAPI validation errors; `error` as a string or an
-/// object with `message`; a top-level `message`.
+/// Reads the human message out of an upstream error body, whatever its shape, so a new
+/// backend's errors read without code of its own. The shapes known, first match wins:
+/// - `detail` as a string, an object or an array of FastAPI validation errors (`loc`, `msg`);
+///   RFC 9457 problem details (`application/problem+json`: `detail`, else `title`);
+/// - OAuth 2's `error_description` (before its `error`, which is only a code);
+/// - `error` as a string or an object with `message` (Express, Stripe-like APIs);
+/// - a top-level `message` (Spring, many Node APIs) or `reason` (Open-Meteo's
+///   `{"error":true,"reason":…}`: its `error` is only a flag);
+/// - `errors` as a list of `{message}` (GraphQL) or `{title, detail}` (JSON:API) or strings;
+/// - a top-level `title` or `msg`.
 public enum UpstreamErrorMessage {
+    /// The keys read, in order.
+    static let keys = ["detail", "error_description", "error", "message", "reason", "errors", "title", "msg"]
+
     public static func extract(from body: Data) -> String? {
         guard !body.isEmpty, let value = try? JSONValue(parsing: body) else { return nil }
-        for key in ["detail", "error", "message"] {
+        for key in keys {
             if let text = value[key].flatMap(message(in:)) {
                 return BackendError.scrub(text)
             }
@@ -21,7 +31,10 @@ public enum UpstreamErrorMessage {
             return text
         case .array(let items):
             let parts = items.compactMap { item -> String? in
-                guard let text = item["msg"]?.stringValue ?? item["message"]?.stringValue ?? item.stringValue else {
+                guard
+                    let text = item["msg"]?.stringValue ?? item["message"]?.stringValue ?? item["detail"]?.stringValue
+                        ?? item["title"]?.stringValue ?? item.stringValue
+                else {
                     return nil
                 }
                 if let location = item["loc"]?.arrayValue {

@@ -22,6 +22,9 @@ public struct ProfileConfig: Sendable, Codable {
 
     public func configures(_ backend: String) -> Bool { sections[backend] != nil }
 
+    /// The section of the backend called `backend`, nil when the profile does not configure it.
+    public func settings(of backend: String) -> (any BackendSettings)? { sections[backend] }
+
     /// Where this profile's backends live.
     public var endpoints: [BackendEndpoint] {
         sections.keys.sorted().flatMap { sections[$0]?.endpoints ?? [] }
