@@ -27,6 +27,38 @@ struct AllBackendsTests {
         }
     }
 
+    /// Every backend's settings write back what they read (the encoding is derived from the
+    /// settings' properties, `ConfigEncodable`): each key of the simulators' demo settings comes
+    /// back with its value, and the written profile loads back to the same settings.
+    @Test func everyBackendsSettingsWriteBackWhatTheyRead() async throws {
+        let simulators = try await DemoSimulators.start(timeZone: DemoHarness.zone, portBase: nil)
+        defer { Task { await simulators.stop() } }
+        let declared = try JSONValue(parsing: Data(DemoSimulators.profileText(simulators.running).utf8))
+        let encoder = JSONEncoder()
+        encoder.userInfo[.revealSecrets] = true
+        let written = try JSONValue(parsing: encoder.encode(simulators.profile))
+        func contained(_ part: JSONValue, in whole: JSONValue?, _ path: String) {
+            switch part {
+            case .object(let fields):
+                for (key, value) in fields { contained(value, in: whole?[key], path + "." + key) }
+            case .array(let items):
+                let wholeItems = whole?.arrayValue ?? []
+                #expect(items.count == wholeItems.count, "\(path)")
+                for (index, item) in items.enumerated() where index < wholeItems.count {
+                    contained(item, in: wholeItems[index], path + "[\(index)]")
+                }
+            default:
+                #expect(whole == part, "\(path): wrote \(String(describing: whole))")
+            }
+        }
+        for backend in BackendCatalog.names {
+            try #require(declared[backend] != nil, "the demo has settings for \(backend)")
+            contained(declared[backend]!, in: written[backend], backend)
+        }
+        let again = try DemoSimulators.readProfile(written.serialized)
+        #expect(try JSONValue(parsing: encoder.encode(again)) == written)
+    }
+
     @Test func todayHasEverySectionFromTheSeededDay() async throws {
         try await withDemo { demo in
             let body = try await demo.test { client in

@@ -16,8 +16,4 @@ public struct EightAllsSettings: BackendSettings, Hashable {
     public init(from decoder: any Decoder) throws {
         endpoint = try BackendEndpoint(from: decoder)
     }
-
-    public func encode(to encoder: any Encoder) throws {
-        try endpoint.encode(to: encoder)
-    }
 }

@@ -46,13 +46,4 @@ public struct FitIQSettings: BackendSettings, Hashable {
     }
 
     public var endpoints: [BackendEndpoint] { [endpoint] }
-
-    public func encode(to encoder: any Encoder) throws {
-        try endpoint.encode(to: encoder)
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(apiKey, forKey: .apiKey)
-        try container.encodeIfPresent(email, forKey: .email)
-        try container.encodeIfPresent(password, forKey: .password)
-        try container.encodeIfPresent(refreshToken, forKey: .refreshToken)
-    }
 }

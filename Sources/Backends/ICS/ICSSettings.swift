@@ -23,7 +23,7 @@ public struct ICSSettings: BackendSettings, Hashable {
     public static let backend = "ics"
 
     /// One subscribed calendar.
-    public struct Calendar: Sendable, Hashable, Codable {
+    public struct Calendar: Sendable, Hashable, Codable, ConfigEncodable {
         public var name: String
         public var url: Secret
         public var color: String?
@@ -81,17 +81,6 @@ public struct ICSSettings: BackendSettings, Hashable {
             if case .file = source, username != nil || token != nil {
                 throw refuse(.url, "a local file takes no credentials")
             }
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(name, forKey: .name)
-            try container.encode(url, forKey: .url)
-            try container.encodeIfPresent(color, forKey: .color)
-            try container.encode(refresh, forKey: .refresh)
-            try container.encodeIfPresent(username, forKey: .username)
-            try container.encodeIfPresent(password, forKey: .password)
-            try container.encodeIfPresent(token, forKey: .token)
         }
 
         /// Where the feed comes from.
@@ -170,12 +159,6 @@ public struct ICSSettings: BackendSettings, Hashable {
             throw DecodingError.dataCorruptedError(
                 forKey: .timeout, in: container, debugDescription: "must be more than 0")
         }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(calendars, forKey: .calendars)
-        try container.encode(timeout, forKey: .timeout)
     }
 
     /// The web servers of the calendars (one connection pool each).

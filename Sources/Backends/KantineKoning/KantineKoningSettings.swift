@@ -55,10 +55,4 @@ public struct KantineKoningSettings: BackendSettings, Hashable {
     }
 
     public var endpoints: [BackendEndpoint] { [endpoint] }
-
-    public func encode(to encoder: any Encoder) throws {
-        try endpoint.encode(to: encoder)
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        if !enrollments.isEmpty { try container.encode(enrollments, forKey: .enrollments) }
-    }
 }

@@ -35,12 +35,4 @@ public struct PRSNLSettings: BackendSettings, Hashable {
     }
 
     public var endpoints: [BackendEndpoint] { [endpoint] }
-
-    public func encode(to encoder: any Encoder) throws {
-        try endpoint.encode(to: encoder)
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(email, forKey: .email)
-        try container.encodeIfPresent(password, forKey: .password)
-        try container.encodeIfPresent(token, forKey: .token)
-    }
 }

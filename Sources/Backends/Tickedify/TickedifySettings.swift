@@ -71,13 +71,4 @@ public struct TickedifySettings: BackendSettings, Hashable {
     }
 
     public var endpoints: [BackendEndpoint] { [endpoint] }
-
-    public func encode(to encoder: any Encoder) throws {
-        try endpoint.encode(to: encoder)
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(email, forKey: .email)
-        try container.encodeIfPresent(password, forKey: .password)
-        try container.encode(sessionTrust, forKey: .sessionTrust)
-        try container.encode(sessionKeepWarm, forKey: .sessionKeepWarm)
-    }
 }

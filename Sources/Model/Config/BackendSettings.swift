@@ -3,7 +3,11 @@ import Foundation
 /// One backend's section of a profile (`profiles.<name>.tickedify`), as the backend defines and
 /// decodes it. Secret fields are `Secret`s. The profile holds the sections by backend name;
 /// the backend reads its own back with `profile[TickedifySettings.self]`.
-public protocol BackendSettings: Sendable, Codable {
+///
+/// The backend writes its decoding (with its checks) under the snake-case names of its stored
+/// properties; the encoding is derived from those properties (``ConfigEncodable``), never
+/// written by hand.
+public protocol BackendSettings: Sendable, Codable, ConfigEncodable {
     /// The backend's name: its key in a profile, in route operations (`tickedify.list`), in
     /// answers and metrics.
     static var backend: String { get }
