@@ -63,8 +63,9 @@ public protocol BackendOperation: Sendable {
     var defaultTTL: TimeInterval { get }
     var arguments: [OperationArgument] { get }
     /// The schema of the body `fetch` returns, a component of /openapi.json with the components
-    /// it uses (declared in the backend's home); nil documents a section of it as any JSON.
-    var bodySchema: SchemaComponent? { get }
+    /// it uses (declared in the backend's home). Required: every section of every route is
+    /// documented (`SchemaComponent.anyJSON` says, on purpose, that nothing is known of it).
+    var bodySchema: SchemaComponent { get }
 
     /// Whether `profile` has settings for this operation's backend.
     func isConfigured(for profile: ProfileConfig) -> Bool
@@ -93,9 +94,6 @@ public protocol BackendOperation: Sendable {
 }
 
 extension BackendOperation {
-    /// No schema: a route's section of this operation is documented as any JSON.
-    public var bodySchema: SchemaComponent? { nil }
-
     public func validate(_ arguments: [String: ArgumentValue], for profile: ProfileConfig) throws {}
 
     /// Every item is the member's own.

@@ -18,6 +18,10 @@ public struct SchemaComponent: Sendable {
         self.schema = schema
     }
 
+    /// Any JSON: the schema of a body nothing is known of (a test's operation); every backend in
+    /// the catalog declares its own.
+    public static let anyJSON = SchemaComponent("AnyJSON", schema: .fragment(.init()))
+
     /// `{"$ref": "#/components/schemas/<name>"}`.
     public var reference: JSONSchema {
         .reference(.component(named: name))

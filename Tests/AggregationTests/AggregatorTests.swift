@@ -41,6 +41,8 @@ struct ScriptedOperation: BackendOperation {
     }
 
     var defaultTTL: TimeInterval { 60 }
+
+    var bodySchema: SchemaComponent { .anyJSON }
     func isConfigured(for profile: ProfileConfig) -> Bool { true }
     func credentialFingerprint(for profile: ProfileConfig) -> String { "none" }
     func normalise(_ arguments: [String: ArgumentValue], clock: RequestClock) throws -> [String: ArgumentValue] {

@@ -10,6 +10,7 @@ struct SharedListOperation: BackendOperation {
     let name: String
     var backend: String { "calendar" }
     var defaultTTL: TimeInterval { 60 }
+    var bodySchema: SchemaComponent { .anyJSON }
     var arguments: [OperationArgument] { [] }
     func isConfigured(for profile: ProfileConfig) -> Bool { true }
     func credentialFingerprint(for profile: ProfileConfig) -> String { "none" }

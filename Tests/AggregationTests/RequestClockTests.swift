@@ -12,6 +12,7 @@ private struct TodayOperation: BackendOperation {
     let name = "test.today"
     let backend = "clockwork"
     var defaultTTL: TimeInterval { 60 }
+    var bodySchema: SchemaComponent { .anyJSON }
     var arguments: [OperationArgument] { [OperationArgument("date", .date)] }
     func isConfigured(for profile: ProfileConfig) -> Bool { true }
     func credentialFingerprint(for profile: ProfileConfig) -> String { "none" }

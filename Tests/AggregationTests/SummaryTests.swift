@@ -21,6 +21,8 @@ struct SummaryTests {
         let seen = ArgumentLog()
 
         var defaultTTL: TimeInterval { 60 }
+
+        var bodySchema: SchemaComponent { .anyJSON }
         var arguments: [OperationArgument] { [] }
         func isConfigured(for profile: ProfileConfig) -> Bool { true }
         func credentialFingerprint(for profile: ProfileConfig) -> String { "none" }

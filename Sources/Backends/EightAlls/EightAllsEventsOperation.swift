@@ -10,7 +10,7 @@ public struct EightAllsEventsOperation: BackendOperation {
     public init() {}
 
     public var name: String { "eightalls.events" }
-    public var bodySchema: SchemaComponent? { EightAllsSchemas.eventList }
+    public var bodySchema: SchemaComponent { EightAllsSchemas.eventList }
     public var backend: String { EightAllsClient.backend }
     public var defaultTTL: TimeInterval { 60 }
     public var arguments: [OperationArgument] {

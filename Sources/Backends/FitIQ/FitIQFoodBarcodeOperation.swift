@@ -7,7 +7,7 @@ import Model
 public struct FitIQFoodBarcodeOperation: FitIQOperation {
     public init() {}
     public var name: String { "fitiq.food_barcode" }
-    public var bodySchema: SchemaComponent? { FitIQSchemas.food }
+    public var bodySchema: SchemaComponent { FitIQSchemas.food }
     /// A barcode names the same product for good; an hour still picks up a corrected value.
     public var defaultTTL: TimeInterval { 3600 }
     public var arguments: [OperationArgument] { [OperationArgument("code", .string, required: true)] }

@@ -12,7 +12,7 @@ public struct FitIQFoodSearchOperation: FitIQOperation {
 
     public init() {}
     public var name: String { "fitiq.food_search" }
-    public var bodySchema: SchemaComponent? { FitIQSchemas.foodList }
+    public var bodySchema: SchemaComponent { FitIQSchemas.foodList }
     /// The library changes rarely and a search is typed again while a meal is logged.
     public var defaultTTL: TimeInterval { 600 }
     public var arguments: [OperationArgument] {

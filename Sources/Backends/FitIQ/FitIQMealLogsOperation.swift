@@ -8,7 +8,7 @@ import Model
 public struct FitIQMealLogsOperation: FitIQDayOperation {
     public init() {}
     public var name: String { "fitiq.meal_logs" }
-    public var bodySchema: SchemaComponent? { FitIQSchemas.mealLogList }
+    public var bodySchema: SchemaComponent { FitIQSchemas.mealLogList }
 
     public func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
         let date = arguments["date"]?.date ?? context.today

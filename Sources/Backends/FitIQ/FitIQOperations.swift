@@ -28,7 +28,7 @@ extension FitIQDayOperation {
 public struct FitIQNutritionOperation: FitIQDayOperation {
     public init() {}
     public var name: String { "fitiq.nutrition" }
-    public var bodySchema: SchemaComponent? { NutritionSummary.schemaComponent }
+    public var bodySchema: SchemaComponent { NutritionSummary.schemaComponent }
 
     /// The gateway totals the local day itself (`FitIQDayNutrition`): the food logged within it
     /// (from the logs of the UTC days it overlaps, each with its own values or its food's) and
@@ -61,7 +61,7 @@ public struct FitIQNutritionOperation: FitIQDayOperation {
 public struct FitIQFoodLogsOperation: FitIQDayOperation {
     public init() {}
     public var name: String { "fitiq.food_logs" }
-    public var bodySchema: SchemaComponent? { FitIQSchemas.foodLogList }
+    public var bodySchema: SchemaComponent { FitIQSchemas.foodLogList }
 
     /// The logs of the UTC days the local day overlaps, those logged within the local day.
     public func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
@@ -125,7 +125,7 @@ public struct FitIQFoodLogsOperation: FitIQDayOperation {
 public struct FitIQWorkoutsOperation: FitIQOperation {
     public init() {}
     public var name: String { "fitiq.workouts" }
-    public var bodySchema: SchemaComponent? { FitIQSchemas.workoutList }
+    public var bodySchema: SchemaComponent { FitIQSchemas.workoutList }
     public var defaultTTL: TimeInterval { 300 }
     public var arguments: [OperationArgument] { [OperationArgument("from", .date), OperationArgument("to", .date)] }
 
@@ -164,7 +164,7 @@ public struct FitIQWorkoutsOperation: FitIQOperation {
 public struct FitIQSleepOperation: FitIQOperation {
     public init() {}
     public var name: String { "fitiq.sleep" }
-    public var bodySchema: SchemaComponent? { FitIQSchemas.sleepSessionList }
+    public var bodySchema: SchemaComponent { FitIQSchemas.sleepSessionList }
     public var defaultTTL: TimeInterval { 600 }
     public var arguments: [OperationArgument] { [OperationArgument("from", .date), OperationArgument("to", .date)] }
 

@@ -49,7 +49,7 @@ public struct ICSCalendarsOperation: BackendOperation {
     public var name: String { "ics.calendars" }
     public var backend: String { ICSSettings.backend }
     public var defaultTTL: TimeInterval { 30 }
-    public var bodySchema: SchemaComponent? { ICSSchemas.calendarList }
+    public var bodySchema: SchemaComponent { ICSSchemas.calendarList }
     public var arguments: [OperationArgument] { [] }
 
     public func isConfigured(for profile: ProfileConfig) -> Bool { profile.ics != nil }

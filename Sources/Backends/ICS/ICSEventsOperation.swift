@@ -41,7 +41,7 @@ public struct ICSEventsOperation: BackendOperation {
     public var name: String { "ics.events" }
     public var backend: String { ICSSettings.backend }
     public var defaultTTL: TimeInterval { 60 }
-    public var bodySchema: SchemaComponent? { ICSSchemas.subscribedEventList }
+    public var bodySchema: SchemaComponent { ICSSchemas.subscribedEventList }
     public var arguments: [OperationArgument] {
         [
             OperationArgument("date", .date), OperationArgument("from", .date), OperationArgument("to", .date),

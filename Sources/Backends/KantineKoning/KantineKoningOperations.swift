@@ -10,7 +10,7 @@ public struct KantineKoningDienstenOperation: BackendOperation {
 
     public init() {}
     public var name: String { "kantinekoning.diensten" }
-    public var bodySchema: SchemaComponent? { KantineKoningSchemas.dienstList }
+    public var bodySchema: SchemaComponent { KantineKoningSchemas.dienstList }
     public var backend: String { KantineKoningClient.backend }
     public var defaultTTL: TimeInterval { 300 }
     public var arguments: [OperationArgument] {
@@ -182,7 +182,7 @@ public struct KantineKoningLeaderboardOperation: BackendOperation {
     public static let periods = ["week", "month", "season"]
     public init() {}
     public var name: String { "kantinekoning.leaderboard" }
-    public var bodySchema: SchemaComponent? { KantineKoningSchemas.leaderboard }
+    public var bodySchema: SchemaComponent { KantineKoningSchemas.leaderboard }
     public var backend: String { KantineKoningClient.backend }
     public var defaultTTL: TimeInterval { 3600 }
     public var arguments: [OperationArgument] {

@@ -17,7 +17,7 @@ extension PRSNLOperation {
 public struct PRSNLTimelineOperation: PRSNLOperation {
     public init() {}
     public var name: String { "prsnl.timeline" }
-    public var bodySchema: SchemaComponent? { PRSNLSchemas.knowledgeTimeline }
+    public var bodySchema: SchemaComponent { PRSNLSchemas.knowledgeTimeline }
     public var arguments: [OperationArgument] {
         [OperationArgument("limit", .int), OperationArgument("cursor", .string)]
     }
@@ -67,7 +67,7 @@ public struct PRSNLTimelineOperation: PRSNLOperation {
 public struct PRSNLTimelineCursorOperation: PRSNLOperation {
     public init() {}
     public var name: String { "prsnl.timeline_cursor" }
-    public var bodySchema: SchemaComponent? { PRSNLSchemas.timelineCursor }
+    public var bodySchema: SchemaComponent { PRSNLSchemas.timelineCursor }
     public var arguments: [OperationArgument] { PRSNLTimelineOperation().arguments }
 
     public func normalise(_ arguments: [String: ArgumentValue], clock: RequestClock) throws -> [String: ArgumentValue] {
@@ -93,7 +93,7 @@ public struct PRSNLTimelineCursorOperation: PRSNLOperation {
 public struct PRSNLSearchOperation: PRSNLOperation {
     public init() {}
     public var name: String { "prsnl.search" }
-    public var bodySchema: SchemaComponent? { PRSNLSchemas.knowledgeSearchResults }
+    public var bodySchema: SchemaComponent { PRSNLSchemas.knowledgeSearchResults }
     public var defaultTTL: TimeInterval { 300 }
     public var arguments: [OperationArgument] {
         [OperationArgument("q", .string, required: true), OperationArgument("limit", .int)]
@@ -140,7 +140,7 @@ public struct PRSNLSearchOperation: PRSNLOperation {
 public struct PRSNLTagsOperation: PRSNLOperation {
     public init() {}
     public var name: String { "prsnl.tags" }
-    public var bodySchema: SchemaComponent? { PRSNLSchemas.tagList }
+    public var bodySchema: SchemaComponent { PRSNLSchemas.tagList }
     public var arguments: [OperationArgument] { [] }
     public func normalise(_ arguments: [String: ArgumentValue], clock: RequestClock) throws -> [String: ArgumentValue] {
         [:]
@@ -171,7 +171,7 @@ public struct PRSNLTagsOperation: PRSNLOperation {
 public struct PRSNLItemOperation: PRSNLOperation {
     public init() {}
     public var name: String { "prsnl.item" }
-    public var bodySchema: SchemaComponent? { KnowledgeItem.schemaComponent }
+    public var bodySchema: SchemaComponent { KnowledgeItem.schemaComponent }
     public var arguments: [OperationArgument] { [OperationArgument("id", .string, required: true)] }
 
     public func normalise(_ arguments: [String: ArgumentValue], clock: RequestClock) throws -> [String: ArgumentValue] {

@@ -5,7 +5,7 @@ import Model
 public struct TickedifyDailyPlanOperation: TickedifyOperation {
     public init() {}
     public var name: String { "tickedify.daily_plan" }
-    public var bodySchema: SchemaComponent? { TickedifySchemas.dailyPlan }
+    public var bodySchema: SchemaComponent { TickedifySchemas.dailyPlan }
     public var defaultTTL: TimeInterval { 60 }
     public var arguments: [OperationArgument] { [OperationArgument("date", .date)] }
 
@@ -28,7 +28,7 @@ public struct TickedifyListOperation: TickedifyOperation {
     public static let lists = ["inbox", "acties", "opvolgen"]
     public init() {}
     public var name: String { "tickedify.list" }
-    public var bodySchema: SchemaComponent? { TickedifySchemas.taskList }
+    public var bodySchema: SchemaComponent { TickedifySchemas.taskList }
     public var defaultTTL: TimeInterval { 120 }
     public var arguments: [OperationArgument] {
         [OperationArgument("list", .string, required: true), OperationArgument("future", .bool)]
@@ -83,7 +83,7 @@ public struct TickedifyListOperation: TickedifyOperation {
 public struct TickedifyCompletedOperation: TickedifyOperation {
     public init() {}
     public var name: String { "tickedify.completed" }
-    public var bodySchema: SchemaComponent? { TickedifySchemas.completedTaskList }
+    public var bodySchema: SchemaComponent { TickedifySchemas.completedTaskList }
     public var defaultTTL: TimeInterval { 120 }
     public var arguments: [OperationArgument] { [OperationArgument("date", .date)] }
 
@@ -121,7 +121,7 @@ public struct TickedifyCompletedOperation: TickedifyOperation {
 public struct TickedifyCountsOperation: TickedifyOperation {
     public init() {}
     public var name: String { "tickedify.counts" }
-    public var bodySchema: SchemaComponent? { TaskCounts.schemaComponent }
+    public var bodySchema: SchemaComponent { TaskCounts.schemaComponent }
     public var defaultTTL: TimeInterval { 120 }
     public var arguments: [OperationArgument] { [] }
     public func normalise(_ arguments: [String: ArgumentValue], clock: RequestClock) throws -> [String: ArgumentValue] {

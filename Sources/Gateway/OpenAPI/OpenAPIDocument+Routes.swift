@@ -201,7 +201,7 @@ extension OpenAPIDocument {
             guard section.mergeInto == nil else { continue }
             let joining = route.sections.filter { $0.mergeInto == section.name }.map(\.operation.name)
             properties[section.name] = .orNull(
-                section.operation.bodySchema?.reference ?? .fragment(.init()),
+                section.operation.bodySchema.reference,
                 description:
                     "Section \(section.name): the body of \(section.operation.name); null when the section has no data; "
                     + "absent when the profile has not configured \(section.operation.backend)."

@@ -100,7 +100,7 @@ public enum OpenAPIDocument {
         let operations =
             OperationRegistry.standard.names.compactMap { OperationRegistry.standard[$0] }
             + routes.flatMap { $0.sections.map(\.operation) }
-        components += operations.compactMap(\.bodySchema)
+        components += operations.map(\.bodySchema)
         for write in BackendCatalog.writes {
             components += [write.documentation.body, write.documentation.success.schema].compactMap { $0 }
         }
