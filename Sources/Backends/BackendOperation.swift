@@ -70,7 +70,11 @@ public protocol BackendOperation: Sendable {
     /// Whether `profile` has settings for this operation's backend.
     func isConfigured(for profile: ProfileConfig) -> Bool
 
-    /// A fingerprint of the credential this profile uses for the backend.
+    /// A fingerprint of the account this profile uses for the backend, part of every cache key
+    /// of the operation beside the fingerprint of the backend's whole settings section
+    /// (`ProfileConfig.settingsFingerprint`, which the aggregator adds). The default (`none`)
+    /// fits a backend whose account is all in its settings; one whose account can come from
+    /// elsewhere (enrollments `daygate connect` kept in the vault) says which it uses.
     func credentialFingerprint(for profile: ProfileConfig) -> String
 
     /// Checks the arguments together and returns their canonical form (defaults such as today
@@ -95,6 +99,9 @@ public protocol BackendOperation: Sendable {
 
 extension BackendOperation {
     public func validate(_ arguments: [String: ArgumentValue], for profile: ProfileConfig) throws {}
+
+    /// The account is all in the settings, which every cache key already carries.
+    public func credentialFingerprint(for profile: ProfileConfig) -> String { CredentialFingerprint.none }
 
     /// Every item is the member's own.
     public func sharedIdentity(of item: JSONValue, for profile: ProfileConfig) -> String? { nil }
