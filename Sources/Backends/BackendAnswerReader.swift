@@ -12,10 +12,19 @@ public struct BackendAnswerReader: Sendable {
     public let name: String
     /// Reads `body` as the backend does, in the household's `zone`; refusals are swallowed.
     public let read: @Sendable (_ body: [UInt8], _ zone: TimeZone) -> Void
+    /// Answers the server really sent (recorded, or from its specification), kept in the
+    /// backend's home: seeds beside the files of `Tests/Fuzz/corpus/answers/<name>/`, which
+    /// `BackendAnswerReadersTests` mutates field by field. Every reader has seeds in one place
+    /// or the other.
+    public let seeds: [[UInt8]]
 
     /// A reader of the raw body (an answer the client reads as bytes or text).
-    public init(_ name: String, _ read: @escaping @Sendable (_ body: [UInt8], _ zone: TimeZone) throws -> Void) {
+    public init(
+        _ name: String, seeds: [String] = [],
+        _ read: @escaping @Sendable (_ body: [UInt8], _ zone: TimeZone) throws -> Void
+    ) {
         self.name = name
+        self.seeds = seeds.map { Array($0.utf8) }
         self.read = { body, zone in
             do { try read(body, zone) } catch {}
         }
@@ -25,9 +34,10 @@ public struct BackendAnswerReader: Sendable {
     /// (`JSONValue(parsing:)`; a body that does not parse is what the client
     /// refuses), then handed to `read`.
     public static func json(
-        _ name: String, _ read: @escaping @Sendable (_ value: JSONValue, _ zone: TimeZone) throws -> Void
+        _ name: String, seeds: [String] = [],
+        _ read: @escaping @Sendable (_ value: JSONValue, _ zone: TimeZone) throws -> Void
     ) -> BackendAnswerReader {
-        BackendAnswerReader(name) { body, zone in
+        BackendAnswerReader(name, seeds: seeds) { body, zone in
             try read(JSONValue(parsing: Data(body)), zone)
         }
     }

@@ -195,14 +195,19 @@ struct SummaryTests {
         ] {
             #expect(body[key] == .null, "\(key) is null, present")
         }
-        // The keys Home Assistant templates rely on, whichever backend writes them.
+        // The keys Home Assistant templates rely on, whichever backend writes them, and every
+        // key of every backend's part.
+        let keys = Set(body.objectValue?.keys ?? [])
+        for part in BackendCatalog.summaryParts {
+            #expect(keys.isSuperset(of: part.keySchemas.keys), "\(part.keySchemas.keys.sorted())")
+        }
         #expect(
-            Set(body.objectValue?.keys ?? []) == [
+            keys.isSuperset(of: [
                 "date", "timezone", "tasks_planned", "tasks_done", "next_event_title", "next_event_start",
                 "next_dienst_start", "next_dienst_club", "kcal_today", "kcal_remaining", "stale", "complete",
                 "age_seconds", "events", "plan", "tasks", "diensten", "nutrition", "sections", "next_task_title",
                 "next_task_id", "next_task_start", "next_task",
-            ])
+            ]))
         #expect(body["plan"]?["items"] == .array([]))
         #expect(body["nutrition"]?["calories"] == .null)
         #expect(body["complete"] == .bool(false))

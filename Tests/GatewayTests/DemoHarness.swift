@@ -1,3 +1,4 @@
+import Aggregation
 import AsyncHTTPClient
 import Backends
 import Foundation
@@ -18,7 +19,7 @@ extension SimulatorKind {
     static let demoKinds: [SimulatorKind] = allCases
 }
 
-/// All six simulators on free ports, seeded like the demo, and a gateway runtime against them
+/// Every simulator of the catalog on free ports, seeded like the demo, and a gateway runtime against them
 /// (the demo's own wiring, `DemoSimulators`). Logs are captured so tests can look for secrets.
 final class DemoHarness: Sendable {
     static let zone = GatewayHarness.zone
@@ -106,6 +107,15 @@ final class DemoHarness: Sendable {
 
     func test<Value: Sendable>(_ body: @Sendable (any TestClientProtocol) async throws -> Value) async throws -> Value {
         try await GatewayApplication.make(runtime: runtime).test(.router, body)
+    }
+
+    /// The sections of the route at `path` that run for `profile` (its backends configured),
+    /// as the route files declare them: what a test counts instead of spelling the backends.
+    func sections(of path: String, profile: String = "default") -> [RouteSection] {
+        guard let route = runtime.routes.first(where: { $0.path == path }),
+            let settings = config.profiles[profile]
+        else { return [] }
+        return route.sections.filter { $0.operation.isConfigured(for: settings) }
     }
 
     func simulator(_ kind: SimulatorKind) -> RunningSimulator {
