@@ -44,8 +44,8 @@ public struct BackendAnswerReader: Sendable {
 
     /// A refused call's body (a 4xx or 5xx answer of `backend`), read as `UpstreamHTTP` reads
     /// every one: its secrets redacted, then its message taken into the section's error.
-    public static func upstreamError(_ backend: String) -> BackendAnswerReader {
-        BackendAnswerReader("\(backend).error") { body, _ in
+    public static func upstreamError(_ backend: String, seeds: [String] = []) -> BackendAnswerReader {
+        BackendAnswerReader("\(backend).error", seeds: seeds) { body, _ in
             let redacted = SecretRedactor().redact(Data(body))
             for status in [422, 503] {
                 let response = UpstreamHTTP.Response(status: status, headers: HTTPHeaders(), body: redacted)
