@@ -49,13 +49,15 @@ lint-links:
 # The gateway's tests hung once in three runs on 2026-11-26 (not reproduced since: every thread
 # idle, a wait that nothing ended); they are line-buffered and stopped after 20 minutes (about
 # 4 here), so that a hang fails with the last test started in the log instead of holding CI.
+# Every `swift test` runs under the same `stdbuf`: its LD_PRELOAD is part of what SwiftPM
+# compares, so switching between wrapped and plain calls relinks for 30–40 s each time.
 test-swift: deps
 	@python3 -c "import icalendar, recurring_ical_events" 2>/dev/null || python3 -m pip install --quiet --disable-pip-version-check icalendar recurring-ical-events
 	timeout 1200 stdbuf -oL -eL $(SWIFT) test --skip FaultSuiteTests --skip GatewayTests --skip sectionsRunConcurrentlyAndReportEachStatus
-	$(SWIFT) test --no-parallel --filter sectionsRunConcurrentlyAndReportEachStatus
+	stdbuf -oL -eL $(SWIFT) test --no-parallel --filter sectionsRunConcurrentlyAndReportEachStatus
 	timeout 1200 stdbuf -oL -eL $(SWIFT) test --no-parallel --filter GatewayTests --skip FaultSuiteTests
-	$(SWIFT) test --filter FaultSuiteTests --skip sessionLostMidway
-	$(SWIFT) test --no-parallel --filter FaultSuiteTests.sessionLostMidway
+	stdbuf -oL -eL $(SWIFT) test --filter FaultSuiteTests --skip sessionLostMidway
+	stdbuf -oL -eL $(SWIFT) test --no-parallel --filter FaultSuiteTests.sessionLostMidway
 
 # The dashboard and the wall in headless Chromium (Debian's package), driven by Playwright
 # (PyPI); axe-core from PyPI's axe-playwright-python. The wall's memory over WALL_SOAK_MINUTES
