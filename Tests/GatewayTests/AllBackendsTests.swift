@@ -12,11 +12,6 @@ import Testing
 
 @Suite("Every backend together")
 struct AllBackendsTests {
-    /// The sections of the route at `path` as the demo's route files declare them.
-    static func sections(of path: String, in demo: DemoHarness) throws -> [RouteSection] {
-        try #require(demo.runtime.routes.first { $0.path == path }).sections
-    }
-
     /// The demo runs a simulator for every backend the gateway ships, and `daygate simulate`
     /// puts them on ports in the same order as the answers list the backends.
     @Test func everyBackendHasASimulatorInTheSameOrder() async throws {
@@ -68,7 +63,7 @@ struct AllBackendsTests {
             }
             let sections = try #require(body["sections"]?.objectValue)
             // Every section the route file declares, from every backend in the catalog.
-            let declared = try Self.sections(of: "/v1/today", in: demo)
+            let declared = demo.sections(of: "/v1/today")
             #expect(Set(sections.keys) == Set(declared.map(\.name)))
             #expect(Set(declared.map(\.operation.backend)) == Set(BackendCatalog.names))
             for (name, report) in sections {
@@ -105,7 +100,7 @@ struct AllBackendsTests {
     func faultingOneSimulatorDegradesOnlyItsSection(kind: SimulatorKind) async throws {
         try await withDemo { demo in
             // The backend's sections of `/v1/today`, from the route file.
-            let declared = try Self.sections(of: "/v1/today", in: demo)
+            let declared = demo.sections(of: "/v1/today")
             let faulted = Set(declared.filter { $0.operation.backend == kind.rawValue }.map(\.name))
             try #require(!faulted.isEmpty, "\(kind) has a section in /v1/today")
             _ = try await demo.call(kind, .POST, "/_sim/faults", json: #"{"error_status":500}"#)
