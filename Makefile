@@ -3,7 +3,7 @@
 SWIFT ?= swift
 DEMO_ARGS ?=
 
-.PHONY: all deps build release demo test lint format test-swift test-browser test-openapi test-schemathesis test-durability test-resilience test-fuzz fuzz fuzz-replay fuzz-smoke clean bench soak install install-files test-install lint-links
+.PHONY: all deps build release demo test lint format test-swift test-browser test-openapi test-schemathesis test-durability test-resilience test-liveness soak-liveness test-fuzz fuzz fuzz-replay fuzz-smoke clean bench soak install install-files test-install lint-links
 
 all: build
 
@@ -20,7 +20,7 @@ demo: build
 	$(SWIFT) build --product daygate --show-bin-path >/dev/null
 	"$$($(SWIFT) build --show-bin-path)/daygate" demo $(DEMO_ARGS)
 
-test: lint test-swift test-browser test-openapi test-schemathesis test-durability test-resilience test-install fuzz-replay fuzz-smoke
+test: lint test-swift test-browser test-openapi test-schemathesis test-durability test-resilience test-liveness test-install fuzz-replay fuzz-smoke
 
 # The house style (.swift-format: 4 spaces, 120 columns): `make format` rewrites the tree,
 # `make lint` (part of `make test`) fails on any finding.
@@ -121,11 +121,27 @@ test-durability: deps
 	python3 Tests/Durability/idempotency_crash_test.py "$$($(SWIFT) build --show-bin-path)/daygate"
 
 # 1400 half-sent connections against a gateway held to 1024 open files (prlimit, util-linux):
-# it lives, answers every real request, closes the flood, and is normal afterwards.
+# it lives, answers every real request, closes the flood, and is normal afterwards. Then the
+# systemd watchdog with this script as systemd (a NOTIFY_SOCKET of its own): READY=1, WATCHDOG=1
+# from the heartbeat, none once every event loop is blocked (the --debug-stall-after hook).
 test-resilience: deps
 	@scripts/ensure-deps.sh prlimit
 	$(SWIFT) build --product daygate
 	python3 Tests/Resilience/flood_test.py "$$($(SWIFT) build --show-bin-path)/daygate"
+	python3 Tests/Service/watchdog_test.py "$$($(SWIFT) build --show-bin-path)/daygate"
+
+# The gateway keeps answering while a hostile mix runs (Python's standard library only): backends
+# answering huge, invalid, slow, endless or no bodies, a calendar feed of millions of instances,
+# half-sent bodies, abandoned requests, SIGHUP every 500 ms, then all at once; /healthz and the
+# cached /v1/today never go LIVENESS_MAX_GAP (1 s) without an answer. Phases of 6 s here.
+test-liveness: deps
+	$(SWIFT) build --product daygate
+	python3 Tests/Liveness/liveness_test.py "$$($(SWIFT) build --show-bin-path)/daygate"
+
+# The same against the release build with phases of LIVENESS_PHASE_SECONDS (300 s: about an hour).
+soak-liveness: release
+	LIVENESS_PHASE_SECONDS=$${LIVENESS_PHASE_SECONDS:-300} \
+		python3 Tests/Liveness/liveness_test.py "$$($(SWIFT) build -c release --show-bin-path)/daygate"
 
 # Benchmarks (results in BENCHMARKS.md): the release build against the simulators; wrk and nginx
 # come from Debian's packages when missing. Knobs: BENCH_LATENCY_MS, BENCH_DURATION, … (see

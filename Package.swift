@@ -127,7 +127,7 @@ let package = Package(
         .target(name: "Gates", path: "Tests/Gates"),
         // Test support: one seeded generator for tests that make their own inputs.
         .target(name: "SeededRandom", path: "Tests/SeededRandom"),
-        .testTarget(name: "ModelTests", dependencies: ["Model", "SeededRandom"]),
+        .testTarget(name: "ModelTests", dependencies: ["Gates", "Model", "SeededRandom"]),
         .testTarget(name: "CalendarReaderTests", dependencies: ["CalendarReader", "ChildProcess", "Model"]),
         .testTarget(
             name: "CacheTests",

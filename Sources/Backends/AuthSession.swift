@@ -85,7 +85,7 @@ public actor AuthSession {
             return current
         }
         if let renewal {
-            return try await renewal.value
+            return try await SharedFlight.value(of: renewal, backend: backend, what: "the login")
         }
         // Registered before any suspension point, so concurrent callers join this renewal.
         let task = Task {
@@ -95,7 +95,7 @@ public actor AuthSession {
         renewal = task
         defer { renewal = nil }
         do {
-            let fresh = try await task.value
+            let fresh = try await SharedFlight.value(of: task, backend: backend, what: "the login")
             credential = fresh
             try await vault.setValue(fresh, profile: profile, backend: backend, name: vaultName)
             blockedUntil = nil
@@ -121,13 +121,13 @@ public actor AuthSession {
         -> Bool
     {
         if let running = checks[credential] {
-            return try await running.value
+            return try await SharedFlight.value(of: running, backend: backend, what: "the session check")
         }
         // Registered before any suspension point, so concurrent callers join this check.
         let task = Task { try await check() }
         checks[credential] = task
         defer { checks[credential] = nil }
-        return try await task.value
+        return try await SharedFlight.value(of: task, backend: backend, what: "the session check")
     }
 
     /// Forgets the credential (memory and vault), e.g. after the backend rejected it.

@@ -36,21 +36,23 @@ public final class CacheChangeFeed: Sendable {
 
     /// A stream of every change from now on; it ends when the subscriber stops iterating or
     /// the feed finishes.
+    /// The subscriber is removed when its stream terminates: the handler is in place before
+    /// it is registered, so a stream that ends at any moment never leaves a dead subscriber.
     public func subscribe() -> AsyncStream<CacheChange> {
         let (stream, continuation) = AsyncStream<CacheChange>.makeStream(bufferingPolicy: .bufferingNewest(64))
-        let id: UInt64? = state.withLock { state in
-            guard !state.finished else { return nil }
+        let id = state.withLock { state in
             state.nextID += 1
-            state.subscribers[state.nextID] = continuation
             return state.nextID
-        }
-        guard let id else {
-            continuation.finish()
-            return stream
         }
         continuation.onTermination = { [weak self] _ in
             _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) }
         }
+        let registered = state.withLock { state in
+            guard !state.finished else { return false }
+            state.subscribers[id] = continuation
+            return true
+        }
+        if !registered { continuation.finish() }
         return stream
     }
 

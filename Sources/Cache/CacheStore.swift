@@ -31,7 +31,15 @@ public actor CacheStore {
     private struct InFlightFetch {
         var policy: CachePolicy
         var fetch: @Sendable () async throws -> CacheValue
+        /// Which fetch this is: a result is taken only from the fetch still in flight, not from
+        /// one abandoned past `fetchLimit`.
+        var id: UInt64
+        var task: Task<Void, Never>?
     }
+    private var nextFetchID: UInt64 = 0
+    /// How long a fetch may run before it is abandoned: cancelled, counted as failed (its
+    /// waiters get the stale entry or a timeout) and its key freed for the next request.
+    private let fetchLimit: Duration
 
     private nonisolated let book: CacheCounterBook
     /// Advances on every change to what is cached (see `CacheGeneration`).
@@ -48,8 +56,10 @@ public actor CacheStore {
     public init(
         database: CacheDatabase, maxBytes: Int, memoryBytes: Int,
         metrics: any MetricsFactory = NOOPMetricsHandler.instance,
-        logger: Logger = Logger(label: "daygate.cache"), now: @escaping @Sendable () -> Date = { Date() }
+        logger: Logger = Logger(label: "daygate.cache"), fetchLimit: Duration = .seconds(60),
+        now: @escaping @Sendable () -> Date = { Date() }
     ) {
+        self.fetchLimit = fetchLimit
         self.database = database
         self.book = CacheCounterBook(factory: metrics)
         self.maxBytes = maxBytes
@@ -275,14 +285,23 @@ public actor CacheStore {
 
     private func start(_ key: CacheKey, policy: CachePolicy, fetch: @escaping @Sendable () async throws -> CacheValue) {
         count(key, .fetches)
-        inFlight[key] = InFlightFetch(policy: policy, fetch: fetch)
+        nextFetchID += 1
+        let id = nextFetchID
+        inFlight[key] = InFlightFetch(policy: policy, fetch: fetch, id: id)
         let database = self.database
         let maxBytes = self.maxBytes
         let clock = self.now
         let logger = self.logger
-        Task {
+        let limit = fetchLimit
+        let task = Task {
+            let overrun = Task {
+                try? await Task.sleep(for: limit)
+                if !Task.isCancelled { self.fetchOverran(key, id: id, limit: limit) }
+            }
+            defer { overrun.cancel() }
             do {
                 let value = try await fetch()
+                guard self.isInFlight(key, id: id) else { return }
                 let windows = policy.windows(fetchedAt: clock(), freshFor: value.freshFor)
                 let stored: Bool
                 do {
@@ -293,18 +312,47 @@ public actor CacheStore {
                     stored = false
                     logger.error("cache write failed; serving from memory", metadata: ["error": "\(error)"])
                 }
-                let kept = self.fetchSucceeded(key, value: value, windows: windows)
+                guard let kept = self.fetchSucceeded(key, id: id, value: value, windows: windows) else { return }
                 if stored { await self.storedAnew(key.storageKey, kept: kept) }
             } catch {
-                self.fetchFailed(key, error: error)
+                self.fetchFailed(key, id: id, error: error)
             }
+        }
+        inFlight[key]?.task = task
+    }
+
+    private func isInFlight(_ key: CacheKey, id: UInt64) -> Bool {
+        inFlight[key]?.id == id
+    }
+
+    /// A fetch still running after `fetchLimit`: cancelled and counted as failed, so that its
+    /// waiters are answered and the next request starts a fetch of its own.
+    private func fetchOverran(_ key: CacheKey, id: UInt64, limit: Duration) {
+        guard let flight = inFlight[key], flight.id == id else { return }
+        flight.task?.cancel()
+        logger.warning(
+            "a fetch ran past its limit and was abandoned",
+            metadata: ["operation": "\(key.operation)", "limit": "\(limit)"])
+        fetchFailed(
+            key, id: id,
+            error: ErrorDetail(
+                code: "upstream_timeout",
+                message:
+                    "the backend's answer did not end within \(limit.components.seconds) s; the fetch was abandoned"))
+    }
+
+    /// What is in flight, for the operator's dump (`SIGUSR1`): each key's fetch and how many
+    /// wait for it, with the nearest of their deadlines.
+    public var pendingReport: [(operation: String, profile: String, fetching: Bool, waiters: Int)] {
+        Set(inFlight.keys).union(waiters.keys).map { key in
+            (key.operation, key.profile, inFlight[key] != nil, waiters[key]?.count ?? 0)
         }
     }
 
     /// Carries out what the machine decides about a fetch that brought `value`. Returns whether
     /// its row may be read again (not when an invalidation overtook the fetch).
-    @discardableResult
-    private func fetchSucceeded(_ key: CacheKey, value: CacheValue, windows: EntryWindows) -> Bool {
+    private func fetchSucceeded(_ key: CacheKey, id: UInt64, value: CacheValue, windows: EntryWindows) -> Bool? {
+        guard inFlight[key]?.id == id else { return nil }
         let now = self.now()
         let again = inFlight.removeValue(forKey: key)
         var machine = machines[key] ?? CacheEntryStateMachine()
@@ -396,7 +444,8 @@ public actor CacheStore {
         }
     }
 
-    private func fetchFailed(_ key: CacheKey, error: any Error) {
+    private func fetchFailed(_ key: CacheKey, id: UInt64, error: any Error) {
+        guard inFlight[key]?.id == id else { return }
         let detail: ErrorDetail
         var retryAfter: Double?
         if let failure = error as? any UpstreamFailure {
@@ -451,22 +500,31 @@ public actor CacheStore {
     ) async -> CacheLookupResult {
         nextWaiterID += 1
         let id = nextWaiterID
-        return await withCheckedContinuation { continuation in
-            var waiter = Waiter(
-                continuation: continuation, forced: forced, collapsed: collapsed, timeoutError: timeoutError)
-            if let deadline {
-                waiter.timer = Task {
-                    try? await Task.sleep(for: deadline)
-                    guard !Task.isCancelled else { return }
-                    self.deadlineReached(key, waiterID: id)
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                var waiter = Waiter(
+                    continuation: continuation, forced: forced, collapsed: collapsed, timeoutError: timeoutError)
+                if let deadline {
+                    waiter.timer = Task {
+                        try? await Task.sleep(for: deadline)
+                        guard !Task.isCancelled else { return }
+                        self.deadlineReached(key, waiterID: id)
+                    }
                 }
+                waiters[key, default: [:]][id] = waiter
+                // Cancelled before it waited: the handler found nobody to answer.
+                if Task.isCancelled { deadlineReached(key, waiterID: id) }
             }
-            waiters[key, default: [:]][id] = waiter
+        } onCancel: {
+            // The caller left (its request was cancelled): it stops waiting now, as at its
+            // deadline; the fetch goes on for the others and the cache.
+            Task { await self.deadlineReached(key, waiterID: id) }
         }
     }
 
     private func deadlineReached(_ key: CacheKey, waiterID: UInt64) {
         guard let waiter = waiters[key]?.removeValue(forKey: waiterID) else { return }
+        waiter.timer?.cancel()
         if waiters[key]?.isEmpty == true { waiters.removeValue(forKey: key) }
         let now = self.now()
         let machine = machines[key] ?? CacheEntryStateMachine()

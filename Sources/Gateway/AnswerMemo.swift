@@ -1,5 +1,6 @@
 import Cache
 import Foundation
+import Model
 import Synchronization
 
 /// Rendered answers kept for reuse: a request whose resolved route, profile and parameters
@@ -18,7 +19,15 @@ import Synchronization
 /// answers at every tick, with their tasks' memory — unless the cache changed since that
 /// composition began (a write's invalidation): then they compose their own, as the cache's
 /// own single-flight does.
+///
+/// No wait for a composition is endless: a joiner and the request that began it wait
+/// `compositionLimit` at most (the aggregator answers by each route's deadline, far sooner;
+/// this ends the wait when something else failed to), then answer `504 answer_timeout`; a
+/// request that is cancelled stops waiting at once. The composition is left to end on its own.
 final class AnswerMemo: Sendable {
+    /// How long anyone waits for a composition.
+    static let compositionLimit: Duration = .seconds(30)
+
     private struct Kept {
         var answer: RenderedAnswer
         /// The same as HTTP/1.1 bytes, for the hot path.
@@ -30,6 +39,8 @@ final class AnswerMemo: Sendable {
     private let entries = Mutex<[String: Kept]>([:])
     /// Compositions on their way, by key, with the cache generation each began in.
     private let flights = Mutex<[String: (generation: UInt64, task: Task<RenderedAnswer, any Error>)]>([:])
+    /// Refetching compositions (`no-cache`) on their way, by key.
+    private let freshFlights = Mutex<[String: Task<RenderedAnswer, any Error>]>([:])
     private let cache: CacheStore
     private let limit: Int
 
@@ -48,14 +59,29 @@ final class AnswerMemo: Sendable {
 
     /// The answer for `key`: the kept one when it may be given; else the one a composition on
     /// its way brings (when nothing cached changed since it began); else a new composition by
-    /// `compose`, kept when it may be reused. With `fresh` (a client's `no-cache`) always a new
-    /// composition of the caller's own.
+    /// `compose`, kept when it may be reused. With `fresh` (a client's `no-cache`) a refetching
+    /// composition: the one on its way for `key` if there is one (its sections' refetches are
+    /// the ones this request would join in the cache anyway), else a new one — so a burst of
+    /// `no-cache` requests (a client reloading in a loop, 200 that hang up at once) costs one
+    /// composition at a time, not one each.
     func answer(
         for key: String, fresh: Bool = false, now: @Sendable () -> Date,
         compose: @escaping @Sendable () async throws -> RenderedAnswer
     ) async throws -> RenderedAnswer {
         if fresh {
-            let answer = try await compose()
+            let (task, joined) = freshFlights.withLock { flights in
+                if let task = flights[key] { return (task, true) }
+                let task = Task { try await compose() }
+                flights[key] = task
+                return (task, false)
+            }
+            if joined { return try await Self.wait(for: task).joined }
+            defer {
+                freshFlights.withLock { flights in
+                    if flights[key] == task { flights.removeValue(forKey: key) }
+                }
+            }
+            let answer = try await Self.wait(for: task)
             keep(answer, for: key, now: now())
             return answer
         }
@@ -68,7 +94,7 @@ final class AnswerMemo: Sendable {
             return (task, false)
         }
         if joined {
-            let answer = try await task.value
+            let answer = try await Self.wait(for: task)
             // Counted like a reuse (a hit or a stale serve per section) when it was kept.
             return reuse(key, now: now()) ?? answer
         }
@@ -77,9 +103,19 @@ final class AnswerMemo: Sendable {
                 if flights[key]?.task == task { flights.removeValue(forKey: key) }
             }
         }
-        let answer = try await task.value
+        let answer = try await Self.wait(for: task)
         keep(answer, for: key, now: now())
         return answer
+    }
+
+    private static func wait(for task: Task<RenderedAnswer, any Error>) async throws -> RenderedAnswer {
+        do {
+            return try await BoundedWait.value(of: task, until: .now + compositionLimit)
+        } catch BoundedWait.Ended.deadlinePassed {
+            throw GatewayError(
+                .gatewayTimeout, code: "answer_timeout",
+                message: "the answer was not composed within \(compositionLimit.components.seconds) s")
+        }
     }
 
     /// A kept answer as the hot path holds it: its bytes, what a reuse counts, and until when

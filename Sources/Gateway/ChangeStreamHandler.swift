@@ -1,3 +1,4 @@
+import Aggregation
 import Cache
 import Foundation
 import HTTPTypes
@@ -38,14 +39,19 @@ struct ChangeStreamHandler: Sendable {
     /// - Parameters:
     ///   - client: who holds the stream for the quota (`GatewayRequestContext.clientIdentity`).
     ///   - clientName: the name of the key that opened it (nil without keys).
-    ///   - members: for `/v1/household/stream`, each household member's profile and id: the
-    ///     changes of every member's profile, each event naming its `member`; nil: the
-    ///     client's own profile's changes.
-    func response(profile: String, client: String, clientName: String?, members: [String: String]? = nil) throws
-        -> Response
-    {
-        let (events, continuation) = AsyncStream<String>.makeStream()
-        let credential = StreamCredential(key: clientName.flatMap { keys[$0] }, profile: profile)
+    ///   - members: for `/v1/household/stream`, each household member by profile: the
+    ///     changes of every member's profile, each event naming its `member`, without the
+    ///     operations only the member's unshared sections use (`HouseholdStreamMember`); nil:
+    ///     the client's own profile's changes.
+    func response(
+        profile: String, client: String, clientName: String?, members: [String: HouseholdStreamMember]? = nil
+    ) throws -> Response {
+        // Bounded: a client that does not read its events is dropped (it reconnects), never
+        // buffered for. The connection's send limit ends a write it does not take.
+        let (events, continuation) = AsyncStream<String>.makeStream(
+            bufferingPolicy: .bufferingOldest(Self.bufferedEvents))
+        let credential = StreamCredential(
+            key: clientName.flatMap { keys[$0] }, profile: profile, household: members != nil)
         guard
             let registration = streams.open(
                 credential,
@@ -80,12 +86,12 @@ struct ChangeStreamHandler: Sendable {
                 for await change in changes {
                     var data = ["kind": change.kind.rawValue, "operation": change.operation]
                     if let members {
-                        guard let member = members[change.profile] else { continue }
-                        data["member"] = member
+                        guard let member = members[change.profile], member.sees(change.operation) else { continue }
+                        data["member"] = member.id
                     } else if change.profile != profile {
                         continue
                     }
-                    continuation.yield(Self.event("change", data))
+                    if case .dropped = continuation.yield(Self.event("change", data)) { break }
                 }
                 continuation.finish()
             }
@@ -93,7 +99,12 @@ struct ChangeStreamHandler: Sendable {
                 while !Task.isCancelled {
                     try? await Task.sleep(for: heartbeat)
                     guard !Task.isCancelled else { break }
-                    continuation.yield(Self.event("heartbeat", ["time": LenientDate.format(Date(), in: .gmt)]))
+                    if case .dropped = continuation.yield(
+                        Self.event("heartbeat", ["time": LenientDate.format(Date(), in: .gmt)]))
+                    {
+                        continuation.finish()
+                        break
+                    }
                 }
             }
             defer {
@@ -108,8 +119,36 @@ struct ChangeStreamHandler: Sendable {
         return Response(status: .ok, headers: headers, body: body)
     }
 
+    /// Events kept for a client that has not taken them yet; one more ends its stream.
+    static let bufferedEvents = 64
+
     static func event(_ name: String, _ data: [String: String]) -> String {
         let json = (try? JSONCoding.encode(data)).flatMap { String(data: $0, encoding: .utf8) } ?? "{}"
         return "event: \(name)\ndata: \(json)\n\n"
+    }
+}
+
+/// A household member as `/v1/household/stream` tells of them: their id, and the operations
+/// the household answers use only in sections they do not share (`share:`): a change of one
+/// of those (a meal logged) is not told, as it is not shown.
+struct HouseholdStreamMember: Sendable, Equatable {
+    var id: String
+    var hidden: Set<String>
+
+    func sees(_ operation: String) -> Bool { !hidden.contains(operation) }
+
+    /// Each member by profile, from the household routes and the household summary: an
+    /// operation is hidden from a member when every section using it is `opt_in` and not
+    /// shared by them.
+    static func members(of household: HouseholdConfig, routes: [Route]) -> [String: HouseholdStreamMember] {
+        var result: [String: HouseholdStreamMember] = [:]
+        let sections = routes.flatMap(\.sections)
+        for member in household.members where result[member.profile] == nil {
+            let shown = sections.filter { !$0.optIn || member.share.contains($0.name) }
+            let unshared = sections.filter { $0.optIn && !member.share.contains($0.name) }
+            let hidden = Set(unshared.map(\.operation.name)).subtracting(shown.map(\.operation.name))
+            result[member.profile] = HouseholdStreamMember(id: member.id, hidden: hidden)
+        }
+        return result
     }
 }

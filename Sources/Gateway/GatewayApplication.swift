@@ -42,8 +42,16 @@ public enum GatewayApplication {
         }
 
         let healthy = Data(#"{"status":"ok"}"#.utf8)
+        let proof = runtime.heartbeat
         router.get("/healthz") { _, _ in
-            JSONResponse.make(status: .ok, body: healthy)
+            // Answered at all only while the loops run; the heartbeat also needs the executor.
+            guard proof.isAlive() else {
+                let age = proof.age().map { " (last proof \($0.components.seconds) s ago)" } ?? ""
+                throw GatewayError(
+                    .serviceUnavailable, code: "stalled",
+                    message: "the gateway's heartbeat has stopped\(age): work queued on it does not run")
+            }
+            return JSONResponse.make(status: .ok, body: healthy)
         }
         router.get("/readyz") { _, _ in
             let checks = runtime.readiness()
@@ -110,7 +118,8 @@ public enum GatewayApplication {
             try stream.response(profile: context.profile, client: context.clientIdentity, clientName: context.client)
         }
         let members = runtime.config.household.map { household in
-            Dictionary(household.members.map { ($0.profile, $0.id) }, uniquingKeysWith: { first, _ in first })
+            HouseholdStreamMember.members(
+                of: household, routes: runtime.routes.filter { $0.household != nil } + [runtime.summary.route])
         }
         router.get(RouterPath(householdStreamPath)) { _, context in
             guard let members else { throw GatewayError(.notFound, .noHousehold) }

@@ -54,8 +54,14 @@ public final class GatewayRuntime: Sendable {
         /// Live `/v1/stream`s with the key each was opened with (a reload ends those of a
         /// removed or changed key).
         var openStreams: OpenStreams
+        /// The proof that loops and executor still run work (`WatchdogService` drives it; a
+        /// runtime without one, as in the in-process tests, is always alive).
+        var heartbeat: Heartbeat
         var now: @Sendable () -> Date
     }
+
+    /// What `/healthz` answers from.
+    public var heartbeat: Heartbeat { durable.heartbeat }
 
     /// Opens the cache and loads the routes; throws `RouteLoadError` or a database error.
     /// - Parameters:
@@ -107,7 +113,7 @@ public final class GatewayRuntime: Sendable {
             sessions: SessionRegistry(vault: vault, now: now), http: http,
             idempotency: IdempotencyGuard(database: database, logger: logger),
             streams: StreamQuota(perClient: limits.streamsPerClient), openStreams: OpenStreams(config: config),
-            now: now
+            heartbeat: Heartbeat(), now: now
         )
         self.init(config: config, routes: routes, registry: registry, logger: logger, http: http, durable: durable)
     }

@@ -21,6 +21,17 @@ struct RenderedAnswer: Sendable {
     /// What each reuse counts per section (`AggregateAnswer.reuses`).
     var reuses: [SectionReuse]
 
+    /// The same answer for a request that joined the composition of another (a `no-cache`
+    /// burst): its `Cache-Status` says `collapsed`, as a request that joined a fetch does.
+    var joined: RenderedAnswer {
+        guard let status = headers[.cacheStatus], !status.contains("; collapsed") else { return self }
+        var answer = self
+        answer.headers[.cacheStatus] =
+            status.range(of: "; detail=").map { status.replacingCharacters(in: $0, with: "; collapsed; detail=") }
+            ?? status + "; collapsed"
+        return answer
+    }
+
     /// The answer for `request`: 304 without a body when the client's copy is current.
     func response(for request: Request) -> Response {
         if Self.isNotModified(

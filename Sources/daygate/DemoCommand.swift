@@ -54,6 +54,7 @@ struct DemoCommand: AsyncParsableCommand {
     @OptionGroup var timeZone: TimeZoneOption
 
     @OptionGroup var logging: LoggingOptions
+    @OptionGroup var debug: DebugOptions
 
     func run() async throws {
         logging.bootstrap()
@@ -82,7 +83,8 @@ struct DemoCommand: AsyncParsableCommand {
         )
         do {
             try await GatewayRunner(
-                config: config, logger: logging.logger(), extraServices: [simulators], upstreamInProcess: true
+                config: config, logger: logging.logger(), extraServices: [simulators], upstreamInProcess: true,
+                stallAfter: debug.stallDuration
             ).run { port in
                 let base = "http://127.0.0.1:\(port)"
                 // Simulator names in one column, however long the longest.

@@ -4,6 +4,7 @@ import Gateway
 import Hummingbird
 import Logging
 import Model
+import NIOPosix
 import ServiceLifecycle
 
 /// Runs a gateway until SIGINT or SIGTERM, then shuts down gracefully: in-flight requests
@@ -18,6 +19,8 @@ struct GatewayRunner {
     var extraServices: [any Service] = []
     /// The backends run in this process (the demo's simulators).
     var upstreamInProcess = false
+    /// `--debug-stall-after`: block every event loop after this long (watchdog tests).
+    var stallAfter: Duration? = nil
 
     func run(onListening: @escaping @Sendable (Int) async -> Void) async throws {
         guard config.listen.isLoopback || !config.clients.isEmpty else {
@@ -55,11 +58,21 @@ struct GatewayRunner {
             )
         }
         let gateway = ReloadableGateway(runtime: runtime, file: configFile, source: reloadConfig)
-        let app = GatewayApplication.make(gateway: gateway, onServerRunning: onListening)
+        // systemd (`Type=notify`): READY=1 once the server listens, WATCHDOG=1 from each proof.
+        let notifier = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
+        let app = GatewayApplication.make(gateway: gateway) { port in
+            notifier?.send("READY=1\nSTATUS=serving on port \(port)")
+            await onListening(port)
+        }
+        let watchdog = WatchdogService(
+            heartbeat: runtime.heartbeat, loops: Array(MultiThreadedEventLoopGroup.singleton.makeIterator()),
+            notifier: notifier, logger: logger, stallAfter: stallAfter)
         // Services stop in reverse order: live streams end first, so in-flight requests can drain.
         let group = ServiceGroup(
             configuration: .init(
-                services: [app, BackendHintService(gateway: gateway), ReloadSignalService(gateway: gateway)]
+                services: [
+                    app, watchdog, BackendHintService(gateway: gateway), ReloadSignalService(gateway: gateway),
+                ]
                     + extraServices + [StreamCloser(feed: runtime.cache.changes)],
                 gracefulShutdownSignals: [.sigterm, .sigint], logger: logger
             ))

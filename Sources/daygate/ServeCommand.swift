@@ -20,6 +20,7 @@ struct ServeCommand: AsyncParsableCommand {
     var stateDir: String?
 
     @OptionGroup var logging: LoggingOptions
+    @OptionGroup var debug: DebugOptions
 
     func run() async throws {
         logging.bootstrap()
@@ -54,7 +55,9 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let host = loaded.listen.host
         let file = URL(fileURLWithPath: config).standardizedFileURL.path
-        try await GatewayRunner(config: loaded, logger: logger, configFile: file, reloadConfig: read).run { port in
+        try await GatewayRunner(
+            config: loaded, logger: logger, configFile: file, reloadConfig: read, stallAfter: debug.stallDuration
+        ).run { port in
             Console.line("daygate listening on http://\(host):\(port)/")
         }
     }

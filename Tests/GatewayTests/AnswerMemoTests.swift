@@ -86,13 +86,22 @@ struct AnswerMemoTests {
         #expect(composer.runs.load(ordering: .relaxed) == 1)
     }
 
-    @Test func aClientsNoCacheComposesItsOwn() async throws {
+    /// A client's `no-cache` is not answered with the kept answer but with a composition of its
+    /// own time; a burst of them (a client reloading in a loop, 200 that hang up at once)
+    /// shares the one on its way instead of composing one each.
+    @Test func aClientsNoCacheComposesAnewAndABurstSharesOne() async throws {
         let (store, folder) = try Self.store()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let memo = AnswerMemo(cache: store)
-        let composer = Composer { store.generation.current }
-        _ = try await Self.ask(memo, composer, count: 3, fresh: true)
-        #expect(composer.runs.load(ordering: .relaxed) == 3)
+        let kept = Composer { store.generation.current }
+        _ = try await Self.ask(memo, kept, count: 1)
+        let burst = Composer { store.generation.current }
+        let bodies = try await Self.ask(memo, burst, count: 20, fresh: true)
+        #expect(burst.runs.load(ordering: .relaxed) == 1, "not the kept answer; one composition for the burst")
+        #expect(Set(bodies) == ["run 1"])
+        _ = try await Self.ask(memo, burst, count: 1, fresh: true)
+        #expect(burst.runs.load(ordering: .relaxed) == 2, "a later no-cache composes again")
+        #expect(kept.runs.load(ordering: .relaxed) == 1)
     }
 
     /// A request that comes after a write's invalidation must not get the answer of a

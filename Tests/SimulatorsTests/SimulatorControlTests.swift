@@ -273,3 +273,44 @@ struct PydanticDateTimeTests {
         #expect(PyDateTime.fromISOFormat("2026-02-30") == nil)
     }
 }
+
+/// A connection opened and never used (an HTTP client's pool opens one more than it needs in a
+/// burst) does not hold a simulator's stop: on a WebSocket-capable server (8alls) such a
+/// connection waits in Hummingbird for its first request's upgrade decision, which neither
+/// the graceful shutdown nor cancellation ended — the in-process tests' one-in-four stall.
+@Suite struct SimulatorStopTests {
+    @Test(.timeLimit(.minutes(1))) func anUnusedConnectionDoesNotHoldTheStop() async throws {
+        for makeSimulator in [
+            { try await EightAllsSimulator(options: .init(seedDay: testSeedDay, timeZone: testTimeZone)).start() },
+            { try await TickedifySimulator(options: .init(seedDay: testSeedDay, timeZone: testTimeZone)).start() },
+        ] as [@Sendable () async throws -> RunningSimulator] {
+            let sim = try await makeSimulator()
+            let idle = try #require(Self.connect(port: sim.port))
+            defer { close(idle) }
+            try await waitUntil { sim.connections.count == 1 }
+            let start = ContinuousClock.now
+            await sim.stop(gracePeriod: .seconds(20))
+            #expect(ContinuousClock.now - start < .seconds(10), "\(sim.kind): \(ContinuousClock.now - start)")
+        }
+    }
+
+    /// A plain TCP connection to 127.0.0.1:`port` that sends nothing.
+    static func connect(port: Int) -> Int32? {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { return nil }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else {
+            close(descriptor)
+            return nil
+        }
+        return descriptor
+    }
+}

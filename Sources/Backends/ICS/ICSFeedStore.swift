@@ -52,12 +52,19 @@ actor ICSFeedStore {
         let now = context.now
         needed[key] = max(needed[key] ?? now, now)
         dropUnused(now: now)
-        if let flight = flights[key] { return try await flight.value }
+        // A fetch and its reading end by their own limits; a wait for them ends by this one too.
+        let limit = Duration.milliseconds(Int64(timeout * 1000)) + limits.maximumDuration + .seconds(5)
+        if let flight = flights[key] {
+            return try await SharedFlight.value(
+                of: flight, within: limit, backend: ICSSettings.backend, what: "the feed")
+        }
         let decision = ICSRefreshDecision.decide(
             copy: copies[key], lastFailure: failures[key]?.at, refresh: calendar.refresh.seconds, now: now)
         guard case .fetch(let ifNoneMatch, let ifModifiedSince) = decision, let source = calendar.source else {
             guard let copy = copies[key] else {
-                throw BackendError(.badResponse, backend: ICSSettings.backend, message: "\(calendar.name): no feed")
+                // Never fetched yet and failed just now: the same failure, not another fetch.
+                throw failures[key]?.error
+                    ?? BackendError(.badResponse, backend: ICSSettings.backend, message: "\(calendar.name): no feed")
             }
             return Answer(copy: copy, failure: failures[key]?.error)
         }
@@ -77,7 +84,8 @@ actor ICSFeedStore {
         flights[key] = flight
         defer { flights[key] = nil }
         do {
-            let answer = try await flight.value
+            let answer = try await SharedFlight.value(
+                of: flight, within: limit, backend: ICSSettings.backend, what: "\(calendar.name)'s feed")
             copies[key] = answer.copy
             failures[key] = answer.failure.map { (now, $0) }
             return answer

@@ -53,7 +53,7 @@ public enum KantineKoningVolunteers {
         }
         let client = try await KantineKoningClient.make(context)
         let key = [context.profileName, client.settings.endpoint.baseURL, id].joined(separator: "|")
-        return try await queue.run(key) {
+        return try await queue.run(key, backend: KantineKoningSettings.backend) {
             let target = try await locate(id, client: client, context: context)
             return try await write(name: name, add: add, target: target, client: client, context: context)
         }

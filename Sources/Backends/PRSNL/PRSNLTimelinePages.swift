@@ -18,10 +18,12 @@ actor PRSNLTimelinePages {
         -> JSONValue
     {
         let key = "\(limit)|\(cursor ?? "")"
-        if let task = running[key] { return try await task.value }
+        if let task = running[key] {
+            return try await SharedFlight.value(of: task, backend: PRSNLSettings.backend, what: "the timeline page")
+        }
         let task = Task { try await fetch() }
         running[key] = task
         defer { running[key] = nil }
-        return try await task.value
+        return try await SharedFlight.value(of: task, backend: PRSNLSettings.backend, what: "the timeline page")
     }
 }

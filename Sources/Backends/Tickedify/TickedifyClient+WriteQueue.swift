@@ -13,6 +13,6 @@ extension TickedifyClient {
     /// behind the adds and each other. Keyed by the account (server and e-mail), as its
     /// session is: two profiles with one account share the queue.
     func serialised<Value: Sendable>(_ write: @escaping @Sendable () async throws -> Value) async throws -> Value {
-        try await Self.writeQueue.run(Self.fingerprint(settings), write)
+        try await Self.writeQueue.run(Self.fingerprint(settings), backend: TickedifySettings.backend, write)
     }
 }

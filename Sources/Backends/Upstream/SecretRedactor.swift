@@ -88,23 +88,28 @@ public struct SecretRedactor: Sendable {
     }
 
     /// `body` with every configured secret replaced. A body that is not UTF-8 is read as UTF-8
-    /// with replacement characters when it has to change.
-    public func redact(_ body: Data) -> Data {
+    /// with replacement characters when it has to change. A `truncated` body (cut by the reader)
+    /// also loses a tail that could be the start of a secret.
+    public func redact(_ body: Data, truncated: Bool = false) -> Data {
         guard !needles.isEmpty, !body.isEmpty else { return body }
         let text = String(decoding: body, as: UTF8.self)
-        let redacted = redact(secretsIn: text)
+        let redacted = redact(secretsIn: text, truncated: truncated)
         return redacted == text ? body : Data(redacted.utf8)
     }
 
     /// `text` with every configured secret replaced, in any of the forms `redact(_:)` knows.
-    public func redact(secretsIn text: String) -> String {
+    /// With `truncated`, a tail that reads as the start of a secret is replaced too. The cost
+    /// is linear in the text's length (times the number of forms searched for).
+    public func redact(secretsIn text: String, truncated: Bool = false) -> String {
         guard !needles.isEmpty, !text.isEmpty else { return text }
         let scalars = Array(text.unicodeScalars)
         var output = String.UnicodeScalarView()
         var changed = false
         var position = 0
         while position < scalars.count {
-            if starts.contains(scalars[position]), let end = longestMatch(in: scalars, at: position) {
+            if starts.contains(scalars[position]),
+                let end = longestMatch(in: scalars, at: position, partialAtEnd: truncated)
+            {
                 output.append(contentsOf: Self.mask.unicodeScalars)
                 position = end
                 changed = true
@@ -118,19 +123,25 @@ public struct SecretRedactor: Sendable {
     }
 
     /// The end of the longest needle read at `start`, escapes decoded on the way.
-    private func longestMatch(in text: [Unicode.Scalar], at start: Int) -> Int? {
+    private func longestMatch(in text: [Unicode.Scalar], at start: Int, partialAtEnd: Bool = false) -> Int? {
         var best: Int?
         for needle in needles {
-            if let end = Self.match(needle, in: text, at: start), end > (best ?? start) { best = end }
+            if let end = Self.match(needle, in: text, at: start, partialAtEnd: partialAtEnd), end > (best ?? start) {
+                best = end
+            }
         }
         return best
     }
 
     /// Where `needle` ends when it is read in `text` from `start`, each of its scalars as it is
-    /// or escaped; nil when it is not there.
-    static func match(_ needle: [Unicode.Scalar], in text: [Unicode.Scalar], at start: Int) -> Int? {
+    /// or escaped; nil when it is not there. With `partialAtEnd`, text that ends part-way
+    /// through the needle (a body cut short) counts as a match up to its end.
+    static func match(
+        _ needle: [Unicode.Scalar], in text: [Unicode.Scalar], at start: Int, partialAtEnd: Bool = false
+    ) -> Int? {
         var frontier: [Int] = [start]
         for wanted in needle {
+            if partialAtEnd, frontier.contains(text.count) { return text.count }
             var next: [Int] = []
             for position in frontier where position < text.count {
                 EscapeReading.each(in: text, at: position) { scalar, length in
@@ -194,14 +205,22 @@ public struct SecretRedactor: Sendable {
             #"(?i)\b(password|passwd|pwd|wachtwoord|secret|client_secret|token|access_token|refresh_token|api[_-]?key|apikey|cookie|set-cookie|session|sid|authorization)(["']?\s*[:=]\s*["']?)[^\s"',;&}]+"#,
             "$1$2\(mask)"
         ),
-        (#"(?i)\b([a-z0-9_.-]*(?:sid|session))=[^\s;,"']+"#, "$1=\(mask)"),
-        // The user and password of a URL (`https://anna:pw@host/…`).
-        (#"(?i)\b([a-z][a-z0-9+.-]*://)[^\s/?#@"'<>]+@"#, "$1\(mask)@"),
+        // A cookie named like a session (`PHPSESSID=…`, `connect.sid=…`): the name is read from
+        // the start of its run only and never given back (possessive), so a long run of
+        // name characters costs one pass, not one per start.
+        (#"(?i)(?<![a-z0-9_.-])([a-z0-9_.-]*+)(?<=sid|session)=[^\s;,"']++"#, "$1=\(mask)"),
+        // The user and password of a URL (`https://anna:pw@host/…`): found from its `://`.
+        (#"://[^\s/?#@"'<>]++@"#, "://\(mask)@"),
     ].map { (try! NSRegularExpression(pattern: $0.0), $0.1) }
 
-    /// `text` with anything shaped like a credential replaced.
+    /// How much of a text `scrubPatterns` reads: it is for messages shown on one line, cut to a
+    /// few hundred characters after; reading more would only cost time.
+    public static let scanLimit = 4_096
+
+    /// `text` with anything shaped like a credential replaced. Only its first `scanLimit`
+    /// characters are read and kept; every pattern runs in time linear in that.
     public static func scrubPatterns(_ text: String) -> String {
-        var result = text
+        var result = text.unicodeScalars.count > scanLimit ? String(text.unicodeScalars.prefix(scanLimit)) : text
         for (pattern, template) in patterns {
             result = pattern.stringByReplacingMatches(
                 in: result, range: NSRange(result.startIndex..., in: result), withTemplate: template

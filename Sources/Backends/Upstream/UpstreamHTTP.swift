@@ -86,10 +86,21 @@ public final class UpstreamHTTP: Sendable {
         }
     }
 
+    /// The most of a non-2xx body that is read: enough for any error message, little enough
+    /// that redacting and reading it costs a bounded, small time whatever the backend sends.
+    /// The rest is not read (the connection is closed).
+    public static let maxErrorBodyBytes = 16 * 1024
+
     public struct Response: Sendable {
         public var status: Int
         public var headers: HTTPHeaders
         public var body: Data
+        /// The body was cut at `maxErrorBodyBytes` (only ever a non-2xx one).
+        public var bodyTruncated = false
+        /// For a non-2xx answer: what `UpstreamHTTP.error(for:backend:)` makes of it, made once
+        /// off the event loops (`UntrustedWork`); a status of its own (a caller's test) is read
+        /// anew.
+        var upstreamError: BackendError?
 
         public var isSuccess: Bool { (200..<300).contains(status) }
         /// `304 Not Modified`: the answer to a conditional request whose copy is still current
@@ -166,7 +177,18 @@ public final class UpstreamHTTP: Sendable {
                 method, url: url, headers: headers, body: body, timeout: timeout, backend: source.backend,
                 maximumBytes: maximumBytes)
             let answered = response.isSuccess || response.isNotModified
-            if !answered { response.body = redactor.redact(response.body) }
+            if !answered {
+                // What the body costs to read is the backend's to decide: not on the loops.
+                let redactor = self.redactor
+                let raw = response
+                let backend = source.backend
+                response = await UntrustedWork.run {
+                    var redacted = raw
+                    redacted.body = redactor.redact(raw.body, truncated: raw.bodyTruncated)
+                    redacted.upstreamError = Self.makeError(for: redacted, backend: backend)
+                    return redacted
+                }
+            }
             let expected = answered || (notFoundIsAnswer && response.status == 404)
             let error = expected ? nil : Self.error(for: response, backend: source.backend)
             monitor.record(
@@ -201,11 +223,21 @@ public final class UpstreamHTTP: Sendable {
             request.body = .bytes(ByteBuffer(bytes: body))
         }
         let seconds = Self.describe(timeout)
+        // The call's time limit covers the body too: AsyncHTTPClient's deadline ends with the
+        // head, and a body trickled a few bytes at a time never trips its read timeout.
+        let deadline = ContinuousClock.now + .milliseconds(Int64(timeout * 1000))
         do {
             let response = try await client.execute(request, timeout: .milliseconds(Int64(timeout * 1000)))
-            let buffer = try await response.body.collect(upTo: maximumBytes)
-            return Response(
-                status: Int(response.status.code), headers: response.headers, body: Data(buffer.readableBytesView))
+            let status = Int(response.status.code)
+            let answered = (200..<300).contains(status) || status == 304
+            let limit = answered ? maximumBytes : min(maximumBytes, Self.maxErrorBodyBytes)
+            let (body, truncated) = try await BoundedWait.run(until: deadline) {
+                try await Self.read(response.body, upTo: limit, refuseMore: answered)
+            }
+            return Response(status: status, headers: response.headers, body: body, bodyTruncated: truncated)
+        } catch BoundedWait.Ended.deadlinePassed {
+            throw BackendError(
+                .timeout, backend: backend, message: "\(backend) did not finish its answer in \(seconds)")
         } catch let error as HTTPClientError {
             switch error {
             case .deadlineExceeded, .readTimeout, .writeTimeout:
@@ -241,12 +273,35 @@ public final class UpstreamHTTP: Sendable {
         }
     }
 
+    /// At most `limit` bytes of `body`: more is refused (`NIOTooManyBytesError`) when
+    /// `refuseMore`, else cut there (the rest is not read; the connection is closed).
+    static func read(_ body: HTTPClientResponse.Body, upTo limit: Int, refuseMore: Bool) async throws -> (
+        Data, truncated: Bool
+    ) {
+        var data = Data()
+        for try await chunk in body {
+            let room = limit - data.count
+            if chunk.readableBytes > room {
+                if refuseMore { throw NIOTooManyBytesError(maxBytes: limit) }
+                data.append(contentsOf: chunk.readableBytesView.prefix(room))
+                return (data, true)
+            }
+            data.append(contentsOf: chunk.readableBytesView)
+        }
+        return (data, false)
+    }
+
     /// `reason(for:)`s that mean no connection was made: nothing was sent.
     static let neverConnected: Set<String> = ["connection refused", "host unreachable"]
 
     /// Turns a non-2xx answer into a `BackendError` with the upstream's own message (FastAPI
     /// `detail` as a string or array, `error`, `message`), trimmed.
     public static func error(for response: Response, backend: String) -> BackendError {
+        if let made = response.upstreamError, made.backend == backend, made.status == response.status { return made }
+        return makeError(for: response, backend: backend)
+    }
+
+    static func makeError(for response: Response, backend: String) -> BackendError {
         let upstreamMessage = UpstreamErrorMessage.extract(from: response.body)
         let suffix = upstreamMessage.map { ": \($0)" } ?? ""
         let retryAfter = response.headers.first(name: "Retry-After").flatMap { RetryAfter.seconds(from: $0) }

@@ -76,6 +76,12 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
         }
     }
 
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        timeouts.writabilityChanged(context.channel.isWritable, now: .now())
+        armTimer(context: context)
+        context.fireChannelWritabilityChanged()
+    }
+
     func channelReadComplete(context: ChannelHandlerContext) {
         readAt = .now()
         timeouts.bytesRead(now: readAt)

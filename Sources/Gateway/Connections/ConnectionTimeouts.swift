@@ -11,9 +11,17 @@ import NIOCore
 /// - **idle**: from the last answer written until the next request's first bytes.
 ///
 /// While an answer is being written (the router working, a `/v1/stream` that never ends) no
-/// limit runs: the client has done its part. Under pressure (the connection budget is full) the
-/// head and idle limits shrink to `Settings.underPressure`, so connections that hold a slot
-/// without using it make room first.
+/// limit runs: the client has done its part — unless the client stops reading it. A fourth
+/// limit, as nginx's `send_timeout`:
+///
+/// - **send**: while the connection cannot take more of an answer (its outbound buffer is past
+///   the high-water mark: the client is not reading), for at most `Settings.send`; then it is
+///   closed, and whatever waited to write to it (a stream's events) ends with it.
+///
+/// Under pressure (the connection budget is full) the head and idle limits shrink to
+/// `Settings.underPressure`, so connections that hold a slot without using it make room first;
+/// so does the body limit of a request already answered (refused before its body ended: the
+/// rest of its body is only read to keep the connection, which is not worth a slot then).
 ///
 /// "First bytes of a request" is seen as a read that brought neither a head nor a request's
 /// end (`bytesRead`): bytes of a next request that arrive in the same read as the end of the
@@ -25,6 +33,7 @@ struct ConnectionTimeouts {
         var head: TimeAmount
         var body: TimeAmount
         var idle: TimeAmount
+        var send: TimeAmount = .seconds(30)
         var underPressure: TimeAmount = .seconds(1)
     }
 
@@ -32,6 +41,8 @@ struct ConnectionTimeouts {
         case headTimeout = "header_timeout"
         case bodyTimeout = "body_timeout"
         case idleTimeout = "idle_timeout"
+        /// The client did not read the answer: the connection could not take more for too long.
+        case sendTimeout = "send_timeout"
         /// Idle or sending a head slowly while the connection budget was full.
         case shed
     }
@@ -61,6 +72,10 @@ struct ConnectionTimeouts {
     private(set) var underPressure = false
     /// Whether the read going on has brought a request's head or end so far.
     private var readBroughtRequest = false
+    /// Since when the connection cannot take more of an answer (nil: it can).
+    private(set) var stalledSince: NIODeadline?
+    /// The request whose body is being read was answered already.
+    private var answeredBeforeBodyEnded = false
 
     /// A connection that has just started: its first head must be complete within the head limit.
     init(settings: Settings, now: NIODeadline) {
@@ -72,17 +87,30 @@ struct ConnectionTimeouts {
     mutating func headRead() {
         reading = .body(since: nil)
         readBroughtRequest = true
+        answeredBeforeBodyEnded = false
     }
 
     mutating func requestEnded() {
+        answeredBeforeBodyEnded = false
         reading = .waiting
         pending += 1
         readBroughtRequest = true
     }
 
     mutating func answerWritten(now: NIODeadline) {
+        if case .body = reading, pending == 0 { answeredBeforeBodyEnded = true }
         pending = max(0, pending - 1)
         if pending == 0 { answeredAt = now }
+    }
+
+    /// The connection can take more of an answer (true) or not (false: the client is not
+    /// reading what was written).
+    mutating func writabilityChanged(_ writable: Bool, now: NIODeadline) {
+        if writable {
+            stalledSince = nil
+        } else if stalledSince == nil {
+            stalledSince = now
+        }
     }
 
     /// A read ended (`channelReadComplete`). One that brought neither a head nor a request's end
@@ -100,11 +128,21 @@ struct ConnectionTimeouts {
         underPressure = pressure
     }
 
-    /// When the connection has waited too long, and why; nil while an answer is on its way.
+    /// When the connection has waited too long, and why; nil while an answer is on its way and
+    /// the client takes it.
     var deadline: (at: NIODeadline, reason: Reason)? {
+        let reading = readingDeadline
+        guard let stalledSince else { return reading }
+        let sending = (at: stalledSince + settings.send, reason: Reason.sendTimeout)
+        guard let reading, reading.at < sending.at else { return sending }
+        return reading
+    }
+
+    private var readingDeadline: (at: NIODeadline, reason: Reason)? {
         switch reading {
         case .body(let since):
-            return since.map { ($0 + settings.body, .bodyTimeout) }
+            guard answeredBeforeBodyEnded else { return since.map { ($0 + settings.body, .bodyTimeout) } }
+            return since.map { limited($0, settings.body, .bodyTimeout) }
         case .head(let since):
             return limited(since, settings.head, .headTimeout)
         case .waiting:

@@ -4,7 +4,8 @@ import Model
 ///
 /// JSON form (all keys optional when decoding; `{}` clears every fault):
 /// ```json
-/// {"latency_ms": 0, "error_status": null, "error_rate": 1.0, "down": null, "garbage": false, "method": null}
+/// {"latency_ms": 0, "error_status": null, "error_rate": 1.0, "down": null, "garbage": false, "method": null,
+///  "hostile_body": null}
 /// ```
 /// `method` (e.g. `"PUT"`) limits every fault to requests of that method; null: all of them.
 /// They apply in this order:
@@ -17,6 +18,8 @@ import Model
 ///    carries `Retry-After: 60` (``retryAfterSeconds``, what PRSNL's slowapi sends) unless the
 ///    backend's own answer has one.
 /// 4. `garbage`: answers 200 with `content-type: application/json` and a body that is not JSON.
+/// 5. `hostile_body` (``HostileBody``): the answer's body is one a gateway must survive — with
+///    `error_status` the error answer carries it, without it a 200 does.
 public struct SimulatorFaults: Codable, Sendable, Equatable {
     /// Delay before anything else happens, in milliseconds.
     public var latencyMs: Int
@@ -31,6 +34,8 @@ public struct SimulatorFaults: Codable, Sendable, Equatable {
     /// The only method the faults apply to (`PUT`: a write times out, the read before it does
     /// not); nil = every method.
     public var method: String?
+    /// A body made to cost its reader (see ``HostileBody``); nil = the ordinary body.
+    public var hostileBody: HostileBody?
 
     /// The value of ``down`` that closes connections without an answer.
     public static let refuse = "refuse"
@@ -44,7 +49,7 @@ public struct SimulatorFaults: Codable, Sendable, Equatable {
     public init(
         latencyMs: Int = 0, errorStatus: Int? = nil, errorRate: Double = 1.0, down: String? = nil,
         garbage: Bool = false,
-        method: String? = nil
+        method: String? = nil, hostileBody: HostileBody? = nil
     ) {
         self.latencyMs = latencyMs
         self.errorStatus = errorStatus
@@ -52,6 +57,7 @@ public struct SimulatorFaults: Codable, Sendable, Equatable {
         self.down = down
         self.garbage = garbage
         self.method = method
+        self.hostileBody = hostileBody
     }
 
     /// The faults for a request of `method`: these, or none when they are limited to another.
@@ -64,7 +70,7 @@ public struct SimulatorFaults: Codable, Sendable, Equatable {
     public static let off = SimulatorFaults()
 
     /// True when no fault is active.
-    public var isOff: Bool { latencyMs == 0 && errorStatus == nil && down == nil && !garbage }
+    public var isOff: Bool { latencyMs == 0 && errorStatus == nil && down == nil && !garbage && hostileBody == nil }
 
     enum CodingKeys: String, CodingKey {
         case latencyMs = "latency_ms"
@@ -73,6 +79,7 @@ public struct SimulatorFaults: Codable, Sendable, Equatable {
         case down
         case garbage
         case method
+        case hostileBody = "hostile_body"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -83,6 +90,7 @@ public struct SimulatorFaults: Codable, Sendable, Equatable {
         self.down = try c.decodeIfPresent(String.self, forKey: .down)
         self.garbage = try c.decodeIfPresent(Bool.self, forKey: .garbage) ?? false
         self.method = try c.decodeIfPresent(String.self, forKey: .method)
+        self.hostileBody = try c.decodeIfPresent(HostileBody.self, forKey: .hostileBody)
         if let problem = self.validationProblem {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: problem))
         }
@@ -96,6 +104,7 @@ public struct SimulatorFaults: Codable, Sendable, Equatable {
         try c.encode(down, forKey: .down)
         try c.encode(garbage, forKey: .garbage)
         try c.encode(method, forKey: .method)
+        try c.encode(hostileBody, forKey: .hostileBody)
     }
 
     /// Why these faults are not usable, or nil when they are.
@@ -118,6 +127,7 @@ public struct SimulatorFaults: Codable, Sendable, Equatable {
             "down": down.map(JSONValue.string) ?? .null,
             "garbage": .bool(garbage),
             "method": method.map(JSONValue.string) ?? .null,
+            "hostile_body": hostileBody.map { JSONValue.string($0.rawValue) } ?? .null,
         ])
     }
 }

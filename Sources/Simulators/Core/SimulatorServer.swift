@@ -139,7 +139,7 @@ struct SimulatorResponder<Backend: SimulatorBackend>: HTTPResponder {
             if status == 429, response.headers[.retryAfter] == nil {
                 response.headers[.retryAfter] = String(SimulatorFaults.retryAfterSeconds)
             }
-            return response
+            return faults.hostileBody.map { response.carrying($0) } ?? response
         }
         if faults.garbage {
             return Response(
@@ -148,7 +148,11 @@ struct SimulatorResponder<Backend: SimulatorBackend>: HTTPResponder {
                 body: .init(byteBuffer: ByteBuffer(string: SimulatorFaults.garbageBody))
             )
         }
-        let response = await backend.handle(sim)
+        var response = await backend.handle(sim)
+        if let hostile = faults.hostileBody, !response.isDropConnection {
+            if hostile != .slow { response.status = .ok }
+            response = response.carrying(hostile)
+        }
         if response.isDropConnection {
             // Closed before Hummingbird writes anything: the client sees a clean close, no bytes.
             try? await context.channel.close().get()
@@ -293,12 +297,14 @@ public final class RunningSimulator: Sendable {
     private let group: ServiceGroup
     private let task: Task<Void, Never>
     private let stopSignal: SimulatorStopSignal
+    let connections: SimulatorConnections
 
     init(
         kind: SimulatorKind, host: String, port: Int, control: SimulatorControl, group: ServiceGroup,
         task: Task<Void, Never>,
-        stopSignal: SimulatorStopSignal = SimulatorStopSignal()
+        stopSignal: SimulatorStopSignal = SimulatorStopSignal(), connections: SimulatorConnections
     ) {
+        self.connections = connections
         self.kind = kind
         self.host = host
         self.port = port
@@ -319,27 +325,39 @@ public final class RunningSimulator: Sendable {
     }
 
     /// Stops the server gracefully (idle connections closed, in-flight requests finished) and
-    /// waits until it is gone; after `gracePeriod` the server task is cancelled instead.
-    /// Safe to call more than once, also concurrently; every call returns once the server is gone.
-    public func stop(gracePeriod: Duration) async {
+    /// waits until it is gone, within bounds: after `closeAfter` (at most `gracePeriod`) the
+    /// connections on which no request was ever sent are closed by the simulator itself (the
+    /// server's own shutdown does not close them, see `SimulatorConnections`); after
+    /// `gracePeriod` every connection left is closed and the server task cancelled;
+    /// `gracePeriod` after that, the wait ends whatever is left (reported in the log). Safe to
+    /// call more than once, also concurrently.
+    public func stop(gracePeriod: Duration, closeAfter: Duration = .milliseconds(500)) async {
         stopSignal.stop()
         await group.triggerGracefulShutdown()
         let server = task
-        await withTaskGroup(of: Bool.self) { waiters in
-            waiters.addTask {
-                await server.value
-                return true
-            }
-            waiters.addTask {
-                try? await Task.sleep(for: gracePeriod)
-                return false
-            }
-            if await waiters.next() == false {
+        let started = ContinuousClock.now
+        if await !Self.ended(server, by: started + min(closeAfter, gracePeriod)) {
+            connections.close(all: false)
+            if await !Self.ended(server, by: started + gracePeriod) {
+                connections.close(all: true)
                 server.cancel()
+                if await !Self.ended(server, by: started + gracePeriod * 2) {
+                    Logger(label: "daygate.simulator.\(kind.rawValue)").error(
+                        "the simulator's server did not end after it was stopped; left behind",
+                        metadata: ["open_connections": "\(connections.count)"])
+                }
             }
-            waiters.cancelAll()
         }
-        await server.value
+    }
+
+    /// Whether `server` ended by `deadline`.
+    private static func ended(_ server: Task<Void, Never>, by deadline: ContinuousClock.Instant) async -> Bool {
+        do {
+            try await BoundedWait.value(of: server, until: deadline)
+            return true
+        } catch {
+            return false
+        }
     }
 
     /// Stops the server; see ``stop(gracePeriod:)``.
@@ -383,9 +401,11 @@ enum SimulatorServer {
 
         let responder = SimulatorResponder(kind: kind, control: control, backend: backend)
         let stopSignal = SimulatorStopSignal()
+        let connections = SimulatorConnections()
         let app = Application(
             responder: responder,
-            server: serverBuilder(backend: backend, control: control, stopSignal: stopSignal),
+            server: serverBuilder(
+                backend: backend, control: control, stopSignal: stopSignal, connections: connections),
             configuration: .init(address: .hostname(bindHost, port: port), serverName: serverName),
             onServerRunning: { channel in
                 if let port = channel.localAddress?.port {
@@ -418,7 +438,7 @@ enum SimulatorServer {
         }
         return RunningSimulator(
             kind: kind, host: bindHost, port: boundPort, control: control, group: group, task: task,
-            stopSignal: stopSignal
+            stopSignal: stopSignal, connections: connections
         )
     }
 }

@@ -70,10 +70,16 @@ extension SimulatorServer {
     static func serverBuilder<Backend: SimulatorBackend>(
         backend: Backend,
         control: SimulatorControl,
-        stopSignal: SimulatorStopSignal
+        stopSignal: SimulatorStopSignal,
+        connections: SimulatorConnections
     ) -> HTTPServerBuilder {
         let http1 = HTTP1Channel.Configuration(additionalChannelHandlers: [FaultChannelHandler(control: control)])
-        guard backend.servesWebSockets else { return .http1(configuration: http1) }
+        guard backend.servesWebSockets else {
+            return HTTPServerBuilder { responder in
+                TrackedChildChannel(
+                    base: HTTP1Channel(responder: responder, configuration: http1), connections: connections)
+            }
+        }
         // Like uvicorn's `websockets`: a ping every 20 s, text must be valid UTF-8. A short close
         // timeout keeps stop() prompt when a client does not answer the closing handshake.
         let ws = WebSocketServerConfiguration(
@@ -82,9 +88,15 @@ extension SimulatorServer {
             closeTimeout: .seconds(1),
             validateUTF8: true
         )
-        return .http1WebSocketUpgrade(configuration: .init(http1: http1, ws: ws)) { head, channel, _ in
-            await webSocketUpgrade(
-                head: head, channel: channel, backend: backend, control: control, stopSignal: stopSignal)
+        return HTTPServerBuilder { responder in
+            TrackedChildChannel(
+                base: HTTP1WebSocketUpgradeChannel(
+                    responder: responder, configuration: .init(http1: http1, ws: ws)
+                ) { head, channel, _ in
+                    await webSocketUpgrade(
+                        head: head, channel: channel, backend: backend, control: control, stopSignal: stopSignal)
+                },
+                connections: connections)
         }
     }
 
