@@ -35,6 +35,7 @@ public actor CacheStore {
         /// one abandoned past `fetchLimit`.
         var id: UInt64
         var task: Task<Void, Never>?
+        var startedAt = ContinuousClock.now
     }
     private var nextFetchID: UInt64 = 0
     /// How long a fetch may run before it is abandoned: cancelled, counted as failed (its
@@ -341,12 +342,15 @@ public actor CacheStore {
                     "the backend's answer did not end within \(limit.components.seconds) s; the fetch was abandoned"))
     }
 
-    /// What is in flight, for the operator's dump (`SIGUSR1`): each key's fetch and how many
-    /// wait for it, with the nearest of their deadlines.
-    public var pendingReport: [(operation: String, profile: String, fetching: Bool, waiters: Int)] {
-        Set(inFlight.keys).union(waiters.keys).map { key in
-            (key.operation, key.profile, inFlight[key] != nil, waiters[key]?.count ?? 0)
-        }
+    /// What is in flight, for the operator's dump (`SIGUSR1`): each key with a fetch on its way
+    /// (how long it has run) or requests waiting (how many).
+    public var pendingReport: [PendingFetch] {
+        let now = ContinuousClock.now
+        return Set(inFlight.keys).union(waiters.keys).map { key in
+            PendingFetch(
+                profile: key.profile, operation: key.operation, running: inFlight[key].map { now - $0.startedAt },
+                waiters: waiters[key]?.count ?? 0, limit: fetchLimit)
+        }.sorted { ($0.running ?? .zero) > ($1.running ?? .zero) }
     }
 
     /// Carries out what the machine decides about a fetch that brought `value`. Returns whether

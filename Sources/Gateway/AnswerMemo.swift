@@ -151,6 +151,11 @@ final class AnswerMemo: Sendable {
 
     var generation: UInt64 { cache.generation.current }
 
+    /// Compositions on their way (plain, `no-cache`), for the operator's dump.
+    var compositionsInFlight: (plain: Int, fresh: Int) {
+        (flights.withLock { $0.count }, freshFlights.withLock { $0.count })
+    }
+
     private func lookUp(_ key: String, now: Date) -> Kept? {
         let current = cache.generation.current
         let kept = entries.withLock { entries -> Kept? in

@@ -72,6 +72,7 @@ struct GatewayRunner {
             configuration: .init(
                 services: [
                     app, watchdog, BackendHintService(gateway: gateway), ReloadSignalService(gateway: gateway),
+                    PendingWorkSignalService(gateway: gateway),
                 ]
                     + extraServices + [StreamCloser(feed: runtime.cache.changes)],
                 gracefulShutdownSignals: [.sigterm, .sigint], logger: logger

@@ -9,6 +9,8 @@
   seconds (as a lost wake-up or a runaway computation would): WATCHDOG=1 stops, /healthz stops
   answering; like systemd, the script then kills it (SIGABRT, as `WatchdogSignal=` does by
   default) and starts it again, and the new one is READY and healthy;
+- SIGUSR1 logs what it is working on and waiting for (the heartbeat, connections, the cache's
+  busy keys);
 - on SIGINT it says STOPPING=1 before it exits.
 
     python3 Tests/Service/watchdog_test.py [path/to/daygate]
@@ -71,10 +73,12 @@ def healthz(demo, timeout=2):
         return type(error).__name__
 
 
-def start(folder, systemd, extra=()):
+def start(folder, systemd, extra=(), log=None):
     os.environ["NOTIFY_SOCKET"] = systemd.path
     os.environ["WATCHDOG_USEC"] = str(int(WATCHDOG_SECONDS * 1_000_000))
     try:
+        if log:
+            return Demo(os.path.join(folder, "state"), extra_args=extra, log_level="notice", stderr=log)
         return Demo(os.path.join(folder, "state"), extra_args=extra)
     finally:
         del os.environ["NOTIFY_SOCKET"], os.environ["WATCHDOG_USEC"]
@@ -122,7 +126,9 @@ def main():
             interrupt(demo.process, timeout=5)
 
         systemd.forget()
-        again = start(folder, systemd)
+        log_path = os.path.join(folder, "restarted.log")
+        log = open(log_path, "w")
+        again = start(folder, systemd, log=log)
         try:
             def restarted():
                 assert systemd.wait_for("READY=1", 30), f"no READY=1 after the restart: {systemd.messages}"
@@ -131,6 +137,21 @@ def main():
                 assert healthz(again) == 200
 
             checks.check("restarted as systemd would: READY=1 and healthy again", restarted)
+
+            def pending_work_on_sigusr1():
+                again.process.send_signal(signal.SIGUSR1)
+                deadline = time.time() + 10
+                while time.time() < deadline:
+                    with open(log_path) as written:
+                        lines = [line for line in written if "SIGUSR1:" in line]
+                    if any("cache keys busy" in line for line in lines):
+                        break
+                    time.sleep(0.2)
+                text = "".join(lines)
+                for part in ("heartbeat: last proof", "connections:", "compositions on their way", "cache keys busy"):
+                    assert part in text, f"no {part!r} in the SIGUSR1 lines: {text!r}"
+
+            checks.check("SIGUSR1 logs the work in flight", pending_work_on_sigusr1)
 
             def stopping():
                 again.process.send_signal(signal.SIGINT)
@@ -141,6 +162,7 @@ def main():
             checks.check("SIGINT: STOPPING=1 before the exit", stopping)
         finally:
             interrupt(again.process, timeout=5)
+            log.close()
     sys.exit(checks.finish())
 
 

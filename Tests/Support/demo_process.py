@@ -18,11 +18,11 @@ SIMULATOR_LINE = re.compile(r"^ +([A-Za-z0-9][A-Za-z0-9_.-]*) +(http://\S+?)/?\s
 class Demo:
     """`daygate demo` as a child process; reads its printed URLs. `stop()` sends SIGINT."""
 
-    def __init__(self, state_dir, port=0, extra_args=()):
+    def __init__(self, state_dir, port=0, extra_args=(), log_level="warning", stderr=subprocess.DEVNULL):
         self.process = subprocess.Popen(
             [BINARY, "demo", "--port", str(port), "--sim-port-base", "0", "--state-dir", state_dir,
-             "--timezone", ZONE, "--log-level", "warning", *extra_args],
-            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+             "--timezone", ZONE, "--log-level", log_level, *extra_args],
+            cwd=ROOT, stdout=subprocess.PIPE, stderr=stderr, text=True,
         )
         self.simulators = {}
         deadline = time.time() + 60

@@ -20,8 +20,8 @@ import NIOCore
 ///
 /// Under pressure (the connection budget is full) the head and idle limits shrink to
 /// `Settings.underPressure`, so connections that hold a slot without using it make room first;
-/// so does the body limit of a request already answered (refused before its body ended: the
-/// rest of its body is only read to keep the connection, which is not worth a slot then).
+/// a request already answered (refused before its body ended: the rest of its body is only read
+/// to keep the connection) gives its slot up at once then.
 ///
 /// "First bytes of a request" is seen as a read that brought neither a head nor a request's
 /// end (`bytesRead`): bytes of a next request that arrive in the same read as the end of the
@@ -142,7 +142,10 @@ struct ConnectionTimeouts {
         switch reading {
         case .body(let since):
             guard answeredBeforeBodyEnded else { return since.map { ($0 + settings.body, .bodyTimeout) } }
-            return since.map { limited($0, settings.body, .bodyTimeout) }
+            // Answered already: the rest of its body is read only to keep the connection, which
+            // is not worth a slot when the budget is full — it goes at once then.
+            guard let since else { return nil }
+            return underPressure ? (since, .shed) : (since + settings.body, .bodyTimeout)
         case .head(let since):
             return limited(since, settings.head, .headTimeout)
         case .waiting:

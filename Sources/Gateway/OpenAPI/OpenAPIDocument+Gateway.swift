@@ -45,8 +45,16 @@ extension OpenAPIDocument {
     static var gatewayOperations: [String: OpenAPI.Operation] {
         [
             "/healthz": gatewayOperation(
-                "getHealthz", summary: "Liveness: the process answers.",
-                responses: [.status(code: 200): jsonResponse("Alive.", health.reference)]),
+                "getHealthz",
+                summary:
+                    "Liveness: the process answers and its heartbeat (event loops and task executor running work) "
+                    + "proved itself within the last four seconds.",
+                responses: [
+                    .status(code: 200): jsonResponse("Alive.", health.reference),
+                    .status(code: 503): jsonResponse(
+                        "`stalled`: the heartbeat has stopped; work queued on the gateway does not run.",
+                        ErrorBody.schemaComponent.reference),
+                ]),
             "/readyz": gatewayOperation(
                 "getReadyz",
                 summary:
