@@ -41,6 +41,8 @@ public actor CacheStore {
     /// How long a fetch may run before it is abandoned: cancelled, counted as failed (its
     /// waiters get the stale entry or a timeout) and its key freed for the next request.
     private let fetchLimit: Duration
+    /// Waits out `fetchLimit` for one fetch (a test decides when it ends instead of the clock).
+    private let overrunTimer: @Sendable (Duration) async -> Void
 
     private nonisolated let book: CacheCounterBook
     /// Advances on every change to what is cached (see `CacheGeneration`).
@@ -58,9 +60,11 @@ public actor CacheStore {
         database: CacheDatabase, maxBytes: Int, memoryBytes: Int,
         metrics: any MetricsFactory = NOOPMetricsHandler.instance,
         logger: Logger = Logger(label: "daygate.cache"), fetchLimit: Duration = .seconds(60),
+        overrunTimer: @escaping @Sendable (Duration) async -> Void = { try? await Task.sleep(for: $0) },
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.fetchLimit = fetchLimit
+        self.overrunTimer = overrunTimer
         self.database = database
         self.book = CacheCounterBook(factory: metrics)
         self.maxBytes = maxBytes
@@ -294,9 +298,10 @@ public actor CacheStore {
         let clock = self.now
         let logger = self.logger
         let limit = fetchLimit
+        let timer = overrunTimer
         let task = Task {
             let overrun = Task {
-                try? await Task.sleep(for: limit)
+                await timer(limit)
                 if !Task.isCancelled { self.fetchOverran(key, id: id, limit: limit) }
             }
             defer { overrun.cancel() }

@@ -17,14 +17,16 @@ struct KeyedSerialQueueTests {
         let queue = KeyedSerialQueue()
         let never = Gate()
         let sent = Sent()
+        let running = Gate()
         let first = Task {
             try await queue.run("anna", backend: "tickedify", limit: .milliseconds(200)) {
                 sent.add()
+                running.open()
                 await never.wait()
             }
         }
         // Queued behind it, with the same limit: its turn does not come in time.
-        try await Task.sleep(for: .milliseconds(20))
+        await running.wait()
         let second = Task {
             try await queue.run("anna", backend: "tickedify", limit: .milliseconds(200)) { sent.add() }
         }
@@ -37,8 +39,16 @@ struct KeyedSerialQueueTests {
             #expect(error.kind == .timeout)
         }
         #expect(sent.count.withLock { $0 } == 1, "the second write was never sent")
+        // A third, after both callers gave up: the first still runs, so it is not sent either.
+        let third = await Task {
+            try await queue.run("anna", backend: "tickedify", limit: .milliseconds(200)) { sent.add() }
+        }.result
+        #expect(throws: BackendError.self) { try third.get() }
+        #expect(sent.count.withLock { $0 } == 1, "never side by side with the hanging write")
         // Another account's writes are not held at all.
         #expect(try await queue.run("bas", backend: "tickedify") { 7 } == 7)
+        // Once it ends, the account's writes go through again.
         never.open()
+        #expect(try await queue.run("anna", backend: "tickedify") { 8 } == 8)
     }
 }

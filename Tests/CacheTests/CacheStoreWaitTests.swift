@@ -2,30 +2,56 @@ import Cache
 import Foundation
 import Gates
 import Model
+import Synchronization
 import Testing
 
 /// No wait in the cache is endless: a fetch that never ends is abandoned at the store's fetch
 /// limit (its waiters answered, its key freed), and a caller that is cancelled stops waiting.
 @Suite("Cache store waits")
 struct CacheStoreWaitTests {
-    static func store(fetchLimit: Duration, clock: TestClock = TestClock()) throws -> (CacheStore, ScratchFolder) {
+    static func store(
+        fetchLimit: Duration, clock: TestClock = TestClock(),
+        overrunTimer: @escaping @Sendable (Duration) async -> Void = { try? await Task.sleep(for: $0) }
+    ) throws -> (CacheStore, ScratchFolder) {
         let folder = ScratchFolder()
         let store = CacheStore(
             database: try CacheDatabase(stateDirectory: folder.path), maxBytes: 1_048_576, memoryBytes: 1_048_576,
-            fetchLimit: fetchLimit, now: { clock.now })
+            fetchLimit: fetchLimit, overrunTimer: overrunTimer, now: { clock.now })
         return (store, folder)
+    }
+
+    /// An overrun timer the test ends: the first fetch's limit passes when `first` opens, every
+    /// later fetch's never (so no loaded machine can abandon a fetch the test expects to end).
+    final class OverrunTimers: Sendable {
+        let first = Gate()
+        private let never = Gate()
+        private let started = Mutex(0)
+
+        func wait(_ limit: Duration) async {
+            let index = started.withLock {
+                $0 += 1
+                return $0
+            }
+            await (index == 1 ? first : never).wait()
+        }
     }
 
     @Test(.timeLimit(.minutes(1))) func aFetchThatNeverEndsIsAbandonedAndItsKeyFreed() async throws {
         let clock = TestClock()
-        let (store, folder) = try Self.store(fetchLimit: .milliseconds(200), clock: clock)
+        let timers = OverrunTimers()
+        let (store, folder) = try Self.store(fetchLimit: .seconds(60), clock: clock, overrunTimer: timers.wait)
         defer { withExtendedLifetime(folder) {} }
         let never = Gate()
+        let started = Gate()
         // No deadline of the caller's own: only the fetch limit ends this wait.
-        let first = await store.lookup(CacheFixture.key, policy: CacheFixture.policy) {
+        async let waiting = store.lookup(CacheFixture.key, policy: CacheFixture.policy) {
+            started.open()
             await never.wait()
             return CacheValue(body: Data("[0]".utf8))
         }
+        await started.wait()
+        timers.first.open()  // the first fetch's 60 s are up
+        let first = await waiting
         #expect(first.outcome == .failed)
         #expect(first.error?.code == "upstream_timeout")
         // The key is free: the next request (after the failure's backoff) fetches anew instead
