@@ -285,32 +285,12 @@ struct PydanticDateTimeTests {
             { try await TickedifySimulator(options: .init(seedDay: testSeedDay, timeZone: testTimeZone)).start() },
         ] as [@Sendable () async throws -> RunningSimulator] {
             let sim = try await makeSimulator()
-            let idle = try #require(Self.connect(port: sim.port))
+            let idle = try connectedSocket(port: sim.port).get()
             defer { close(idle) }
             try await waitUntil { sim.connections.count == 1 }
             let start = ContinuousClock.now
             await sim.stop(gracePeriod: .seconds(20))
             #expect(ContinuousClock.now - start < .seconds(10), "\(sim.kind): \(ContinuousClock.now - start)")
         }
-    }
-
-    /// A plain TCP connection to 127.0.0.1:`port` that sends nothing.
-    static func connect(port: Int) -> Int32? {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { return nil }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else {
-            close(descriptor)
-            return nil
-        }
-        return descriptor
     }
 }

@@ -122,10 +122,11 @@ func rawExchange(port: Int, request: String) async -> RawOutcome {
     }
 }
 
-private func blockingRawExchange(port: Int, request: String) -> RawOutcome {
+/// A blocking TCP socket connected to 127.0.0.1:`port` (receives time out after 5 s), or the
+/// `errno` of what failed.
+func connectedSocket(port: Int) -> Result<Int32, RawSocketError> {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { return .other(errno) }
-    defer { close(fd) }
+    guard fd >= 0 else { return .failure(RawSocketError(errno: errno)) }
     var timeout = timeval(tv_sec: 5, tv_usec: 0)
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     var addr = sockaddr_in()
@@ -137,7 +138,25 @@ private func blockingRawExchange(port: Int, request: String) -> RawOutcome {
             connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
         }
     }
-    guard connected == 0 else { return .other(errno) }
+    guard connected == 0 else {
+        let failure = RawSocketError(errno: errno)
+        close(fd)
+        return .failure(failure)
+    }
+    return .success(fd)
+}
+
+struct RawSocketError: Error {
+    var errno: Int32
+}
+
+private func blockingRawExchange(port: Int, request: String) -> RawOutcome {
+    let fd: Int32
+    switch connectedSocket(port: port) {
+    case .success(let socket): fd = socket
+    case .failure(let failure): return .other(failure.errno)
+    }
+    defer { close(fd) }
     let bytes = Array(request.utf8)
     guard send(fd, bytes, bytes.count, 0) == bytes.count else { return .other(errno) }
     var buffer = [UInt8](repeating: 0, count: 65536)
