@@ -135,7 +135,7 @@ struct ICSBackendTests {
         let path = try Self.file(Self.feed)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let calendar = ICSSettings.Calendar(name: "school", url: path, color: "#2e7d32")
-        let operation = ICSEventsOperation(feeds: ICSFeedStore())
+        let operation = ICSEventsOperation(feeds: ICSFeedStore(), workers: ICSWorkers(width: 2))
         let context = Self.context([calendar])
         let output = try await operation.fetch(
             ["from": .date(Self.day("2026-11-24")), "to": .date(Self.day("2026-11-26"))], context: context)
@@ -161,7 +161,7 @@ struct ICSBackendTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let calendar = ICSSettings.Calendar(name: "school", url: path, refresh: .seconds(600))
         let store = ICSFeedStore()
-        let operation = ICSEventsOperation(feeds: store)
+        let operation = ICSEventsOperation(feeds: store, workers: ICSWorkers(width: 2))
         let start = Date()
         let arguments: [String: ArgumentValue] = [
             "from": .date(Self.day("2026-11-25")), "to": .date(Self.day("2026-11-25")),
@@ -184,7 +184,7 @@ struct ICSBackendTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let good = ICSSettings.Calendar(name: "school", url: path)
         let gone = ICSSettings.Calendar(name: "gone", url: "/nonexistent/daygate/feed.ics")
-        let operation = ICSEventsOperation(feeds: ICSFeedStore())
+        let operation = ICSEventsOperation(feeds: ICSFeedStore(), workers: ICSWorkers(width: 2))
         let arguments: [String: ArgumentValue] = [
             "from": .date(Self.day("2026-11-24")), "to": .date(Self.day("2026-11-24")),
         ]
@@ -201,7 +201,7 @@ struct ICSBackendTests {
     @Test func notICalendarIsAnIssueNamingTheCalendar() async throws {
         let path = try Self.file("<html><body>Sign in</body></html>")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let operation = ICSEventsOperation(feeds: ICSFeedStore())
+        let operation = ICSEventsOperation(feeds: ICSFeedStore(), workers: ICSWorkers(width: 2))
         let output = try await operation.fetch(
             ["from": .date(Self.day("2026-11-24")), "to": .date(Self.day("2026-11-24"))],
             context: Self.context([ICSSettings.Calendar(name: "school", url: path)]))
@@ -222,7 +222,7 @@ struct ICSBackendTests {
         let path = try Self.file(Self.feed)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let store = ICSFeedStore()
-        let operation = ICSEventsOperation(feeds: store)
+        let operation = ICSEventsOperation(feeds: store, workers: ICSWorkers(width: 2))
         let arguments: [String: ArgumentValue] = [
             "from": .date(Self.day("2026-11-24")), "to": .date(Self.day("2026-11-24")),
         ]
