@@ -289,4 +289,16 @@ public final class MemoryCredentialVault: CredentialVault {
     public func setValue(_ value: String?, profile: String, backend: String, name: String) async throws {
         values.withLock { $0["\(profile)|\(backend)|\(name)"] = value }
     }
+
+    @discardableResult
+    public func removeValue(ifStill expected: String, profile: String, backend: String, name: String) async throws
+        -> Bool
+    {
+        values.withLock { values in
+            let key = "\(profile)|\(backend)|\(name)"
+            guard values[key] == expected else { return false }
+            values[key] = nil
+            return true
+        }
+    }
 }

@@ -14,6 +14,10 @@ import Model
 ///   failed is fresh no more (the backend is known to be failing);
 /// - after a failure the key backs off (1 s doubling to 30 s, or the upstream's Retry-After):
 ///   no fetch starts until then, requests get the stale entry or the last error at once;
+/// - after the backoff, while the backend is known to be failing (the last fetch failed), a
+///   request with an entry in its stale-if-error window gets it at once with the last error and
+///   one background fetch tries again: nobody waits out a deadline for a backend that failed
+///   last time (a forced refresh still waits);
 /// - an invalidation (a write changed the data) drops the entry; an expiry (a backend's hint)
 ///   ends its freshness but keeps it;
 /// - a fetch in flight when either happens is overtaken: what it brings may predate the
@@ -80,6 +84,9 @@ public struct CacheEntryStateMachine: Sendable, Equatable {
         case waitForFetch(startFetch: Bool)
         /// Backing off after a failure: serve the entry as stale with this error.
         case serveStale(ErrorDetail)
+        /// The last fetch failed and the backoff is over: serve the entry as stale with this
+        /// error at once; start a background fetch when `startFetch` (otherwise one is in flight).
+        case serveStaleAndRetry(ErrorDetail, startFetch: Bool)
         /// Backing off after a failure and nothing to serve: answer this error.
         case fail(ErrorDetail)
     }
@@ -98,6 +105,9 @@ public struct CacheEntryStateMachine: Sendable, Equatable {
         fetchInFlight = true
         if phase == .staleWhileRevalidate, !forceRefresh {
             return .serveStaleAndRevalidate(startFetch: startFetch)
+        }
+        if phase == .staleIfError, !forceRefresh, consecutiveFailures > 0, let lastError {
+            return .serveStaleAndRetry(lastError, startFetch: startFetch)
         }
         return .waitForFetch(startFetch: startFetch)
     }

@@ -119,6 +119,15 @@ public actor CacheStore {
             return await wait(
                 for: key, forced: forceRefresh, collapsed: !startFetch, deadline: deadline, timeoutError: timeoutError)
 
+        case .serveStaleAndRetry(let error, let startFetch):
+            if startFetch { start(key, policy: policy, fetch: fetch) }
+            guard let item = item(for: key, now: now) else {
+                return await wait(
+                    for: key, forced: false, collapsed: !startFetch, deadline: deadline, timeoutError: timeoutError)
+            }
+            count(key, .staleServes)
+            return CacheLookupResult(outcome: .staleAfterError, value: item.value, windows: item.windows, error: error)
+
         case .serveStale(let error):
             guard let item = item(for: key, now: now) else {
                 return CacheLookupResult(outcome: .failed, error: error)

@@ -35,4 +35,17 @@ public final class SQLiteCredentialVault: CredentialVault {
             }
         }
     }
+
+    @discardableResult
+    public func removeValue(ifStill expected: String, profile: String, backend: String, name: String) async throws
+        -> Bool
+    {
+        try await database.write { db in
+            try db.execute(
+                sql: "DELETE FROM credential WHERE profile = ? AND backend = ? AND name = ? AND value = ?",
+                arguments: [profile, backend, name, expected]
+            )
+            return db.changesCount > 0
+        }
+    }
 }

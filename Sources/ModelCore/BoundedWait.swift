@@ -82,13 +82,13 @@ final class WaitSlot<Success: Sendable>: Sendable {
     func wait(
         until deadline: ContinuousClock.Instant, watch: () -> Task<Void, Never>
     ) async throws -> Success {
-        let watcher = watch()
+        // The watcher ends with the awaited work (which has a deadline of its own).
+        _ = watch()
         let timer = Task {
             try? await Task.sleep(until: deadline, clock: .continuous)
             if !Task.isCancelled { self.offer(.failure(BoundedWait.Ended.deadlinePassed)) }
         }
         defer { timer.cancel() }
-        _ = watcher
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 let early = state.withLock { state -> Result<Success, any Error>? in

@@ -86,6 +86,61 @@ struct FitIQAccountTests {
         }
     }
 
+    /// A mistyped API key answers 401 on `/auth/refresh` just as a spent token does: the kept
+    /// refresh token stays, the error names the key, and once the key is right again (a reload
+    /// starts new sessions) FitIQ answers without `daygate connect` and without a login.
+    @Test func aWrongAPIKeyKeepsTheLoginAndTheRightKeyServesAgain() async throws {
+        let sim = try await FitIQSimulator(options: .init(seedDay: Self.day.description, timeZone: Self.zone)).start()
+        try await SimulatorBackedTest.run(sim, profile: ProfileConfig([]), zone: Self.zone) { sim, context in
+            let configured = try await Self.refreshToken(sim)
+            func settings(key: String) -> FitIQSettings {
+                FitIQSettings(
+                    endpoint: BackendEndpoint(baseURL: sim.apiBaseURL), apiKey: Secret(key),
+                    refreshToken: Secret(configured))
+            }
+            let right = settings(key: FitIQSimulator.demoAPIKey)
+            let wrong = settings(key: "fitiq-mistyped-key")
+            let vault = context.vault
+            func fetch(_ settings: FitIQSettings) async throws {
+                var asked = context
+                asked.profile = ProfileConfig([settings])
+                asked.sessions = SessionRegistry(vault: vault)
+                _ = try await FitIQNutritionOperation().fetch(["date": .date(Self.day)], context: asked)
+            }
+            try await fetch(right)
+            let scope = FitIQClient.scope(right).description
+            let kept = try #require(await vault.value(profile: scope, backend: "fitiq", name: "refresh_token"))
+
+            sim.control.resetStats()
+            let refused = await #expect(throws: BackendError.self) { try await fetch(wrong) }
+            #expect(refused?.kind == .reauthRequired)
+            #expect(refused?.message.contains("API key") == true, "\(refused?.message ?? "")")
+            #expect(refused?.message.contains("fitiq-mistyped-key") == false)
+            #expect(await vault.value(profile: scope, backend: "fitiq", name: "refresh_token") == kept)
+
+            // The access token from before has run out meanwhile: the kept refresh token is used.
+            _ = try await SimulatorBackedTest.call(sim, .POST, "/_sim/tokens/expire")
+            sim.control.resetStats()
+            try await fetch(right)
+            #expect(sim.control.calls("POST /api/v1/auth/refresh") == 1)
+            #expect(sim.control.calls(Self.login) == 0)
+        }
+    }
+
+    /// A refresh refused with a message that names the token proves it spent; anything else is
+    /// checked against the key first.
+    @Test func aRefusedRefreshIsReadByWhatItSays() {
+        #expect(FitIQRefreshRefusal.classify(status: 401, message: "refresh token has been revoked") == .tokenSpent)
+        #expect(FitIQRefreshRefusal.classify(status: 401, message: "invalid refresh token") == .tokenSpent)
+        #expect(FitIQRefreshRefusal.classify(status: 401, message: "Invalid API key") == .unexplained)
+        #expect(FitIQRefreshRefusal.classify(status: 401, message: nil) == .unexplained)
+        #expect(FitIQRefreshRefusal.classify(status: 500, message: "refresh token has been revoked") == .unexplained)
+        #expect(FitIQKeyProbe.classify(status: 404) == .keyAccepted)
+        #expect(FitIQKeyProbe.classify(status: 401) == .keyRefused)
+        #expect(FitIQKeyProbe.classify(status: 403) == .keyRefused)
+        #expect(FitIQKeyProbe.classify(status: 502) == .unknown)
+    }
+
     static func refreshToken(_ sim: RunningSimulator) async throws -> String {
         let answer = try await SimulatorBackedTest.call(
             sim, .POST, "/api/v1/auth/login",

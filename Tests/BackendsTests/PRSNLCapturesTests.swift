@@ -281,6 +281,32 @@ struct PRSNLCapturesTests {
         }
     }
 
+    /// A refused refresh that does not say the token is spent (a proxy's 403) keeps the kept
+    /// login; PRSNL's own refusal (401 "Invalid or expired refresh token") gives it up.
+    @Test func onlyARefusalThatNamesTheTokenGivesTheLoginUp() async throws {
+        try await Self.withSimulator { sim, context in
+            _ = try await Self.timeline(context)
+            let scope = PRSNLClient.scope(try #require(context.profile.prsnl)).description
+            let kept = try #require(await context.vault.value(profile: scope, backend: "prsnl", name: "refresh_token"))
+            _ = try await Self.call(sim, .POST, "/_sim/tokens/expire")
+            sim.control.setFaults(SimulatorFaults(errorStatus: 403, method: "POST"))
+            var fresh = context
+            fresh.sessions = SessionRegistry(vault: context.vault)
+            let error = await Self.error { _ = try await Self.timeline(fresh) }
+            sim.control.clearFaults()
+            #expect((error as? BackendError)?.kind == .reauthSuspected)
+            #expect(await context.vault.value(profile: scope, backend: "prsnl", name: "refresh_token") == kept)
+            // The same token refused by PRSNL itself (spent meanwhile): given up, then the password.
+            _ = try await SimulatorBackedTest.call(
+                sim, .POST, "/api/auth/refresh", json: #"{"refresh_token":"\#(kept)"}"#)
+            sim.control.resetStats()
+            fresh.sessions = SessionRegistry(vault: context.vault)
+            _ = try await Self.timeline(fresh)
+            #expect(sim.control.calls("POST /api/auth/login") == 1)
+            #expect(await context.vault.value(profile: scope, backend: "prsnl", name: "refresh_token") != kept)
+        }
+    }
+
     /// PRSNL's timeline answers an expired token with the hard-coded test user's items, not a
     /// 401. The token check goes out beside the read (one round trip to a far server); the
     /// read's answer is used only when the check passed, so the test user's items never show.

@@ -23,6 +23,13 @@ struct RememberedVaultTests {
             if failWrites.withLock({ $0 }) { throw Refused() }
             try await inner.setValue(value, profile: profile, backend: backend, name: name)
         }
+
+        func removeValue(ifStill expected: String, profile: String, backend: String, name: String) async throws
+            -> Bool
+        {
+            if failWrites.withLock({ $0 }) { throw Refused() }
+            return try await inner.removeValue(ifStill: expected, profile: profile, backend: backend, name: name)
+        }
     }
 
     @Test func readsOnceWritesThroughAndForgetsOnAFailedWrite() async throws {

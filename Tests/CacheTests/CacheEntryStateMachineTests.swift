@@ -12,7 +12,9 @@ struct CacheEntryStateMachineTests {
     let failure = ErrorDetail(code: "upstream_error", message: "8alls answered 500")
 
     enum Entry: CaseIterable { case none, fresh, revalidate, staleIfError, expired }
-    enum Flight: CaseIterable { case idle, inFlight, backingOff }
+    /// `failedBefore`: the last fetch failed and its backoff is over; `retrying`: that, and a
+    /// retry is in flight.
+    enum Flight: CaseIterable { case idle, inFlight, backingOff, failedBefore, retrying }
 
     func windows(_ entry: Entry) -> EntryWindows? {
         switch entry {
@@ -36,18 +38,32 @@ struct CacheEntryStateMachineTests {
             let earlier = now.addingTimeInterval(-0.5)
             _ = machine.request(now: earlier, forceRefresh: true)
             _ = machine.fetchFailed(now: earlier, error: failure)
+        case .failedBefore, .retrying:
+            let earlier = now.addingTimeInterval(-2)
+            _ = machine.request(now: earlier, forceRefresh: true)
+            _ = machine.fetchFailed(now: earlier, error: failure)
+            if flight == .retrying { _ = machine.request(now: now.addingTimeInterval(-0.5), forceRefresh: true) }
         }
         return machine
     }
 
     /// The rules, written out as a decision table.
     func expected(_ entry: Entry, _ flight: Flight, force: Bool) -> CacheEntryStateMachine.RequestAction {
-        // A fresh entry whose refetch failed is fresh no more: served as stale while backing off.
-        if entry == .fresh, !force, flight != .backingOff { return .serveFresh }
+        // A fresh entry whose refetch failed is fresh no more: served as stale while backing off,
+        // then while revalidating.
+        let failed = flight == .backingOff || flight == .failedBefore || flight == .retrying
+        if entry == .fresh, !force, !failed { return .serveFresh }
         let usable = entry == .fresh || entry == .revalidate || entry == .staleIfError
         switch flight {
         case .backingOff:
             return usable ? .serveStale(failure) : .fail(failure)
+        case .failedBefore, .retrying:
+            // Known to be failing: nobody waits for the retry when there is a copy to serve.
+            let start = flight == .failedBefore
+            if force { return .waitForFetch(startFetch: start) }
+            if entry == .fresh || entry == .revalidate { return .serveStaleAndRevalidate(startFetch: start) }
+            if entry == .staleIfError { return .serveStaleAndRetry(failure, startFetch: start) }
+            return .waitForFetch(startFetch: start)
         case .inFlight:
             return entry == .revalidate && !force
                 ? .serveStaleAndRevalidate(startFetch: false) : .waitForFetch(startFetch: false)
@@ -66,16 +82,16 @@ struct CacheEntryStateMachineTests {
                     let action = subject.request(now: now, forceRefresh: force)
                     #expect(action == expected(entry, flight, force: force), "\(entry) \(flight) force=\(force)")
                     switch action {
-                    case .waitForFetch, .serveStaleAndRevalidate:
+                    case .waitForFetch, .serveStaleAndRevalidate, .serveStaleAndRetry:
                         #expect(subject.fetchInFlight, "a fetch is in flight after \(action)")
                     case .serveFresh, .serveStale, .fail:
-                        #expect(subject.fetchInFlight == (flight == .inFlight))
+                        #expect(subject.fetchInFlight == (flight == .inFlight || flight == .retrying))
                     }
                     checked += 1
                 }
             }
         }
-        #expect(checked == 30)
+        #expect(checked == 50)
     }
 
     @Test func secondRequestJoinsTheFlight() {
@@ -90,7 +106,7 @@ struct CacheEntryStateMachineTests {
         var machine = self.machine(.staleIfError, .backingOff)
         #expect(machine.consecutiveFailures == 1)
         let later = now.addingTimeInterval(5)
-        #expect(machine.request(now: later, forceRefresh: false) == .waitForFetch(startFetch: true))
+        #expect(machine.request(now: later, forceRefresh: false) == .serveStaleAndRetry(failure, startFetch: true))
         let fetched = policy.windows(fetchedAt: later)
         #expect(machine.fetchSucceeded(windows: fetched) == .storeAndResumeWaiters(fetched))
         #expect(machine.consecutiveFailures == 0)
@@ -156,7 +172,8 @@ struct CacheEntryStateMachineTests {
         #expect(machine.retryNotBefore == now.addingTimeInterval(400))
         #expect(machine.request(now: now.addingTimeInterval(399), forceRefresh: true) == .serveStale(failure))
         #expect(
-            machine.request(now: now.addingTimeInterval(400), forceRefresh: false) == .waitForFetch(startFetch: true))
+            machine.request(now: now.addingTimeInterval(400), forceRefresh: false)
+                == .serveStaleAndRetry(failure, startFetch: true))
     }
 
     @Test(arguments: Entry.allCases)

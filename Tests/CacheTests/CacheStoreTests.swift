@@ -155,11 +155,35 @@ struct CacheStoreTests {
             #expect(await cache.lookup(force: true).outcome == .staleAfterError)
         }
         #expect(cache.upstream.calls == 2)
-        // After the backoff the next try still keeps the entry.
+        // After the backoff the next request gets the entry at once and one fetch tries again.
         cache.clock.advance(2)
         let later = await cache.lookup()
         #expect(later.outcome == .staleAfterError)
         #expect(later.body == Data("[1]".utf8))
+        try await waitUntil { cache.upstream.calls == 3 }
+    }
+
+    /// Every backend failing slowly: once a key's fetch has failed, a request with a kept entry
+    /// gets it at once with the error after the backoff, not after its deadline, and the retry
+    /// runs in the background; when the backend is back the entry is fresh again.
+    @Test(.timeLimit(.minutes(1))) func aKnownFailingBackendIsNotWaitedFor() async throws {
+        let cache = try CacheFixture()
+        _ = await cache.lookup()
+        cache.upstream.fail(true)
+        cache.clock.advance(300)
+        #expect(await cache.lookup().outcome == .staleAfterError)
+        cache.clock.advance(2)
+        // The backend is back, but its answer comes only after the lookup is out: a request that
+        // waited for it would end at its deadline.
+        cache.upstream.fail(false)
+        let answered = Gate()
+        cache.upstream.hold(until: answered)
+        let result = await cache.lookup(deadline: .seconds(30))
+        #expect(result.outcome == .staleAfterError)
+        #expect(result.body == Data("[1]".utf8))
+        #expect(result.error?.code == "upstream_error")
+        answered.open()
+        try await waitUntil { await cache.lookup().outcome == .fresh }
         #expect(cache.upstream.calls == 3)
     }
 

@@ -132,9 +132,16 @@ public struct FitIQClient: Sendable {
             guard response.status == 401 || response.status == 400 || response.status == 403 else {
                 throw UpstreamHTTP.error(for: response, backend: Self.backend)
             }
-            try await vault.setValue(nil, profile: profile, backend: Self.backend, name: "refresh_token")
+            let reason = UpstreamErrorMessage.extract(from: response.body)
+            if FitIQRefreshRefusal.classify(status: response.status, message: reason) == .unexplained {
+                // A wrong API key is refused here too: the login is kept unless the key is fine.
+                try await requireAcceptedAPIKey(after: response.status, reason: reason)
+            }
+            // Only the token sent: one another process stored since is not this refusal's.
+            try await vault.removeValue(
+                ifStill: refresh, profile: profile, backend: Self.backend, name: "refresh_token")
             if settings.password == nil {
-                let reason = UpstreamErrorMessage.extract(from: response.body) ?? "refused"
+                let reason = reason ?? "refused"
                 throw BackendError(
                     .reauthRequired, backend: Self.backend,
                     message: "FitIQ refused the refresh token (\(reason)); run `daygate connect fitiq` to log in again",
@@ -151,7 +158,10 @@ public struct FitIQClient: Sendable {
         }
         let response = try await postAuth("/api/v1/auth/login", body: ["email": email, "password": password.reveal()])
         guard response.isSuccess else {
-            if response.status == 401 || response.status == 400 {
+            if response.status == 401 || response.status == 400 || response.status == 403 {
+                // A wrong API key is not a wrong password.
+                try await requireAcceptedAPIKey(
+                    after: response.status, reason: UpstreamErrorMessage.extract(from: response.body))
                 throw BackendError(
                     .reauthRequired, backend: Self.backend,
                     message: "FitIQ refused the configured email and password; fix them in the config",
@@ -161,6 +171,34 @@ public struct FitIQClient: Sendable {
             throw UpstreamHTTP.error(for: response, backend: Self.backend)
         }
         return try await acceptTokens(response)
+    }
+
+    /// Checks the API key on a route that needs it and no token (`FitIQKeyProbe`) after `/auth/*`
+    /// refused with `status`; returns when the key was accepted (the refusal was the token's or
+    /// the password's), throws `reauth_required` naming the key when it was refused, and
+    /// `reauth_suspected` (nothing deleted, tried again later) when the check says nothing.
+    private func requireAcceptedAPIKey(after status: Int, reason: String?) async throws {
+        let probe = try await http.send(
+            .GET, url: settings.endpoint.baseURL + FitIQKeyProbe.path,
+            headers: [("X-API-Key", settings.apiKey.reveal())], timeout: settings.endpoint.timeout.seconds,
+            source: source, notFoundIsAnswer: true)
+        switch FitIQKeyProbe.classify(status: probe.status) {
+        case .keyAccepted:
+            return
+        case .keyRefused:
+            let said = UpstreamErrorMessage.extract(from: probe.body) ?? reason ?? "refused"
+            throw BackendError(
+                .reauthRequired, backend: Self.backend,
+                message:
+                    "FitIQ refused the configured API key (\(said)); fix `api_key` in the config — the kept login stays",
+                status: probe.status, retryAfter: 600)
+        case .unknown:
+            throw BackendError(
+                .reauthSuspected, backend: Self.backend,
+                message:
+                    "FitIQ refused the login (\(reason ?? "HTTP \(status)")) and its API key check answered \(probe.status); the kept login stays and is tried again later",
+                status: status, retryAfter: 60)
+        }
     }
 
     /// Stores the rotated refresh token durably, then hands out the access token.

@@ -122,7 +122,18 @@ public struct PRSNLClient: Sendable {
             guard [400, 401, 403].contains(response.status) else {
                 throw UpstreamHTTP.error(for: response, backend: Self.backend)
             }
-            try await vault.setValue(nil, profile: profile, backend: Self.backend, name: "refresh_token")
+            let reason = UpstreamErrorMessage.extract(from: response.body)
+            guard Self.provesSpent(status: response.status, message: reason) else {
+                // A proxy's or a misrouted answer: the token is kept and tried again later.
+                throw BackendError(
+                    .reauthSuspected, backend: Self.backend,
+                    message:
+                        "PRSNL refused the kept login (\(reason ?? "HTTP \(response.status)")) without saying the token is spent; it is kept and tried again later",
+                    status: response.status, retryAfter: 60)
+            }
+            // Only the token sent: one another process stored since is not this refusal's.
+            try await vault.removeValue(
+                ifStill: refresh, profile: profile, backend: Self.backend, name: "refresh_token")
         }
         guard let email = settings.email, let password = settings.password else {
             throw BackendError(
@@ -142,6 +153,13 @@ public struct PRSNLClient: Sendable {
             throw UpstreamHTTP.error(for: response, backend: Self.backend)
         }
         return try await accept(response)
+    }
+
+    /// Whether a refused refresh proves the token spent: PRSNL answers a revoked, expired or
+    /// unknown refresh token with 401 `{"detail":"Invalid or expired refresh token"}`
+    /// (`api/auth.py`); any other refusal (a proxy's 403, a 400) does not prove it.
+    static func provesSpent(status: Int, message: String?) -> Bool {
+        status == 401 && (message?.lowercased().contains("refresh token") ?? false)
     }
 
     private func accept(_ response: UpstreamHTTP.Response) async throws -> String {

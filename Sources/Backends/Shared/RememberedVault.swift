@@ -38,4 +38,11 @@ final class RememberedVault: CredentialVault {
         try await base.setValue(value, profile: profile, backend: backend, name: name)
         remembered.withLock { $0[key] = (.some(value), ($0[key]?.writes ?? 0) + 1) }
     }
+
+    @discardableResult
+    func removeValue(ifStill expected: String, profile: String, backend: String, name: String) async throws -> Bool {
+        let key = Self.key(profile, backend, name)
+        remembered.withLock { $0[key] = (nil, ($0[key]?.writes ?? 0) + 1) }
+        return try await base.removeValue(ifStill: expected, profile: profile, backend: backend, name: name)
+    }
 }

@@ -27,8 +27,8 @@ public final class ReloadableGateway: Sendable {
     let heartbeat: Duration
     /// The hot path's answers, nil when it is off.
     let hot: HotAnswersSource?
-    /// One reload at a time.
-    private let serial = ReloadSerial()
+    /// One reload at a time, one more waiting, each asker's wait bounded.
+    private let serial = ReloadSerial<ReloadOutcome>()
     /// Told when a reload changed a backend section (`BackendHintService` starts its hints
     /// again); keeps only the latest.
     let accountsChanged: AsyncStream<Void>
@@ -72,7 +72,18 @@ public final class ReloadableGateway: Sendable {
     /// it was.
     @discardableResult
     public func reload() async -> ReloadOutcome {
-        await serial.run { await self.reloadNow() }
+        let now = runtime.durable.now
+        return await serial.run(
+            timedOut: {
+                ReloadOutcome(
+                    at: now(), result: .failed,
+                    problems: [
+                        .init(
+                            file: nil, line: nil, key: nil,
+                            message: "the reload did not end within 60 s; it goes on, and /readyz shows its outcome")
+                    ])
+            }
+        ) { await self.reloadNow() }
     }
 
     private func reloadNow() async -> ReloadOutcome {
@@ -167,20 +178,6 @@ public final class ReloadableGateway: Sendable {
 }
 
 /// Runs reloads one after another.
-private actor ReloadSerial {
-    private var running: Task<ReloadOutcome, Never>?
-
-    func run(_ body: @escaping @Sendable () async -> ReloadOutcome) async -> ReloadOutcome {
-        let previous = running
-        let task = Task {
-            _ = await previous?.value
-            return await body()
-        }
-        running = task
-        return await task.value
-    }
-}
-
 /// The application's responder: the current router's, looked up per request.
 struct ReloadingResponder: HTTPResponder {
     let gateway: ReloadableGateway
