@@ -250,7 +250,7 @@ public final class Aggregator: Sendable {
                 log.debug("section", metadata: metadata)
             }
         }
-        var answer = compose(values: values, results: results)
+        var answer = await composeOffTheLoopsWhenLarge(values: values, results: results)
         answer.generation = generation
         answer.profile = profileName
         return answer
@@ -314,6 +314,25 @@ public final class Aggregator: Sendable {
         var operation: String
         var result: CacheLookupResult
         var report: SectionReport
+    }
+
+    /// Section bodies together at least this large are composed on `largeAnswers`, not on the
+    /// event loops: merging lists (`merge_into`) reads and writes every item, and a feed decides
+    /// how many there are (up to `ICSEventsOperation.maximumAnswerInstances`). A 5 MB day of a
+    /// hostile feed, merged on the loops, held `/healthz` for up to 2 s (the liveness harness).
+    static let largeAnswerBytes = 128 * 1024
+    /// Where large answers are composed: a thread of its own, one answer at a time.
+    private static let largeAnswers = DispatchQueue(label: "daygate.large-answers", qos: .utility)
+
+    /// `compose`, on `largeAnswers` when the sections' bodies are `largeAnswerBytes` or more.
+    func composeOffTheLoopsWhenLarge(values: [String: ArgumentValue], results: [SectionResult]) async
+        -> AggregateAnswer
+    {
+        let bytes = results.reduce(0) { $0 + ($1.result.body?.count ?? 0) }
+        guard bytes >= Self.largeAnswerBytes else { return compose(values: values, results: results) }
+        return await withCheckedContinuation { continuation in
+            Self.largeAnswers.async { continuation.resume(returning: self.compose(values: values, results: results)) }
+        }
     }
 
     func compose(values: [String: ArgumentValue], results: [SectionResult]) -> AggregateAnswer {

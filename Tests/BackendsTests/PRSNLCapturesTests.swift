@@ -281,6 +281,28 @@ struct PRSNLCapturesTests {
         }
     }
 
+    /// PRSNL limits captures (30 a minute) and search, nothing else: a capture's 429 holds back
+    /// the next capture, never the timeline.
+    @Test func aCaptureAtItsLimitLeavesTheTimelineReadable() async throws {
+        try await Self.withSimulator(rateLimit: 1) { sim, context in
+            _ = try await PRSNLCaptures.capture(CaptureInput(content: "the one a minute"), context: context)
+            let limited = await Self.error {
+                _ = try await PRSNLCaptures.capture(CaptureInput(content: "one too many"), context: context)
+            }
+            #expect((limited as? BackendError)?.kind == .rateLimited)
+            sim.control.resetStats()
+            let items = try await Self.timeline(context)
+            #expect(items.contains { $0.title != nil })
+            #expect(sim.control.calls("GET /api/timeline") >= 1)
+            // The next capture waits for PRSNL's Retry-After without calling it.
+            let held = await Self.error {
+                _ = try await PRSNLCaptures.capture(CaptureInput(content: "still too soon"), context: context)
+            }
+            #expect((held as? BackendError)?.kind == .rateLimited)
+            #expect(sim.control.calls(Self.post) == 0)
+        }
+    }
+
     /// A refused refresh that does not say the token is spent (a proxy's 403) keeps the kept
     /// login; PRSNL's own refusal (401 "Invalid or expired refresh token") gives it up.
     @Test func onlyARefusalThatNamesTheTokenGivesTheLoginUp() async throws {

@@ -20,7 +20,7 @@ public struct ICSEventsOperation: BackendOperation {
     /// `feed_limit` issues come on top (a feed has at most a few).
     static let maximumIssuesPerCalendar = 5
     /// Occurrences one answer holds, every calendar together.
-    public static let maximumAnswerInstances = 50_000
+    public static let maximumAnswerInstances = 10_000
     /// How long expanding the calendars of one answer may take, every calendar together.
     public static let answerDuration: Duration = .seconds(5)
 

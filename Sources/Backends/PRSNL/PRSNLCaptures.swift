@@ -139,7 +139,8 @@ public enum PRSNLCaptures {
         try input.validate()
         let client = try PRSNLClient.make(context)
         let body = input.upstreamBody
-        let value = try await client.request("/api/capture", method: .POST, body: try JSONCoding.encode(body))
+        let value = try await client.request(
+            "/api/capture", method: .POST, body: try JSONCoding.encode(body), limited: .capture)
         let captured = try answer(value, sent: body)
         if let text = body["content"]?.stringValue, let id = captured["id"]?.stringValue {
             await keep(text, item: id, context: context)

@@ -52,11 +52,16 @@ public struct PRSNLClient: Sendable {
     /// the check (one round trip); anything else after it.
     /// With `notFoundIsAnswer` PRSNL's 404 (an item that does not exist) is not counted against
     /// the source (`UpstreamHTTP.send`); it is still thrown as `upstream_rejected` with status 404.
+    /// `limited` names a route PRSNL rate-limits on its own (`Limited`): its 429 and the
+    /// `Retry-After` it sets hold back that route's calls only, not the timeline, tags or items.
     public func request(
         _ path: String, method: HTTPMethod = .GET, query: [(String, String?)] = [], body: Data? = nil,
         authorized: Bool = true,
-        verifyFirst: Bool = false, notFoundIsAnswer: Bool = false
+        verifyFirst: Bool = false, notFoundIsAnswer: Bool = false, limited: Limited? = nil
     ) async throws -> JSONValue {
+        let source =
+            limited.map { UpstreamSource(profile: self.source.profile, backend: Self.backend, scope: $0.rawValue) }
+            ?? self.source
         let url = settings.endpoint.baseURL + path + (query.isEmpty ? "" : "?" + QueryString.encode(query))
         var token = authorized ? try await validToken() : nil
         var response: UpstreamHTTP.Response
@@ -65,30 +70,32 @@ public struct PRSNLClient: Sendable {
             // the read's answer is used only when the check passed.
             let tags = settings.endpoint.baseURL + "/api/tags"
             let sent = token
-            async let checked = send(.GET, url: tags, body: nil, token: sent)
+            async let checked = send(.GET, url: tags, body: nil, token: sent, source: self.source)
             async let read: UpstreamHTTP.Response? =
                 method == .GET
-                ? send(method, url: url, body: body, token: sent, notFoundIsAnswer: notFoundIsAnswer) : nil
+                ? send(method, url: url, body: body, token: sent, notFoundIsAnswer: notFoundIsAnswer, source: source)
+                : nil
             let check = try await checked
             if check.status == 401 {
                 token = try await renew(after: token)
                 response = try await send(
-                    method, url: url, body: body, token: token, notFoundIsAnswer: notFoundIsAnswer)
+                    method, url: url, body: body, token: token, notFoundIsAnswer: notFoundIsAnswer, source: source)
             } else if !check.isSuccess {
                 throw UpstreamHTTP.error(for: check, backend: Self.backend)
             } else if let early = try await read {
                 response = early
             } else {
                 response = try await send(
-                    method, url: url, body: body, token: token, notFoundIsAnswer: notFoundIsAnswer)
+                    method, url: url, body: body, token: token, notFoundIsAnswer: notFoundIsAnswer, source: source)
             }
         } else {
             response = try await send(
-                method, url: url, body: body, token: token, notFoundIsAnswer: notFoundIsAnswer)
+                method, url: url, body: body, token: token, notFoundIsAnswer: notFoundIsAnswer, source: source)
         }
         if response.status == 401, authorized {
             token = try await renew(after: token)
-            response = try await send(method, url: url, body: body, token: token, notFoundIsAnswer: notFoundIsAnswer)
+            response = try await send(
+                method, url: url, body: body, token: token, notFoundIsAnswer: notFoundIsAnswer, source: source)
         }
         guard response.isSuccess else { throw UpstreamHTTP.error(for: response, backend: Self.backend) }
         guard let value = try? JSONValue(parsing: response.body) else {
@@ -188,11 +195,21 @@ public struct PRSNLClient: Sendable {
     }
 
     private func send(
-        _ method: HTTPMethod, url: String, body: Data?, token: String?, notFoundIsAnswer: Bool = false
+        _ method: HTTPMethod, url: String, body: Data?, token: String?, notFoundIsAnswer: Bool = false,
+        source: UpstreamSource
     ) async throws -> UpstreamHTTP.Response {
         try await http.send(
             method, url: url, headers: token.map { [("Authorization", "Bearer \($0)")] } ?? [], body: body,
             timeout: settings.endpoint.timeout.seconds, source: source, notFoundIsAnswer: notFoundIsAnswer
         )
+    }
+
+    /// The routes PRSNL rate-limits (slowapi decorators; every other route has no limit): each
+    /// is a source scope of its own, so a capture's 429 never holds back a read.
+    public enum Limited: String, Sendable {
+        /// `POST /api/capture`: 30 a minute.
+        case capture
+        /// `POST /api/search/`: 50 a minute.
+        case search
     }
 }

@@ -117,7 +117,8 @@ public struct PRSNLSearchOperation: PRSNLOperation {
             ]))
         let value: JSONValue
         do {
-            value = try await client.request("/api/search/", method: .POST, body: body, authorized: false)
+            value = try await client.request(
+                "/api/search/", method: .POST, body: body, authorized: false, limited: .search)
         } catch let error as BackendError where error.kind == .status || error.kind == .rejected {
             throw BackendError(
                 .unavailable, backend: backend,
