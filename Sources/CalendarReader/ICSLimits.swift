@@ -20,7 +20,7 @@ public struct ICSLimits: Sendable, Equatable {
     public var maximumDuration: Duration
 
     public init(
-        maximumBytes: Int = 5_000_000, maximumDepth: Int = 8, maximumInstances: Int = 5_000,
+        maximumBytes: Int = 5_000_000, maximumDepth: Int = 8, maximumInstances: Int = 20_000,
         maximumSeriesInstances: Int = 10_000, maximumSteps: Int = 5_000_000, maximumDuration: Duration = .seconds(2)
     ) {
         self.maximumBytes = maximumBytes

@@ -20,7 +20,19 @@ public struct ICSEventsOperation: BackendOperation {
     /// `feed_limit` issues come on top (a feed has at most a few).
     static let maximumIssuesPerCalendar = 5
     /// Occurrences one answer holds, every calendar together.
-    public static let maximumAnswerInstances = 10_000
+    public static let maximumAnswerInstances = 50_000
+    /// Occurrences one answer holds per day it covers, every calendar together: a real
+    /// household's busiest day has tens, a year of a school's calendar about 30 a day. The
+    /// bound that keeps a day small — a hostile feed's day was 20,000 occurrences (~5 MB),
+    /// which every request for the day then composed.
+    public static let maximumInstancesPerDay = 1_000
+    /// The same for one calendar, so that one hostile feed leaves room for the others.
+    public static let maximumFeedInstancesPerDay = 500
+
+    /// Occurrences an answer over `days` days may hold.
+    static func answerInstances(days: Int) -> Int {
+        min(maximumAnswerInstances, maximumInstancesPerDay * max(1, days))
+    }
     /// How long expanding the calendars of one answer may take, every calendar together.
     public static let answerDuration: Duration = .seconds(5)
 
@@ -141,6 +153,9 @@ public struct ICSEventsOperation: BackendOperation {
         var events: [(Date, Event)] = []
         var issues: [SectionIssue] = []
         var failures: [BackendError] = []
+        let days = max(1, from.days(to: to))
+        let room = answerInstances(days: days)
+        let feedRoom = maximumFeedInstancesPerDay * days
         for (calendar, answer) in calendars {
             switch answer {
             case .failure(let error):
@@ -164,12 +179,12 @@ public struct ICSEventsOperation: BackendOperation {
                         SectionIssue(scope: calendar.name, code: "bad_feed", message: "\(calendar.name): \(error)"))
                 case .success(let feed):
                     var feedLimits = limits
-                    feedLimits.maximumInstances = min(limits.maximumInstances, maximumAnswerInstances - events.count)
+                    feedLimits.maximumInstances = min(limits.maximumInstances, feedRoom, room - events.count)
                     guard feedLimits.maximumInstances > 0, budget.check() else {
                         let reason =
                             budget.isExhausted
                             ? "expanding this answer's calendars took longer than \(answerDuration)"
-                            : "the answer already holds \(maximumAnswerInstances) events, the most one answer may hold"
+                            : "the answer already holds \(room) events, the most an answer over its days may hold"
                         issues.append(
                             SectionIssue(
                                 scope: calendar.name, code: "feed_limit",
