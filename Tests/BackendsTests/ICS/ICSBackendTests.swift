@@ -44,8 +44,11 @@ struct ICSBackendTests {
         return path
     }
 
-    static func context(_ calendars: [ICSSettings.Calendar], now: Date = Date()) -> OperationContext {
-        var context = SimulatorBackedTest.context(ProfileConfig([ICSSettings(calendars: calendars)]), zone: zone)
+    static func context(
+        _ calendars: [ICSSettings.Calendar], now: Date = Date(), timeout: ConfigDuration = ICSSettings.defaultTimeout
+    ) -> OperationContext {
+        var context = SimulatorBackedTest.context(
+            ProfileConfig([ICSSettings(calendars: calendars, timeout: timeout)]), zone: zone)
         context.clock = RequestClock(now: now, timeZone: zone)
         return context
     }
