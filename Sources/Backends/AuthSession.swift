@@ -301,4 +301,22 @@ public final class MemoryCredentialVault: CredentialVault {
             return true
         }
     }
+
+    public func takeLease(
+        _ holder: String, until: Date, now: Date, profile: String, backend: String, name: String
+    ) async throws -> Bool {
+        values.withLock { values in
+            let key = "\(profile)|\(backend)|\(name)"
+            guard VaultLeaseValue.isFree(values[key], for: holder, now: now) else { return false }
+            values[key] = VaultLeaseValue.text(holder: holder, until: until)
+            return true
+        }
+    }
+
+    public func releaseLease(_ holder: String, profile: String, backend: String, name: String) async throws {
+        values.withLock { values in
+            let key = "\(profile)|\(backend)|\(name)"
+            if VaultLeaseValue.isHeld(values[key], by: holder) { values[key] = nil }
+        }
+    }
 }

@@ -48,4 +48,38 @@ public final class SQLiteCredentialVault: CredentialVault {
             return db.changesCount > 0
         }
     }
+
+    public func takeLease(
+        _ holder: String, until: Date, now: Date, profile: String, backend: String, name: String
+    ) async throws -> Bool {
+        try await database.write { db in
+            let current = try String.fetchOne(
+                db, sql: "SELECT value FROM credential WHERE profile = ? AND backend = ? AND name = ?",
+                arguments: [profile, backend, name])
+            guard VaultLeaseValue.isFree(current, for: holder, now: now) else { return false }
+            try db.execute(
+                sql: """
+                    INSERT INTO credential (profile, backend, name, value, updated_at) VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT(profile, backend, name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at
+                    """,
+                arguments: [
+                    profile, backend, name, VaultLeaseValue.text(holder: holder, until: until),
+                    now.timeIntervalSince1970,
+                ]
+            )
+            return true
+        }
+    }
+
+    public func releaseLease(_ holder: String, profile: String, backend: String, name: String) async throws {
+        try await database.write { db in
+            let current = try String.fetchOne(
+                db, sql: "SELECT value FROM credential WHERE profile = ? AND backend = ? AND name = ?",
+                arguments: [profile, backend, name])
+            guard VaultLeaseValue.isHeld(current, by: holder) else { return }
+            try db.execute(
+                sql: "DELETE FROM credential WHERE profile = ? AND backend = ? AND name = ?",
+                arguments: [profile, backend, name])
+        }
+    }
 }

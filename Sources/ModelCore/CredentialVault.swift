@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where sessions and rotated tokens live between calls and across restarts (the SQLite state,
 /// mode 0600). Keys are per profile and backend; values are secrets and never logged.
 public protocol CredentialVault: Sendable {
@@ -8,4 +10,31 @@ public protocol CredentialVault: Sendable {
     /// (another process's rotated token) is kept. True when it was deleted.
     @discardableResult
     func removeValue(ifStill expected: String, profile: String, backend: String, name: String) async throws -> Bool
+    /// Takes the lease `name` for `holder` until `until`, when nobody holds it or its holder's
+    /// time has passed at `now`; true when taken. Atomic across every process sharing the vault.
+    func takeLease(_ holder: String, until: Date, now: Date, profile: String, backend: String, name: String)
+        async throws -> Bool
+    /// Gives the lease `name` back if `holder` still holds it.
+    func releaseLease(_ holder: String, profile: String, backend: String, name: String) async throws
+}
+
+/// How a lease is kept as a vault value: its holder and when it ends.
+public enum VaultLeaseValue {
+    public static func text(holder: String, until: Date) -> String {
+        "\(holder) \(until.timeIntervalSince1970)"
+    }
+
+    /// Whether the stored `text` lets `holder` take the lease at `now`: nobody holds it, it is
+    /// `holder`'s own, or its end has passed (a holder that died).
+    public static func isFree(_ text: String?, for holder: String, now: Date) -> Bool {
+        guard let text else { return true }
+        let parts = text.split(separator: " ")
+        guard parts.count == 2, let end = Double(parts[1]) else { return true }
+        return String(parts[0]) == holder || end <= now.timeIntervalSince1970
+    }
+
+    /// Whether `text` is held by `holder`.
+    public static func isHeld(_ text: String?, by holder: String) -> Bool {
+        text?.split(separator: " ").first.map(String.init) == holder
+    }
 }

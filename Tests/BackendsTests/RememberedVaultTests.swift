@@ -1,3 +1,4 @@
+import Foundation
 import Model
 import Synchronization
 import Testing
@@ -29,6 +30,16 @@ struct RememberedVaultTests {
         {
             if failWrites.withLock({ $0 }) { throw Refused() }
             return try await inner.removeValue(ifStill: expected, profile: profile, backend: backend, name: name)
+        }
+
+        func takeLease(_ holder: String, until: Date, now: Date, profile: String, backend: String, name: String)
+            async throws -> Bool
+        {
+            try await inner.takeLease(holder, until: until, now: now, profile: profile, backend: backend, name: name)
+        }
+
+        func releaseLease(_ holder: String, profile: String, backend: String, name: String) async throws {
+            try await inner.releaseLease(holder, profile: profile, backend: backend, name: name)
         }
     }
 

@@ -122,8 +122,15 @@ public struct FitIQClient: Sendable {
     }
 
     /// Refresh with the stored (or newly configured) refresh token; on refusal log in with the
-    /// password if there is one.
+    /// password if there is one. Holding the vault's lease: `daygate check` and the gateway
+    /// share the vault, and a refresh token presented twice makes FitIQ revoke the login.
     func obtainAccessToken() async throws -> String {
+        try await VaultLease(vault: vault, profile: profile, backend: Self.backend, name: "refresh_lease").run {
+            try await obtainAccessTokenHoldingTheLease()
+        }
+    }
+
+    private func obtainAccessTokenHoldingTheLease() async throws -> String {
         if let refresh = try await currentRefreshToken() {
             let response = try await postAuth("/api/v1/auth/refresh", body: ["refresh_token": refresh])
             if response.isSuccess {

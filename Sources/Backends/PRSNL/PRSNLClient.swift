@@ -122,7 +122,16 @@ public struct PRSNLClient: Sendable {
         return try await access.renew(replacing: stale) { [self] in try await obtainAccessToken() }
     }
 
+    /// A new access token from the kept refresh token, else the password; holding the vault's
+    /// lease, as other processes (`daygate check`) share the vault and PRSNL revokes a refresh
+    /// token once it is used.
     func obtainAccessToken() async throws -> String {
+        try await VaultLease(vault: vault, profile: profile, backend: Self.backend, name: "refresh_lease").run {
+            try await obtainAccessTokenHoldingTheLease()
+        }
+    }
+
+    private func obtainAccessTokenHoldingTheLease() async throws -> String {
         if let refresh = await vault.value(profile: profile, backend: Self.backend, name: "refresh_token") {
             let response = try await post("/api/auth/refresh", ["refresh_token": refresh])
             if response.isSuccess { return try await accept(response) }

@@ -1,3 +1,4 @@
+import Foundation
 import Model
 import Synchronization
 
@@ -44,5 +45,17 @@ final class RememberedVault: CredentialVault {
         let key = Self.key(profile, backend, name)
         remembered.withLock { $0[key] = (nil, ($0[key]?.writes ?? 0) + 1) }
         return try await base.removeValue(ifStill: expected, profile: profile, backend: backend, name: name)
+    }
+
+    func takeLease(_ holder: String, until: Date, now: Date, profile: String, backend: String, name: String)
+        async throws -> Bool
+    {
+        remembered.withLock { $0[Self.key(profile, backend, name)] = nil }
+        return try await base.takeLease(holder, until: until, now: now, profile: profile, backend: backend, name: name)
+    }
+
+    func releaseLease(_ holder: String, profile: String, backend: String, name: String) async throws {
+        remembered.withLock { $0[Self.key(profile, backend, name)] = nil }
+        try await base.releaseLease(holder, profile: profile, backend: backend, name: name)
     }
 }
