@@ -303,6 +303,23 @@ struct PRSNLCapturesTests {
         }
     }
 
+    /// PRSNL's search service answers its own failure inside a 200 (`{"results": [],
+    /// "error": "…"}`): a failure of the section, not "nothing found" kept for five minutes.
+    @Test func aSearchThatFailedInsideA200IsAFailure() async throws {
+        try await Self.withSimulator { sim, context in
+            let operation = PRSNLSearchOperation()
+            let arguments = try operation.normalise(
+                ["q": .string("swift")], clock: RequestClock(now: Date(), timeZone: Self.zone))
+            _ = try await SimulatorBackedTest.call(
+                sim, .POST, "/_sim/options", json: #"{"search_error":"connection to server was lost"}"#)
+            let error = await Self.error { _ = try await operation.fetch(arguments, context: context) }
+            #expect((error as? BackendError)?.kind == .status)
+            #expect((error as? BackendError)?.message.contains("connection to server was lost") == true)
+            _ = try await SimulatorBackedTest.call(sim, .POST, "/_sim/options", json: #"{"search_error":null}"#)
+            _ = try await operation.fetch(arguments, context: context)
+        }
+    }
+
     /// A refused refresh that does not say the token is spent (a proxy's 403) keeps the kept
     /// login; PRSNL's own refusal (401 "Invalid or expired refresh token") gives it up.
     @Test func onlyARefusalThatNamesTheTokenGivesTheLoginUp() async throws {

@@ -126,6 +126,13 @@ public struct PRSNLSearchOperation: PRSNLOperation {
                     "PRSNL search is unavailable: its search routes fail upstream (known PRSNL bug; \(error.message))"
             )
         }
+        // PRSNL's search service catches its own failures and answers them inside a 200
+        // (`{"results": [], "error": "…"}`): a failure, not "nothing found", and never cached.
+        if let failure = value["error"], failure != .null {
+            let text = failure.stringValue ?? "\(failure)"
+            throw BackendError(
+                .status, backend: backend, message: "PRSNL's search failed: \(BackendError.scrub(text))")
+        }
         return try OperationOutput(encoding: Self.items(value, zone: context.timeZone))
     }
 

@@ -104,6 +104,13 @@ struct PRSNLBackend: SimulatorBackend {
                 default: return .simError("\(key) must be a non-negative integer or null")
                 }
             }
+            if let value = o["search_error"] {
+                switch value {
+                case .null: store.searchError = nil
+                case .string(let text): store.searchError = text
+                default: return .simError("search_error must be a string or null")
+                }
+            }
             store.limits = limits
             return .json(optionsJSON)
         case (.post, "/_sim/reset"):
@@ -123,6 +130,7 @@ struct PRSNLBackend: SimulatorBackend {
             "refresh_token_lifetime": .double(store.options.refreshTokenLifetime),
             "rate_limit_per_minute": limits.capture.map(JSONValue.int) ?? .null,
             "search_rate_limit_per_minute": limits.search.map(JSONValue.int) ?? .null,
+            "search_error": store.searchError.map(JSONValue.string) ?? .null,
         ])
     }
 
@@ -514,7 +522,10 @@ struct PRSNLBackend: SimulatorBackend {
         let search = PRSNLSearch(items: store.allItems(), typeFilter: typeFilter)
 
         var result: JSONObject
-        if includeDuplicates {
+        if let failure = store.searchError {
+            // enhanced_search_service catches its own failure and answers it inside a 200.
+            result = ["results": .array([]), "error": .string(failure)]
+        } else if includeDuplicates {
             result = search.run(queryText, type: searchType, limit: limit)
         } else {
             let initial = search.run(queryText, type: searchType, limit: limit * 2)

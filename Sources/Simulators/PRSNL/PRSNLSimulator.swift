@@ -42,8 +42,10 @@ import Model
 /// `POST /_sim/tokens/expire` (optional body `{"tokens":"access"|"refresh"|"static"|"all"}`,
 /// default "access": tokens issued so far now count as expired), `GET /_sim/auth` (login and
 /// refresh counts), `GET|POST /_sim/options` (`{"rate_limit_per_minute":N|null,
-/// "search_rate_limit_per_minute":N|null}`) and `POST /_sim/reset` (reload the seed, forget
-/// sessions, counters and rate-limit windows).
+/// "search_rate_limit_per_minute":N|null, "search_error":"…"|null}` — `search_error` makes every
+/// search fail inside the service, answered as PRSNL's `enhanced_search_service` does when its
+/// query raises: 200 `{"results": [], "error": "…"}`) and `POST /_sim/reset` (reload the seed,
+/// forget sessions, counters and rate-limit windows).
 ///
 /// Not simulated: background processing of captures (they stay "pending" with no summary or
 /// content), file uploads, embeddings and semantic ranking, Redis caching, `X-API-Key` (ignored

@@ -140,6 +140,9 @@ final class PRSNLStore: Sendable {
         var expired: Set<String> = []
         var counts = AuthCounts()
         var limits: Limits
+        /// Set by `/_sim/options` `search_error`: the service's search fails inside, as when
+        /// its database query raises, and it answers 200 `{"results": [], "error": …}`.
+        var searchError: String?
         /// Fixed windows per limited route: start and hits.
         var windows: [String: (start: Date, hits: Int)] = [:]
     }
@@ -393,6 +396,12 @@ final class PRSNLStore: Sendable {
     var limits: Limits {
         get { state.withLock { $0.limits } }
         set { state.withLock { $0.limits = newValue } }
+    }
+
+    /// The failure every search meets inside the service (nil: none).
+    var searchError: String? {
+        get { state.withLock { $0.searchError } }
+        set { state.withLock { $0.searchError = newValue } }
     }
 
     /// slowapi's fixed window keyed by route (every simulator client is 127.0.0.1): the window
