@@ -69,6 +69,15 @@ struct EightAllsDecodingTests {
 
     @Test func errorDetailAsStringOrArray() {
         #expect(UpstreamErrorMessage.extract(from: Data(#"{"detail":"Event not found"}"#.utf8)) == "Event not found")
+        // PRSNL's 429 (slowapi): the code beside the sentence gives way to the sentence.
+        #expect(
+            UpstreamErrorMessage.extract(
+                from: Data(
+                    #"{"error":"rate_limit_exceeded","message":"Rate limit exceeded: 30 per 1 minute","retry_after":null}"#
+                        .utf8)) == "Rate limit exceeded: 30 per 1 minute")
+        #expect(
+            UpstreamErrorMessage.extract(from: Data(#"{"error":"Something broke badly"}"#.utf8))
+                == "Something broke badly")
         let validation =
             #"{"detail":[{"type":"datetime_parsing","loc":["query","end_date"],"msg":"Input should be a valid datetime, invalid datetime separator","input":"2026-11-24"}]}"#
         #expect(

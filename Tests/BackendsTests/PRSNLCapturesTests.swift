@@ -247,7 +247,9 @@ struct PRSNLCapturesTests {
             let failure = try #require(error as? BackendError)
             #expect(failure.kind == .rateLimited)
             #expect(failure.retryAfter == 60)
-            #expect(failure.message.contains("429") && failure.message.contains("rate_limit_exceeded"))
+            // Its sentence, not its code (`{"error":"rate_limit_exceeded","message":"Rate limit…"}`).
+            #expect(failure.message.contains("429") && failure.message.contains("Rate limit exceeded: 1 per 1 minute"))
+            #expect(!failure.message.contains("rate_limit_exceeded"), "\(failure.message)")
             #expect(sim.control.calls(Self.post) == 2)
         }
     }

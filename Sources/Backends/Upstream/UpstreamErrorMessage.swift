@@ -6,7 +6,9 @@ import Model
 /// - `detail` as a string, an object or an array of FastAPI validation errors (`loc`, `msg`);
 ///   RFC 9457 problem details (`application/problem+json`: `detail`, else `title`);
 /// - OAuth 2's `error_description` (before its `error`, which is only a code);
-/// - `error` as a string or an object with `message` (Express, Stripe-like APIs);
+/// - `error` as a string or an object with `message` (Express, Stripe-like APIs) — but an
+///   `error` that is only a code (one word: `rate_limit_exceeded`) beside a top-level `message`
+///   gives way to the message (slowapi's 429 in PRSNL);
 /// - a top-level `message` (Spring, many Node APIs) or `reason` (Open-Meteo's
 ///   `{"error":true,"reason":…}`: its `error` is only a flag);
 /// - `errors` as a list of `{message}` (GraphQL) or `{title, detail}` (JSON:API) or strings;
@@ -17,12 +19,23 @@ public enum UpstreamErrorMessage {
 
     public static func extract(from body: Data) -> String? {
         guard !body.isEmpty, let value = try? JSONValue(parsing: body) else { return nil }
+        if let code = value["error"]?.stringValue, isCode(code), let text = value["message"].flatMap(message(in:)) {
+            return BackendError.scrub(text)
+        }
         for key in keys {
             if let text = value[key].flatMap(message(in:)) {
                 return BackendError.scrub(text)
             }
         }
         return nil
+    }
+
+    /// A machine code rather than a sentence: letters, digits, `_`, `-` and `.` only.
+    static func isCode(_ text: String) -> Bool {
+        !text.isEmpty
+            && text.unicodeScalars.allSatisfy {
+                CharacterSet.alphanumerics.contains($0) || "_-.".unicodeScalars.contains($0)
+            }
     }
 
     static func message(in value: JSONValue) -> String? {
