@@ -414,6 +414,7 @@ struct TickedifyBackend: SimulatorBackend {
             userId: session.userId)
         newTask.prioriteit = "gemiddeld"
         // … the database round trips, during which other requests run …
+        await store.inboxRace.arrive()
         try? await Task.sleep(for: store.options.inboxRaceWindow)
         // … then saveList('inbox', [...current, new]): DELETE every open inbox row, re-INSERT each.
         let error: String? = store.write { data in

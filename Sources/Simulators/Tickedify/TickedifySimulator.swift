@@ -151,6 +151,11 @@ public struct TickedifySimulator: Sendable {
         /// How long add-to-inbox waits between reading the inbox and rewriting it (the real server's
         /// database round trips). Concurrent adds inside this window lose tasks.
         public var inboxRaceWindow: Duration
+        /// How many of the first add-to-inbox requests wait for each other after reading the inbox
+        /// before any rewrites it (at most 5 s; later adds do not wait): with 4, four concurrent
+        /// adds always lose all but one task, however far apart a loaded machine delivers them.
+        /// 1 (the default) waits for nobody.
+        public var inboxRaceParties: Int
 
         /// - Parameter seedDay: defaults to today in `timeZone`.
         public init(
@@ -160,7 +165,8 @@ public struct TickedifySimulator: Sendable {
             loginLimit: Int = 5,
             loginWindow: Duration = .seconds(900),
             dateStyle: DateStyle = .utcMidnight,
-            inboxRaceWindow: Duration = .milliseconds(20)
+            inboxRaceWindow: Duration = .milliseconds(20),
+            inboxRaceParties: Int = 1
         ) {
             self.timeZone = timeZone
             self.seedDay = seedDay ?? LocalDate.today(in: timeZone).description
@@ -169,6 +175,7 @@ public struct TickedifySimulator: Sendable {
             self.loginWindow = loginWindow
             self.dateStyle = dateStyle
             self.inboxRaceWindow = inboxRaceWindow
+            self.inboxRaceParties = inboxRaceParties
         }
     }
 

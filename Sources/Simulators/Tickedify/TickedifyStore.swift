@@ -29,6 +29,8 @@ final class TickedifyStore: Sendable {
 
     private let state: Mutex<State>
     let options: TickedifySimulator.Options
+    /// Lines up concurrent add-to-inbox requests (``TickedifySimulator/Options/inboxRaceParties``).
+    let inboxRace: TickedifyInboxRace
     let users: [TickedifySimulator.User]
     /// The account owning the seeded data.
     let seedUser: TickedifySimulator.User?
@@ -37,6 +39,7 @@ final class TickedifyStore: Sendable {
 
     init(options: TickedifySimulator.Options) {
         self.options = options
+        self.inboxRace = TickedifyInboxRace(parties: options.inboxRaceParties)
         self.users = options.users
         self.seedUser = options.users.first { $0.email == TickedifySimulator.demoEmail } ?? options.users.first
         self.startLocalDay = LocalDate.today(in: options.timeZone).dayNumber
