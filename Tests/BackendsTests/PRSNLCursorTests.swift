@@ -29,10 +29,4 @@ struct PRSNLCursorTests {
         #expect(PRSNLCursor.justAfter("2026-11-23T10:00:00.5Z") == "2026-11-23T10:00:00.500001Z")
         #expect(PRSNLCursor.justAfter("not a time") == nil)
     }
-
-    @Test func aPageListsAnItemByItsID() {
-        let page: JSONValue = .object(["items": .array([.object(["id": .string("ABC")])]), "next_cursor": .null])
-        #expect(PRSNLItemOperation.page(page, lists: "abc"))
-        #expect(!PRSNLItemOperation.page(page, lists: "abd"))
-    }
 }

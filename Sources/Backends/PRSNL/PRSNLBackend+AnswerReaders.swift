@@ -12,11 +12,17 @@ extension PRSNLBackend {
         ])
         return [
             .json("prsnl.timeline") { value, zone in
-                _ = try OperationOutput(encoding: PRSNLTimelineOperation.items(value, zone: zone))
-                _ = try OperationOutput(encoding: PRSNLTimelineCursorOperation.cursor(value))
+                for limit in [1, 10, 100] {
+                    _ = try OperationOutput(encoding: PRSNLTimelineOperation.items(value, limit: limit, zone: zone))
+                    _ = try OperationOutput(encoding: PRSNLTimelineCursorOperation.cursor(value, limit: limit))
+                }
             },
             .json("prsnl.search") { value, zone in
-                _ = try OperationOutput(encoding: PRSNLSearchOperation.items(value, zone: zone))
+                // The walk over the account's timeline, fed the answer's own rows as its page.
+                let rows = PRSNLOwnedResults.rows(value, keys: PRSNLSearchOperation.resultKeys)
+                var owned = PRSNLOwnedResults(items: rows)
+                while owned.nextCursor() != nil { owned.read(page: rows) }
+                _ = try OperationOutput(encoding: PRSNLSearchOperation.own(value, owned: owned, limit: 100, zone: zone))
             },
             .json("prsnl.tags") { value, _ in
                 _ = try OperationOutput(encoding: PRSNLTagsOperation.tags(value))

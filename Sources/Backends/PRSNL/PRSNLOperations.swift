@@ -38,15 +38,18 @@ public struct PRSNLTimelineOperation: PRSNLOperation {
 
     public func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
         let value = try await Self.page(arguments, context: context)
-        return try OperationOutput(encoding: Self.items(value, zone: context.timeZone))
+        return try OperationOutput(
+            encoding: Self.items(value, limit: arguments["limit"]?.int ?? 10, zone: context.timeZone))
     }
 
-    /// The items of a `/api/timeline` page.
-    static func items(_ value: JSONValue, zone: TimeZone) -> [KnowledgeItem] {
-        (LenientList.items(in: value, keys: ["items", "data"]) ?? []).compactMap { PRSNLItems.item($0, zone: zone) }
+    /// The items of a `/api/timeline` page asked for `limit` rows (`PRSNLTimelineTies`).
+    static func items(_ value: JSONValue, limit: Int, zone: TimeZone) -> [KnowledgeItem] {
+        PRSNLTimelineTies.page(value, limit: limit).rows.compactMap { PRSNLItems.item($0, zone: zone) }
     }
 
-    /// `GET /api/timeline` for the arguments, read once for both timeline operations.
+    /// `GET /api/timeline` for the arguments, read once for both timeline operations: one row
+    /// more than `limit` (`PRSNLTimelineTies`), so a page never ends inside a group of items
+    /// saved in one microsecond.
     static func page(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> JSONValue {
         let client = try PRSNLClient.make(context)
         let limit = arguments["limit"]?.int ?? 10
@@ -55,15 +58,19 @@ public struct PRSNLTimelineOperation: PRSNLOperation {
             limit: limit, cursor: cursor
         ) {
             try await client.request(
-                "/api/timeline", query: [("limit", String(limit)), ("cursor", cursor)], verifyFirst: true)
+                "/api/timeline",
+                query: [("limit", String(PRSNLTimelineTies.upstreamLimit(for: limit))), ("cursor", cursor)],
+                verifyFirst: true)
         }
     }
 }
 
-/// `prsnl.timeline_cursor`: PRSNL's `next_cursor` of the same page as `prsnl.timeline` (same
+/// `prsnl.timeline_cursor`: the `next_cursor` of the same page as `prsnl.timeline` (same
 /// arguments; the page is read once for both): a timestamp to pass back as `cursor` for the
-/// items saved before the page's last one, or null when the page was the last (PRSNL sets it
-/// only when the page is full).
+/// items after the page, or null when the page was the last. It is PRSNL's own cursor (the
+/// page's last `createdAt`) unless the page ended inside a group of items saved in one
+/// microsecond: then it is one microsecond after that group, which the next page starts with
+/// (`PRSNLTimelineTies`).
 public struct PRSNLTimelineCursorOperation: PRSNLOperation {
     public init() {}
     public var name: String { "prsnl.timeline_cursor" }
@@ -76,20 +83,27 @@ public struct PRSNLTimelineCursorOperation: PRSNLOperation {
 
     public func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
         let value = try await PRSNLTimelineOperation.page(arguments, context: context)
-        return try OperationOutput(encoding: Self.cursor(value))
+        return try OperationOutput(encoding: Self.cursor(value, limit: arguments["limit"]?.int ?? 10))
     }
 
-    /// A `/api/timeline` page's `next_cursor` (null when it has none), in UTC with `Z`
-    /// (`PRSNLCursor`): it survives being pasted into a URL unencoded.
-    static func cursor(_ value: JSONValue) -> JSONValue {
-        LenientFields(value)?.string("next_cursor", "nextCursor").map { .string(PRSNLCursor.givenOut($0)) } ?? .null
+    /// The next cursor after a `/api/timeline` page asked for `limit` rows (null when it was the
+    /// last), in UTC with `Z` (`PRSNLCursor`): it survives being pasted into a URL unencoded.
+    static func cursor(_ value: JSONValue, limit: Int) -> JSONValue {
+        PRSNLTimelineTies.page(value, limit: limit).nextCursor.map { .string(PRSNLCursor.givenOut($0)) } ?? .null
     }
 }
 
-/// `prsnl.search`: items matching `q`. PRSNL's `GET /api/search` is broken upstream (it wants
-/// `query`, then fails with a NameError on every cache miss), so this uses the contract's
-/// workaround, keyword mode of `POST /api/search/` without a Bearer token (with one it fails
-/// too). When that fails, the section says search is unavailable and why.
+/// `prsnl.search`: the account's items matching `q`. PRSNL's `GET /api/search` is broken
+/// upstream (it wants `query`, then fails with a NameError on every cache miss), so this uses the
+/// contract's workaround, keyword mode of `POST /api/search/` without a Bearer token (with one it
+/// fails too). When that fails, the section says search is unavailable and why.
+///
+/// PRSNL's search reads every account's items (no owner condition), so only the results the
+/// account's own timeline lists are answered (`PRSNLOwnedResults`). PRSNL is asked for twice
+/// `limit` (at most 100) so that other accounts' matches leave room for the account's own, with
+/// `include_duplicates` (its de-duplication by content runs over every account's results, so
+/// another account's copy could hide the account's own); daygate then keeps the first of the
+/// account's results with one content fingerprint, as PRSNL's de-duplication would.
 public struct PRSNLSearchOperation: PRSNLOperation {
     public init() {}
     public var name: String { "prsnl.search" }
@@ -110,10 +124,11 @@ public struct PRSNLSearchOperation: PRSNLOperation {
 
     public func fetch(_ arguments: [String: ArgumentValue], context: OperationContext) async throws -> OperationOutput {
         let client = try PRSNLClient.make(context)
+        let limit = arguments["limit"]?.int ?? 10
         let body = try JSONCoding.encode(
             JSONValue.object([
                 "query": .string(arguments["q"]?.string ?? ""), "search_type": .string("keyword"),
-                "limit": .number(Double(arguments["limit"]?.int ?? 10)),
+                "limit": .number(Double(min(100, 2 * limit))), "include_duplicates": .bool(true),
             ]))
         let value: JSONValue
         do {
@@ -133,14 +148,28 @@ public struct PRSNLSearchOperation: PRSNLOperation {
             throw BackendError(
                 .status, backend: backend, message: "PRSNL's search failed: \(BackendError.scrub(text))")
         }
-        return try OperationOutput(encoding: Self.items(value, zone: context.timeZone))
+        var owned = PRSNLOwnedResults(items: PRSNLOwnedResults.rows(value, keys: Self.resultKeys))
+        try await owned.walk(client)
+        return try OperationOutput(encoding: Self.own(value, owned: owned, limit: limit, zone: context.timeZone))
     }
 
-    /// The items of a `POST /api/search/` answer.
-    static func items(_ value: JSONValue, zone: TimeZone) -> [KnowledgeItem] {
-        (LenientList.items(in: value, keys: ["results", "items", "data"]) ?? []).compactMap {
-            PRSNLItems.item($0, zone: zone)
+    static let resultKeys = ["results", "items", "data"]
+
+    /// The account's results of a `POST /api/search/` answer, in PRSNL's order: those `owned`
+    /// found on the account's timeline, the first of each content fingerprint, at most `limit`.
+    static func own(_ value: JSONValue, owned: PRSNLOwnedResults, limit: Int, zone: TimeZone) -> [KnowledgeItem] {
+        var fingerprints: Set<String> = []
+        var items: [KnowledgeItem] = []
+        for row in LenientList.items(in: value, keys: resultKeys) ?? [] {
+            guard items.count < limit, let item = PRSNLItems.item(row, zone: zone), owned.isOwn(item.id) else {
+                continue
+            }
+            if let fingerprint = LenientFields(row)?.string("content_fingerprint") {
+                guard fingerprints.insert(fingerprint).inserted else { continue }
+            }
+            items.append(item)
         }
+        return items
     }
 }
 
@@ -173,9 +202,9 @@ public struct PRSNLTagsOperation: PRSNLOperation {
 /// not a failure of PRSNL. PRSNL's `GET /api/items/{id}` has no user scope (any account's item
 /// by id), so the item is answered only when it is this account's: its own timeline (read with
 /// its token, which PRSNL scopes to the account) from just after the item's creation time must
-/// list it; otherwise it is `not_found` too. PRSNL's timeline leaves out failed captures, so
-/// those are not found either. A note captured through daygate shows the text it was captured
-/// with while PRSNL gives no `content` (`PRSNLCapturedNotes`).
+/// list it (`PRSNLOwnedResults`); otherwise it is `not_found` too. A note captured through
+/// daygate shows the text it was captured with while PRSNL gives no `content`
+/// (`PRSNLCapturedNotes`).
 public struct PRSNLItemOperation: PRSNLOperation {
     public init() {}
     public var name: String { "prsnl.item" }
@@ -200,16 +229,15 @@ public struct PRSNLItemOperation: PRSNLOperation {
             throw BackendError(.notFound, backend: backend, message: "PRSNL has no saved item \(id)", status: 404)
         }
         let item = try Self.item(value, zone: context.timeZone)
-        guard let created = LenientFields(value)?.string("created_at", "createdAt"),
-            let cursor = PRSNLCursor.justAfter(created)
-        else {
+        let created = LenientFields(value)?.string("created_at", "createdAt")
+        guard created.flatMap(PRSNLCursor.micros) != nil else {
             throw BackendError(
                 .badResponse, backend: backend,
                 message: "PRSNL sent item \(id) without its creation time, so daygate cannot tell whose it is")
         }
-        let page = try await client.request(
-            "/api/timeline", query: [("limit", "100"), ("cursor", cursor)], verifyFirst: true)
-        guard Self.page(page, lists: id) else {
+        var owned = PRSNLOwnedResults(items: [(id, created)], maximumReads: 3)
+        try await owned.walk(client)
+        guard owned.isOwn(id) else {
             throw BackendError(.notFound, backend: backend, message: "PRSNL has no saved item \(id)", status: 404)
         }
         return try OperationOutput(encoding: await Self.withCapturedText(item, context: context))
@@ -224,13 +252,6 @@ public struct PRSNLItemOperation: PRSNLOperation {
             item.content = text
         }
         return item
-    }
-
-    /// Whether a `/api/timeline` page lists the item `id`.
-    static func page(_ page: JSONValue, lists id: String) -> Bool {
-        (LenientList.items(in: page, keys: ["items", "data"]) ?? []).contains {
-            LenientFields($0)?.string("id")?.lowercased() == id.lowercased()
-        }
     }
 
     /// The item of a `/api/items/{id}` answer, with its content.

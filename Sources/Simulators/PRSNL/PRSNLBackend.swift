@@ -58,7 +58,10 @@ struct PRSNLBackend: SimulatorBackend {
     // MARK: - Control routes
 
     var controlRoutes: [String] {
-        ["POST /_sim/tokens/expire", "GET /_sim/auth", "GET /_sim/options", "POST /_sim/options", "POST /_sim/reset"]
+        [
+            "POST /_sim/tokens/expire", "GET /_sim/auth", "GET /_sim/options", "POST /_sim/options",
+            "POST /_sim/import", "POST /_sim/reset",
+        ]
     }
 
     func handleControl(_ request: SimRequest) async -> Response? {
@@ -113,12 +116,53 @@ struct PRSNLBackend: SimulatorBackend {
             }
             store.limits = limits
             return .json(optionsJSON)
+        case (.post, "/_sim/import"):
+            return importItems(request)
         case (.post, "/_sim/reset"):
             store.reset()
             return .json(.object(["items": .int(store.itemCount)]))
         default:
             return nil
         }
+    }
+
+    /// `POST /_sim/import {"user":"demo"|"test"|<uuid>,"count":n,"title":"…","at":"<ISO>"?,
+    /// "content_fingerprint":"…"?}`: n notes saved in one transaction, as an import does — every
+    /// row gets the transaction's `NOW()` (or `at`), so they share one `created_at` to the
+    /// microsecond. Titles are `"<title> <i>"` (searchable); status completed; the fingerprint
+    /// (what search de-duplicates on) only when given.
+    private func importItems(_ request: SimRequest) -> Response {
+        guard case .object(let o) = JSONValue.parse(request.body.readableBytesView),
+            case .int(let count) = o["count"], (1...1000).contains(count)
+        else { return .simError("expected {\"count\":1…1000,\"user\":\"demo\"|\"test\"|<uuid>,\"title\"}") }
+        let user: String
+        switch o["user"]?.stringValue ?? "demo" {
+        case "demo": user = PRSNLSimulator.demoUserID
+        case "test": user = PRSNLSimulator.testUserID
+        case let other where UUID(uuidString: other) != nil: user = other.lowercased()
+        default: return .simError("user must be \"demo\", \"test\" or a UUID")
+        }
+        var at = PRSNLStore.nowMicros()
+        if let text = o["at"]?.stringValue {
+            guard let parsed = PyDateTime.fromISOFormat(text.replacingOccurrences(of: "Z", with: "+00:00")) else {
+                return .simError("at must be an ISO time")
+            }
+            at = parsed.utcMicros
+        }
+        let title = o["title"]?.stringValue ?? "Imported"
+        let fingerprint = o["content_fingerprint"]?.stringValue
+        var ids: [JSONValue] = []
+        for index in 0..<count {
+            let id = UUID().uuidString.lowercased()
+            ids.append(.string(id))
+            store.insert(
+                PRSNLItem(
+                    id: id, userID: user, title: "\(title) \(index)", url: nil, summary: nil,
+                    content: "\(title) \(index)", platform: nil, type: "note", category: nil, contentType: "note",
+                    thumbnailURL: nil, duration: nil, status: "completed", createdAt: at, updatedAt: at, tags: [],
+                    metadata: [:], contentFingerprint: fingerprint, sequence: 0))
+        }
+        return .json(.object(["ids": .array(ids), "created_at": .string(PRSNLItem.pythonISO(at))]))
     }
 
     private var optionsJSON: JSONValue {

@@ -19,7 +19,10 @@ import Model
 ///   back to the hard-coded test user ``testUserID`` and shows *its* items, still 200.
 /// - `GET /api/timeline?limit&cursor` (camelCase `createdAt`/`updatedAt`, `next_cursor` in
 ///   `+00:00` form only when a page is full; an unencoded `+` in the cursor becomes a space and
-///   gives 400 `Invalid cursor format.`), `GET /api/items/{uuid}` (snake_case, `status` always
+///   gives 400 `Invalid cursor format.`; every status but deleted ones, failed captures included;
+///   pages on `created_at < cursor` with no tie-break, so a page ending inside a group of items
+///   saved in one microsecond skips the rest of the group — `POST /_sim/import` makes such a
+///   group), `GET /api/items/{uuid}` (snake_case, `status` always
 ///   "completed", no auth), `GET /api/tags` (`[{"name","count"}]`), `GET /api/tags/recent`.
 /// - `GET /api/search?query=`: 422 when only `q` is sent, otherwise always 500
 ///   `{"detail":"An unexpected error occurred","code":"INTERNAL_SERVER_ERROR"}` (upstream bug).

@@ -18,7 +18,7 @@ struct PRSNLItem: Sendable, Equatable {
     var thumbnailURL: String?
     var duration: Int?
     var filePath: String? = nil
-    /// completed, bookmark, pending (all shown on the timeline) or failed (hidden there).
+    /// completed, bookmark, pending, failed or processed (all shown on the timeline).
     var status: String
     /// Microseconds since 1970, UTC.
     var createdAt: Int64
@@ -180,14 +180,18 @@ final class PRSNLStore: Sendable {
 
     // MARK: - Items
 
-    /// Timeline rows: status completed/bookmark/pending, `created_at < before`, newest first.
+    /// Timeline rows (`timeline.py`): status completed/bookmark/pending/failed/processed,
+    /// `created_at < before`, `ORDER BY created_at DESC` with no tie-break: items sharing a
+    /// `created_at` (a bulk import) come in an order the query does not fix — here by id, as
+    /// arbitrary as a random UUID, never the order they were saved in — and a page that ends inside
+    /// such a group loses the rest of it to the next page's `created_at <` (PRSNL's bug, kept).
     func timeline(scope: PRSNLScope, before: Int64?, limit: Int) -> [PRSNLItem] {
         state.withLock { s in
             s.items.values
-                .filter { ["completed", "bookmark", "pending"].contains($0.status) }
+                .filter { ["completed", "bookmark", "pending", "failed", "processed"].contains($0.status) }
                 .filter { if case .user(let id) = scope { return $0.userID == id } else { return true } }
                 .filter { before == nil || $0.createdAt < before! }
-                .sorted { ($0.createdAt, $0.sequence) > ($1.createdAt, $1.sequence) }
+                .sorted { ($0.createdAt, $0.id) > ($1.createdAt, $1.id) }
                 .prefix(limit)
                 .map { $0 }
         }
