@@ -45,9 +45,11 @@ public struct BackendError: UpstreamFailure, CustomStringConvertible {
     public var status: Int?
     public var retryAfter: Double?
     /// Whether the request may have reached the backend and been acted on — what a write needs
-    /// to know before it may be sent again. No for a refused or timed-out connection and for
-    /// every answer the backend gave; yes when the connection was lost after the request went
-    /// out, and when no answer came in time.
+    /// to know before it may be sent again. No for a refused or timed-out connection and for a
+    /// refusal the backend gave; yes when the connection was lost after the request went out,
+    /// when no answer came in time, and for a 5xx (`.status`: it can come after the write was
+    /// stored — a proxy's 502/504 once the app wrote, an app failing after its insert) unless the
+    /// caller knows the call came before anything was written.
     public var mayHaveArrived: Bool
 
     public init(
@@ -59,7 +61,8 @@ public struct BackendError: UpstreamFailure, CustomStringConvertible {
         self.message = message
         self.status = status
         self.retryAfter = retryAfter
-        self.mayHaveArrived = mayHaveArrived ?? (kind == .timeout || kind == .badResponse || kind == .unreachable)
+        self.mayHaveArrived =
+            mayHaveArrived ?? (kind == .timeout || kind == .badResponse || kind == .unreachable || kind == .status)
     }
 
     public var detail: ErrorDetail {

@@ -1,5 +1,4 @@
 import AsyncHTTPClient
-import Backends
 import Foundation
 import Logging
 import Model
@@ -7,6 +6,8 @@ import NIOCore
 import NIOHTTP1
 import Simulators
 import Testing
+
+@testable import Backends
 
 /// Logging food against the FitIQ simulator (demo account, API key and seed, a fixed day in
 /// Amsterdam: the tests do not depend on the wall clock).
@@ -249,25 +250,88 @@ struct FitIQFoodLogsTests {
         }
     }
 
+    /// A 500 that stored nothing: not sent again; the day read back once, the log not there, so
+    /// the failure stands (and the write's outcome stays unknown to the gateway).
     @Test func aServerErrorIsNotRetried() async throws {
         try await Self.withSimulator { sim, context in
             let apple = try await Self.foodID(sim, "Apple")
             // Log in first (a read), so only the write meets the fault.
-            _ = try await Self.nutrition(on: Self.today, context)
+            let before = try await Self.logs(on: Self.today, context).count
             sim.control.resetStats()
-            sim.control.setFaults(SimulatorFaults(errorStatus: 500))
+            sim.control.setFaults(SimulatorFaults(errorStatus: 500, method: "POST"))
             let error = await Self.error {
                 _ = try await FitIQFoodLogs.log(
-                    FoodLogInput(foodID: apple, foodSource: "database", mealType: "snack", servings: 1),
+                    FoodLogInput(
+                        foodID: apple, foodSource: "database", mealType: "snack", servings: 1,
+                        loggedAt: Self.local(Self.today, 16)),
                     context: context)
             }
             let failure = try #require(error as? BackendError)
             #expect(failure.kind == .status)
             #expect(failure.status == 500)
             #expect(sim.control.calls(Self.post) == 1)
-            #expect(sim.control.totalCalls == 1)
+            #expect(sim.control.calls("GET /api/v1/food-logs") == 1, "read back once")
             sim.control.clearFaults()
+            #expect(try await Self.logs(on: Self.today, context).count == before)
         }
+    }
+
+    /// FitIQ stored the log and a proxy answered 502: reading the day back finds it, so the
+    /// write is answered as done — never sent again, stored once.
+    @Test func aLogStoredBeforeA502IsAnsweredAsDone() async throws {
+        try await Self.withSimulator { sim, context in
+            let apple = try await Self.foodID(sim, "Apple")
+            let before = try await Self.logs(on: Self.today, context).count
+            sim.control.resetStats()
+            sim.control.setFaults(SimulatorFaults(errorStatus: 502, errorAfter: true, method: "POST"))
+            let (log, days) = try await FitIQFoodLogs.log(
+                FoodLogInput(
+                    foodID: apple, foodSource: "database", mealType: "snack", servings: 1.5,
+                    loggedAt: Self.local(Self.today, 16),
+                    notes: "na de proxy"),
+                context: context)
+            sim.control.clearFaults()
+            #expect(log["id"]?.stringValue != nil)
+            #expect(log["servings"]?.numberValue == 1.5)
+            #expect(days == [Self.today])
+            #expect(sim.control.calls(Self.post) == 1)
+            let after = try await Self.logs(on: Self.today, context)
+            #expect(after.count == before + 1)
+            #expect(after.contains { $0["id"] == log["id"] })
+        }
+    }
+
+    /// What is read back must be the log sent: another food, meal, serving count, note or time
+    /// is not it, nor a log made before the write was sent.
+    @Test func onlyTheLogSentMatches() throws {
+        let sentAt = Date(timeIntervalSince1970: 1_800_000_000)
+        let input = FoodLogInput(
+            foodID: "F1", foodSource: "database", mealType: "snack", servings: 2, loggedAt: "2027-01-15T08:00:00Z",
+            notes: "n")
+        func row(_ changes: [String: JSONValue] = [:], created: TimeInterval = 5) -> JSONValue {
+            var o: JSONObject = [
+                "id": .string("log"), "food_id": .string("f1"), "food_source": .string("database"),
+                "meal_type": .string("snack"), "servings": .int(2), "logged_at": .string("2027-01-15T08:00:00Z"),
+                "notes": .string("n"),
+                "created_at": .string(LenientDate.format(sentAt.addingTimeInterval(created), in: .gmt)),
+            ]
+            for (key, value) in changes { o[key] = value }
+            return .object(o)
+        }
+        #expect(FitIQFoodLogReadBack.match([row()], sent: input, sentAt: sentAt) != nil)
+        #expect(FitIQFoodLogReadBack.match([row(created: -30)], sent: input, sentAt: sentAt) != nil, "clock slack")
+        for other in [
+            row(["food_id": .string("f2")]), row(["meal_type": .string("lunch")]), row(["servings": .double(2.5)]),
+            row(["notes": .string("m")]), row(["logged_at": .string("2027-01-15T09:00:00Z")]),
+            row(["food_source": .string("custom")]), row(created: -600),
+        ] {
+            #expect(FitIQFoodLogReadBack.match([other], sent: input, sentAt: sentAt) == nil, "\(other)")
+        }
+        #expect(!BackendError(.rejected, backend: "fitiq", message: "m").mayHaveBeenDone)
+        #expect(!BackendError(.rateLimited, backend: "fitiq", message: "m").mayHaveBeenDone)
+        #expect(BackendError(.status, backend: "fitiq", message: "m").mayHaveBeenDone)
+        #expect(BackendError(.timeout, backend: "fitiq", message: "m").mayHaveBeenDone)
+        #expect(!BackendError(.unreachable, backend: "fitiq", message: "m", mayHaveArrived: false).mayHaveBeenDone)
     }
 
     @Test func notConfigured() async throws {

@@ -254,9 +254,11 @@ struct PRSNLCapturesTests {
         }
     }
 
+    /// A 500 that saved nothing: not sent again; the newest items read back once, the capture
+    /// not among them, so the failure stands.
     @Test func aServerErrorIsNotRetried() async throws {
         try await Self.withSimulator(staticToken: true) { sim, context in
-            sim.control.setFaults(SimulatorFaults(errorStatus: 500))
+            sim.control.setFaults(SimulatorFaults(errorStatus: 500, method: "POST"))
             let error = await Self.error {
                 _ = try await PRSNLCaptures.capture(CaptureInput(url: "https://example.org/x"), context: context)
             }
@@ -264,9 +266,57 @@ struct PRSNLCapturesTests {
             #expect(failure.kind == .status)
             #expect(failure.status == 500)
             #expect(sim.control.calls(Self.post) == 1)
-            #expect(sim.control.totalCalls == 1)
+            #expect(sim.control.calls("GET /api/timeline") == 1, "read back once")
             sim.control.clearFaults()
         }
+    }
+
+    /// PRSNL saved the capture and then answered 500 (or a proxy 502): the timeline shows it, so
+    /// the capture is answered as done — sent once, saved once. A link by its URL, a note by its
+    /// title and tags.
+    @Test func aCaptureSavedBeforeA5xxIsAnsweredAsDone() async throws {
+        try await Self.withSimulator(staticToken: true) { sim, context in
+            for status in [500, 502] {
+                sim.control.resetStats()
+                sim.control.setFaults(SimulatorFaults(errorStatus: status, errorAfter: true, method: "POST"))
+                let url = "https://example.org/na-de-fout-\(status)"
+                let link = try await PRSNLCaptures.capture(
+                    CaptureInput(url: url, tags: ["Later"]), context: context)
+                let note = try await PRSNLCaptures.capture(
+                    CaptureInput(content: "Bellen over de fout \(status)", title: "Fout \(status)"), context: context)
+                sim.control.clearFaults()
+                #expect(sim.control.calls(Self.post) == 2)
+                let items = try await Self.timeline(context)
+                #expect(items.filter { $0.url == url }.map(\.id) == [link["id"]?.stringValue])
+                #expect(items.filter { $0.title == "Fout \(status)" }.map(\.id) == [note["id"]?.stringValue])
+            }
+        }
+    }
+
+    /// What is read back must be the capture sent: another URL, title or tags is not it, nor an
+    /// item saved before the capture was sent.
+    @Test func onlyTheCaptureSentMatches() {
+        let sentAt = Date(timeIntervalSince1970: 1_800_000_000)
+        func row(
+            url: String? = "https://a.example/x", title: String = "Untitled", tags: [String] = ["t"],
+            created: TimeInterval = 2
+        ) -> JSONValue {
+            .object([
+                "id": .string("i"), "url": url.map(JSONValue.string) ?? .null, "title": .string(title),
+                "tags": .array(tags.map(JSONValue.string)),
+                "createdAt": .string(LenientDate.format(sentAt.addingTimeInterval(created), in: .gmt)),
+            ])
+        }
+        let link: JSONValue = .object(["url": .string("https://a.example/x"), "tags": .array([.string("t")])])
+        #expect(PRSNLCaptureReadBack.match([row()], sent: link, sentAt: sentAt) != nil)
+        #expect(PRSNLCaptureReadBack.match([row(url: "https://a.example/y")], sent: link, sentAt: sentAt) == nil)
+        #expect(PRSNLCaptureReadBack.match([row(tags: [])], sent: link, sentAt: sentAt) == nil)
+        #expect(PRSNLCaptureReadBack.match([row(created: -600)], sent: link, sentAt: sentAt) == nil)
+        let note: JSONValue = .object(["content": .string("x"), "tags": .array([])])
+        #expect(PRSNLCaptureReadBack.match([row(url: nil, tags: [])], sent: note, sentAt: sentAt) != nil)
+        #expect(
+            PRSNLCaptureReadBack.match([row(url: nil, title: "Other", tags: [])], sent: note, sentAt: sentAt) == nil)
+        #expect(PRSNLCaptureReadBack.match([row(tags: [])], sent: note, sentAt: sentAt) == nil, "a link is no note")
     }
 
     @Test func anExpiredTokenIsRefreshedAndTheCaptureSentOnce() async throws {

@@ -27,6 +27,18 @@ struct SimulatorControlTests {
             let cleared = try await client.send(.POST, sim, "/_sim/faults", json: "{}")
             #expect(cleared.object["error_status"] is NSNull)
             #expect(try await client.send(sim, "/api/events").status == 200)
+            // error_after: the write is done, its answer replaced by the error.
+            let window = "/api/events?start_date=2026-11-23T00:00:00Z&end_date=2026-11-24T00:00:00Z"
+            let before = try await client.send(sim, window)
+            _ = try await client.send(
+                .POST, sim, "/_sim/faults", json: #"{"error_status":502,"error_after":true,"method":"POST"}"#)
+            let lost = try await client.send(
+                .POST, sim, "/api/events",
+                json: #"{"title":"Na de proxy","start_time":"2026-11-23T10:00:00Z","end_time":"2026-11-23T11:00:00Z"}"#)
+            #expect(lost.status == 502)
+            _ = try await client.send(.POST, sim, "/_sim/faults", json: "{}")
+            let after = try await client.send(sim, window)
+            #expect(after.body.contains("Na de proxy") && !before.body.contains("Na de proxy"))
 
             // error_rate 0 never fires.
             _ = try await client.send(.POST, sim, "/_sim/faults", json: #"{"error_status":500,"error_rate":0}"#)

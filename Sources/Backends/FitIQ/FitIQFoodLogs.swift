@@ -110,8 +110,9 @@ public struct FoodLogInput: Sendable, Codable, Equatable {
 
 /// Logging food in FitIQ: `POST /api/v1/food-logs` with `X-API-Key` and the Bearer token (a
 /// 401 refreshes the token and sends again: nothing was written). Sent once otherwise: no retry
-/// after a timeout or a 5xx. A food FitIQ does not know is its 404, kept as a `BackendError`
-/// `.rejected` with status 404.
+/// after a timeout or a 5xx — the day's logs are read back once instead, and a log that landed
+/// is answered as done (`FitIQFoodLogReadBack`). A food FitIQ does not know is its 404, kept as
+/// a `BackendError` `.rejected` with status 404.
 public enum FitIQFoodLogs {
     /// Returns the log as the reads show it (`fitiq.food_logs`) and the local days whose cached
     /// nutrition and logs it makes wrong: the day of the `logged_at` FitIQ stored (in
@@ -126,7 +127,20 @@ public enum FitIQFoodLogs {
         let expected =
             input.loggedAtDate.map { LocalDate(containing: $0, in: context.timeZone) }
             ?? context.today
-        let value = try await client.post("/api/v1/food-logs", body: try JSONCoding.encode(input.upstreamBody))
+        let sentAt = Date()
+        let value: JSONValue
+        do {
+            value = try await client.post("/api/v1/food-logs", body: try JSONCoding.encode(input.upstreamBody))
+        } catch  where BackendError.mayHaveBeenDone(error) {
+            guard
+                let stored = await FitIQFoodLogReadBack.find(
+                    input, sentAt: sentAt, expected: expected, client: client, zone: context.timeZone)
+            else { throw error }
+            context.logger.warning(
+                "FitIQ did not confirm the food log, but reading the day back found it stored: answered as done",
+                metadata: ["backend": "fitiq"])
+            value = stored
+        }
         return try logged(value, zone: context.timeZone, expected: expected)
     }
 

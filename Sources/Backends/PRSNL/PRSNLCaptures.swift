@@ -130,8 +130,10 @@ public struct CaptureInput: Sendable, Codable, Equatable {
 
 /// Capturing a link or a note in PRSNL: `POST /api/capture` with the Bearer token (a 401
 /// refreshes it and sends again: nothing was written), always with an explicit `content_type`,
-/// tags lower-cased and de-duplicated. Sent once otherwise: a timeout or a 5xx is not retried,
-/// and a 429 (30 captures a minute) is a `BackendError` `.rateLimited` carrying `Retry-After`.
+/// tags lower-cased and de-duplicated. Sent once otherwise: a timeout or a 5xx is not retried —
+/// the account's newest items are read back once instead, and a capture that was saved is
+/// answered as done (`PRSNLCaptureReadBack`) — and a 429 (30 captures a minute) is a
+/// `BackendError` `.rateLimited` carrying `Retry-After`.
 public enum PRSNLCaptures {
     /// Returns PRSNL's answer (`id`, `status` "pending", `message`, `duplicate_info`) with what was
     /// sent beside it: `url`, `title`, `content_type` and `tags` (when the answer lacks them).
@@ -139,8 +141,23 @@ public enum PRSNLCaptures {
         try input.validate()
         let client = try PRSNLClient.make(context)
         let body = input.upstreamBody
-        let value = try await client.request(
-            "/api/capture", method: .POST, body: try JSONCoding.encode(body), limited: .capture)
+        let sentAt = Date()
+        let value: JSONValue
+        do {
+            value = try await client.request(
+                "/api/capture", method: .POST, body: try JSONCoding.encode(body), limited: .capture)
+        } catch  where BackendError.mayHaveBeenDone(error) {
+            guard let row = await PRSNLCaptureReadBack.find(body, sentAt: sentAt, client: client),
+                let id = row["id"]
+            else { throw error }
+            context.logger.warning(
+                "PRSNL did not confirm the capture, but its timeline shows it saved: answered as done",
+                metadata: ["backend": "prsnl"])
+            value = .object([
+                "id": id, "status": row["status"] ?? .string("pending"), "message": .string("Item capture initiated"),
+                "duplicate_info": .null,
+            ])
+        }
         let captured = try answer(value, sent: body)
         if let text = body["content"]?.stringValue, let id = captured["id"]?.stringValue {
             await keep(text, item: id, context: context)

@@ -91,8 +91,9 @@ extension OpenAPIDocument {
                     + "executed and its answer (success or 4xx) kept for 24 hours per profile; a retry with the same key and the "
                     + "same method, path and body gets that answer again with `Idempotent-Replayed: true` and writes nothing; "
                     + "the same key with another request is 422 `idempotency_key_reused`; a retry while the first is still "
-                    + "running is 409 `idempotency_key_in_flight`. 5xx answers are not kept, so such a write can be retried with "
-                    + "the same key."
+                    + "running is 409 `idempotency_key_in_flight`. A write whose outcome is unknown (a timeout, a 5xx — which "
+                    + "can come after the write was stored — that reading back did not settle) answers every retry with "
+                    + "409 `idempotency_outcome_unknown`; a 429 or a connection refused frees the key for a retry."
             ),
         ]
         for write in BackendCatalog.writes {

@@ -51,11 +51,12 @@ enum IdempotencyPolicy {
         /// The backend refused it for good (4xx other than 429): it did nothing, and would refuse
         /// the same request again.
         case refused
-        /// Nothing was done, and a retry may succeed: a 429, a 5xx the backend answered, an open
-        /// circuit or a connection that could not be made.
+        /// Nothing was done, and a retry may succeed: a 429, an open circuit or a connection that
+        /// could not be made.
         case notDone
-        /// No answer: a timeout or a connection lost after the write was sent. It may have
-        /// happened.
+        /// No answer, or a 5xx: a timeout, a connection lost after the write was sent, an error
+        /// answered after the write was stored (a proxy's 502/504, an app failing after its
+        /// insert). It may have happened.
         case unknown
     }
 

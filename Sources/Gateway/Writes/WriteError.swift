@@ -80,8 +80,10 @@ struct WriteFailed: HTTPResponseError {
             case .rateLimited, .circuitOpen, .unavailable, .reauthBlocked, .reauthSuspected, .reauthRequired,
                 .notConfigured, .accessExpired:
                 return .notDone
-            case .status: return .notDone
-            case .timeout, .badResponse, .unreachable: return failure.mayHaveArrived ? .unknown : .notDone
+            // A 5xx may come after the write happened (a proxy's 502/504 once the app wrote; an
+            // app failing after its insert): unless the call is known to have come before
+            // anything was written (`mayHaveArrived` false), it may have happened.
+            case .status, .timeout, .badResponse, .unreachable: return failure.mayHaveArrived ? .unknown : .notDone
             }
         default:
             return .unknown

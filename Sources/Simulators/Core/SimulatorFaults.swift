@@ -4,8 +4,8 @@ import Model
 ///
 /// JSON form (all keys optional when decoding; `{}` clears every fault):
 /// ```json
-/// {"latency_ms": 0, "error_status": null, "error_rate": 1.0, "down": null, "garbage": false, "method": null,
-///  "hostile_body": null}
+/// {"latency_ms": 0, "error_status": null, "error_rate": 1.0, "error_after": false, "down": null,
+///  "garbage": false, "method": null, "hostile_body": null}
 /// ```
 /// `method` (e.g. `"PUT"`) limits every fault to requests of that method; null: all of them.
 /// They apply in this order:
@@ -16,7 +16,10 @@ import Model
 /// 3. `error_status` with `error_rate` (0...1, default 1.0): answers that status with FastAPI's
 ///    shape `{"detail":"simulated failure"}` for that fraction of requests. An injected 429 also
 ///    carries `Retry-After: 60` (``retryAfterSeconds``, what PRSNL's slowapi sends) unless the
-///    backend's own answer has one.
+///    backend's own answer has one. With `error_after` the request is handled first — a write
+///    is done — and the error answered instead of its answer: a proxy that answers 502/504 after
+///    the app wrote, or an app that fails after its insert (PRSNL's capture commits no
+///    transaction around its steps).
 /// 4. `garbage`: answers 200 with `content-type: application/json` and a body that is not JSON.
 /// 5. `hostile_body` (``HostileBody``): the answer's body is one a gateway must survive — with
 ///    `error_status` the error answer carries it, without it a 200 does.
@@ -27,6 +30,9 @@ public struct SimulatorFaults: Codable, Sendable, Equatable {
     public var errorStatus: Int?
     /// Fraction (0...1) of requests that get `errorStatus`.
     public var errorRate: Double
+    /// Answer `errorStatus` after the backend handled the request (its write is done), not
+    /// instead of handling it.
+    public var errorAfter: Bool
     /// nil, `"refuse"` (close without answering) or `"reset"` (TCP RST without answering).
     public var down: String?
     /// Answer 200 with a non-JSON body (`<html>oops{`) labelled `application/json`.
@@ -47,13 +53,15 @@ public struct SimulatorFaults: Codable, Sendable, Equatable {
     public static let garbageBody = "<html>oops{"
 
     public init(
-        latencyMs: Int = 0, errorStatus: Int? = nil, errorRate: Double = 1.0, down: String? = nil,
+        latencyMs: Int = 0, errorStatus: Int? = nil, errorRate: Double = 1.0, errorAfter: Bool = false,
+        down: String? = nil,
         garbage: Bool = false,
         method: String? = nil, hostileBody: HostileBody? = nil
     ) {
         self.latencyMs = latencyMs
         self.errorStatus = errorStatus
         self.errorRate = errorRate
+        self.errorAfter = errorAfter
         self.down = down
         self.garbage = garbage
         self.method = method
@@ -76,6 +84,7 @@ public struct SimulatorFaults: Codable, Sendable, Equatable {
         case latencyMs = "latency_ms"
         case errorStatus = "error_status"
         case errorRate = "error_rate"
+        case errorAfter = "error_after"
         case down
         case garbage
         case method
@@ -87,6 +96,7 @@ public struct SimulatorFaults: Codable, Sendable, Equatable {
         self.latencyMs = try c.decodeIfPresent(Int.self, forKey: .latencyMs) ?? 0
         self.errorStatus = try c.decodeIfPresent(Int.self, forKey: .errorStatus)
         self.errorRate = try c.decodeIfPresent(Double.self, forKey: .errorRate) ?? 1.0
+        self.errorAfter = try c.decodeIfPresent(Bool.self, forKey: .errorAfter) ?? false
         self.down = try c.decodeIfPresent(String.self, forKey: .down)
         self.garbage = try c.decodeIfPresent(Bool.self, forKey: .garbage) ?? false
         self.method = try c.decodeIfPresent(String.self, forKey: .method)
@@ -101,6 +111,7 @@ public struct SimulatorFaults: Codable, Sendable, Equatable {
         try c.encode(latencyMs, forKey: .latencyMs)
         try c.encode(errorStatus, forKey: .errorStatus)
         try c.encode(errorRate, forKey: .errorRate)
+        try c.encode(errorAfter, forKey: .errorAfter)
         try c.encode(down, forKey: .down)
         try c.encode(garbage, forKey: .garbage)
         try c.encode(method, forKey: .method)
@@ -124,6 +135,7 @@ public struct SimulatorFaults: Codable, Sendable, Equatable {
             "latency_ms": .int(latencyMs),
             "error_status": errorStatus.map(JSONValue.int) ?? .null,
             "error_rate": .double(errorRate),
+            "error_after": .bool(errorAfter),
             "down": down.map(JSONValue.string) ?? .null,
             "garbage": .bool(garbage),
             "method": method.map(JSONValue.string) ?? .null,

@@ -135,6 +135,10 @@ struct SimulatorResponder<Backend: SimulatorBackend>: HTTPResponder {
         if let status = faults.errorStatus, (100...599).contains(status), faults.errorRate > 0,
             faults.errorRate >= 1 || Double.random(in: 0..<1) < faults.errorRate
         {
+            if faults.errorAfter {
+                // The request is handled — its write done — and its answer lost.
+                _ = await backend.handle(sim)
+            }
             var response = backend.faultResponse(status: status)
             if status == 429, response.headers[.retryAfter] == nil {
                 response.headers[.retryAfter] = String(SimulatorFaults.retryAfterSeconds)
