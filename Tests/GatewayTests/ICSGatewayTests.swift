@@ -37,7 +37,10 @@ struct ICSGatewayTests {
     }
 
     @Test func feedsAreAskedConditionallyOncePerRefreshAndChangesShow() async throws {
-        let clock = HotPathTests.SteppingClock()
+        // At noon of the local day: the 1,901 s below must not cross midnight (from 23:29 on it
+        // did, and the new event was on "yesterday").
+        let clock = HotPathTests.SteppingClock(
+            LocalDate.today(in: DemoHarness.zone).date(hour: 12, minute: 0, in: DemoHarness.zone))
         try await withDemo(now: { clock.read() }) { demo in
             let first = try await events(demo)
             #expect(first["sections"]?["subscribed"]?["status"] == .string("ok"))
