@@ -151,7 +151,8 @@ struct FitIQFoodLogsTests {
 
     @Test func everyFieldIsCheckedBeforeAnythingIsSent() async throws {
         try await Self.withSimulator { sim, context in
-            let valid = FoodLogInput(foodID: "x", foodSource: "database", mealType: "lunch", servings: 1)
+            let valid = FoodLogInput(
+                foodID: "6f1c2a3b-4d5e-4f60-8a71-92b3c4d5e6f7", foodSource: "database", mealType: "lunch", servings: 1)
             var cases: [(String, FoodLogInput)] = []
             func with(_ label: String, _ change: (inout FoodLogInput) -> Void) {
                 var input = valid
@@ -161,6 +162,8 @@ struct FitIQFoodLogsTests {
             with("empty food_id") { $0.foodID = "" }
             with("blank food_id") { $0.foodID = "   " }
             with("long food_id") { $0.foodID = String(repeating: "a", count: 101) }
+            with("food_id not a UUID") { $0.foodID = "f1" }
+            with("food_id padded") { $0.foodID = " 6f1c2a3b-4d5e-4f60-8a71-92b3c4d5e6f7" }
             with("food_source") { $0.foodSource = "restaurant" }
             with("food_source case") { $0.foodSource = "Database" }
             with("meal_type") { $0.mealType = "brunch" }
@@ -337,7 +340,9 @@ struct FitIQFoodLogsTests {
     @Test func notConfigured() async throws {
         let error = await Self.error {
             _ = try await FitIQFoodLogs.log(
-                FoodLogInput(foodID: "x", foodSource: "custom", mealType: "snack", servings: 1),
+                FoodLogInput(
+                    foodID: "6f1c2a3b-4d5e-4f60-8a71-92b3c4d5e6f7", foodSource: "custom", mealType: "snack", servings: 1
+                ),
                 context: Self.context(ProfileConfig()))
         }
         #expect((error as? BackendError)?.kind == .notConfigured)

@@ -206,9 +206,32 @@ struct MealsAndItemsTests {
                 let today = try await client.execute(uri: "/v1/today", method: .get).json
                 #expect(calories(today) == calories(beforeToday))
 
+                // Sent again (its answer lost on the way back): the log this gateway deleted is
+                // gone, which is what was asked — 204, not "there never was such a log".
                 let again = try await client.execute(uri: "/v1/food-logs/\(logID)", method: .delete)
-                #expect(again.status == .notFound)
-                #expect(try again.json["error"]?["code"] == .string("not_found"))
+                #expect(again.status == .noContent)
+                #expect(demo.calls(.fitiq, "DELETE /api/v1/food-logs/\(logID)") == 2)
+                // A log nobody deleted here is still not found.
+                let unknown = try await client.execute(
+                    uri: "/v1/food-logs/6f1c2a3b-4d5e-4f60-8a71-92b3c4d5e6f7", method: .delete)
+                #expect(unknown.status == .notFound)
+                #expect(try unknown.json["error"]?["code"] == .string("not_found"))
+
+                // FitIQ deletes and a proxy answers 504: the client is told it failed, and its
+                // retry (no key) finds the log gone — 204.
+                let second = try await client.execute(
+                    uri: "/v1/food-logs", method: .post, headers: Self.json,
+                    body: ByteBuffer(
+                        string:
+                            #"{"food_id":"\#(bananaID)","food_source":"\#(source)","meal_type":"snack","servings":1}"#))
+                let secondID = try #require(try second.json["food_log"]?["id"]?.stringValue)
+                _ = try await demo.call(
+                    .fitiq, .POST, "/_sim/faults", json: #"{"error_status":504,"error_after":true,"method":"DELETE"}"#)
+                let lost = try await client.execute(uri: "/v1/food-logs/\(secondID)", method: .delete)
+                #expect(lost.status == .badGateway)
+                _ = try await demo.call(.fitiq, .POST, "/_sim/faults", json: "{}")
+                let retried = try await client.execute(uri: "/v1/food-logs/\(secondID)", method: .delete)
+                #expect(retried.status == .noContent)
 
                 let callsBefore = Self.allCalls(demo, .fitiq)
                 let bad = try await client.execute(uri: "/v1/food-logs/not-a-uuid", method: .delete)

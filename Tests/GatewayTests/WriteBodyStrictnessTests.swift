@@ -77,11 +77,13 @@ struct WriteBodyStrictnessTests {
                 // Beyond a double: not a number the decoder takes, refused as a body.
                 let huge = try await post(
                     client, "/v1/food-logs",
-                    #"{"food_id":"x","food_source":"database","meal_type":"snack","servings":1e999}"#)
+                    #"{"food_id":"6f1c2a3b-4d5e-4f60-8a71-92b3c4d5e6f7","food_source":"database","meal_type":"snack","servings":1e999}"#
+                )
                 #expect(huge.status == .badRequest)
                 let below = try await post(
                     client, "/v1/food-logs",
-                    #"{"food_id":"x","food_source":"database","meal_type":"snack","servings":0.005}"#)
+                    #"{"food_id":"6f1c2a3b-4d5e-4f60-8a71-92b3c4d5e6f7","food_source":"database","meal_type":"snack","servings":0.005}"#
+                )
                 #expect(below.message.contains("0.01"), "\(below.message)")
             }
             #expect(writes(demo, .fitiq, "food-logs") == 0)

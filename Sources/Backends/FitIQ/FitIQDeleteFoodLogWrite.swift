@@ -2,9 +2,10 @@ import Foundation
 import Model
 
 /// `DELETE /v1/food-logs/{id}` → FitIQ's `DELETE /api/v1/food-logs/{id}` → 204 without a body.
-/// FitIQ's 404 is `not_found` (no such log, also when it was already deleted), its 403
-/// `upstream_rejected` 403 (another user's log). The id is a UUID (FitIQ's ids are), checked
-/// before any call.
+/// FitIQ's 404 is `not_found` (no such log), its 403 `upstream_rejected` 403 (another user's
+/// log) — except for a log this gateway deleted, or may have deleted (a timeout, a 5xx), within
+/// the day: a DELETE sent again for it finds it gone and answers 204 (`FitIQDeletedLogs`). The
+/// id is a UUID (FitIQ's ids are), checked before any call.
 ///
 /// What it makes wrong: the cached nutrition and food logs of the log's local day. FitIQ has no
 /// call that reads one log, so the day is not known without listing logs first; instead every
@@ -29,11 +30,20 @@ public struct FitIQDeleteFoodLogWrite: BackendWrite {
 
     public func perform(_ request: WriteRequest, context: OperationContext) async throws -> WriteResult {
         let id = try Self.id(request)
+        let client = try FitIQClient.make(context)
+        let deleted = FitIQDeletedLogs.shared(context.sessions, scope: FitIQClient.scope(client.settings))
         do {
-            try await FitIQClient.make(context).delete("/api/v1/food-logs/" + QueryString.pathSegment(id))
+            try await client.delete("/api/v1/food-logs/" + QueryString.pathSegment(id))
+            await deleted.remember(id)
         } catch let error as BackendError where error.kind == .rejected && error.status == 404 {
-            throw BackendError(
-                .notFound, backend: FitIQClient.backend, message: "FitIQ has no food log \(id)", status: 404)
+            // Gone: by this gateway's earlier DELETE, whose answer the client may not have seen.
+            guard await deleted.wasDeleted(id) else {
+                throw BackendError(
+                    .notFound, backend: FitIQClient.backend, message: "FitIQ has no food log \(id)", status: 404)
+            }
+        } catch  where BackendError.mayHaveBeenDone(error) {
+            await deleted.remember(id)
+            throw error
         }
         return WriteResult(
             status: 204, body: Data(),

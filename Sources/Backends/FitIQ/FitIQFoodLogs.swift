@@ -10,7 +10,9 @@ public struct FoodLogInput: Sendable, Codable, Equatable {
     /// The gateway's bound (FitIQ states none): a typo such as 1000 for 1.000 is refused.
     public static let maximumServings = 100.0
     public static let maximumNotesLength = 500
-    public static let maximumFoodIDLength = 100
+    /// A UUID's pattern, as /openapi.json states `food_id`'s.
+    public static let foodIDPattern =
+        "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$"
 
     public var foodID: String
     /// `custom`, `barcode` or `database`.
@@ -47,10 +49,10 @@ public struct FoodLogInput: Sendable, Codable, Equatable {
 
     /// Checks every field; the first problem is a 400 naming the field.
     public func validate() throws(WriteRefusal) {
-        let id = foodID.trimmingCharacters(in: .whitespaces)
-        guard !id.isEmpty, id.count <= Self.maximumFoodIDLength, !id.unicodeScalars.contains(where: Self.isControl)
-        else {
-            throw .badInput("food_id must be 1 to \(Self.maximumFoodIDLength) characters")
+        // FitIQ's published description: `food_id` `format: uuid` (its foods' ids are UUIDs); any
+        // other is refused here, before FitIQ is called.
+        guard UUID(uuidString: foodID) != nil else {
+            throw .badInput("food_id must be a food's id (a UUID, as FitIQ's foods have)")
         }
         guard Self.foodSources.contains(foodSource) else {
             throw .badInput("food_source must be one of \(Self.foodSources.joined(separator: ", "))")

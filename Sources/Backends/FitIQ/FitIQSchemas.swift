@@ -101,8 +101,9 @@ public enum FitIQSchemas {
         schema: .closedObject(
             [
                 "food_id": .text(
-                    min: 1, max: FoodLogInput.maximumFoodIDLength,
-                    description: "The id (a UUID) of a food of FitIQ's catalog or the user's own; FitIQ refuses others."
+                    min: 36, max: 36, format: .uuid, pattern: FoodLogInput.foodIDPattern,
+                    description:
+                        "The id (a UUID) of a food of FitIQ's catalog or the user's own; another text is a 400, an unknown food FitIQ's 404."
                 ),
                 "food_source": .enumeration(FoodLogInput.foodSources),
                 "meal_type": .enumeration(FoodLogInput.mealTypes),

@@ -80,7 +80,9 @@ public final class ReloadableGateway: Sendable {
                     problems: [
                         .init(
                             file: nil, line: nil, key: nil,
-                            message: "the reload did not end within 60 s; it goes on, and /readyz shows its outcome")
+                            message:
+                                "the reload did not end within \(ReloadSerial<ReloadOutcome>.limit.components.seconds) s; it goes on, and /readyz shows its outcome"
+                        )
                     ])
             }
         ) { await self.reloadNow() }
