@@ -852,10 +852,16 @@ def write_checks(base, spec, simulators):
     def delete_food_log_again():
         assert "id" in logged, "no food log was created"
         path = "/v1/food-logs/" + urllib.parse.quote(logged["id"], safe="")
+        write("delete", "/v1/food-logs/{id}", path, expected={204})
+        return "204: gone, as asked"
+    check("DELETE /v1/food-logs/{id} sent again for the log it deleted → 204", delete_food_log_again)
+
+    def delete_unknown_food_log():
+        path = "/v1/food-logs/6f1c2a3b-4d5e-4f60-8a71-92b3c4d5e6f7"
         answer = write("delete", "/v1/food-logs/{id}", path, expected={404})[0]
         assert answer["error"]["code"] == "not_found", answer
         return answer["error"]["code"]
-    check("DELETE /v1/food-logs/{id} of a deleted log → 404 not_found", delete_food_log_again)
+    check("DELETE /v1/food-logs/{id} of a log nobody deleted here → 404 not_found", delete_unknown_food_log)
 
     def delete_food_log_bad_id():
         answer = write("delete", "/v1/food-logs/{id}", "/v1/food-logs/not-a-uuid", expected={400})[0]
