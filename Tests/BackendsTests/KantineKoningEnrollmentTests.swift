@@ -102,6 +102,43 @@ struct KantineKoningEnrollmentTests {
         }
     }
 
+    /// A 401 that is not one of the refusals the club app ends an enrollment for (here the
+    /// server's generic `{"errors":{"detail":"Unauthorized"}}`) is an ordinary failure of that
+    /// call: nothing is marked, and the next refresh asks again and serves.
+    @Test func anOrdinary401EndsNoEnrollment() async throws {
+        let good = Self.enrollment(KK.demoEnrollments[0])
+        try await Self.withSimulator([good]) { sim, context in
+            sim.control.setFaults(SimulatorFaults(errorStatus: 401))
+            let error = await #expect(throws: BackendError.self) { _ = try await Self.fetch(context) }
+            #expect(error?.status == 401)
+            #expect(error?.message.contains("tried again on the next refresh") == true, "\(String(describing: error))")
+            #expect(await Self.sources(context)[0]["invalid"] == .null)
+            sim.control.clearFaults()
+            sim.control.resetStats()
+            let again = try await Self.fetch(context)
+            #expect(sim.control.calls(Self.list) == 1, "asked again")
+            #expect(again.issues.isEmpty && !again.diensten.isEmpty)
+        }
+    }
+
+    /// Two clubs' diensten that share an id are two diensten: each club is a database schema of
+    /// its own, and no source says ids cannot meet.
+    @Test func dienstenAreKeyedByClubAndID() {
+        func row(_ tenant: String) -> JSONValue {
+            .object([
+                "id": .string("d-1"), "tenant_id": .string(tenant), "start_tijd": .string("2026-11-28T09:00:00Z"),
+                "eind_tijd": .string("2026-11-28T11:00:00Z"), "minimum_bemanning": .int(2),
+                "status": .string("ingepland"),
+            ])
+        }
+        let first = KantineKoningSettings.Enrollment(tenant: "a", role: "member", token: Secret("t1"), label: "a")
+        let second = KantineKoningSettings.Enrollment(tenant: "b", role: "member", token: Secret("t2"), label: "b")
+        let merged = KantineKoningDienstenOperation.merge(
+            [(first, [row("a")]), (second, [row("b")]), (first, [row("a")])], zone: Self.zone, now: Self.now)
+        #expect(merged.count == 2)
+        #expect(Set(merged.map(\.tenant)) == ["a", "b"])
+    }
+
     @Test func anEndedSeasonIsForgottenWhenTheClubsTokenChanges() async throws {
         let good = Self.enrollment(KK.demoEnrollments[0])
         let ended = Self.enrollment(KK.seasonEndedEnrollment)

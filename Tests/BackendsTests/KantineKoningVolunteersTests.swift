@@ -105,16 +105,22 @@ struct KantineKoningVolunteersTests {
             #expect(read.volunteers == added.volunteers)
             #expect(read == added)
 
-            // A duplicate, in any case, is refused before anything is sent.
+            // A duplicate is refused before anything is sent.
             let duplicate = await Self.refusal {
-                try await KantineKoningVolunteers.add(name: "TESTPIET", toDienst: dienst.id, context: context)
+                try await KantineKoningVolunteers.add(name: "Testpiet", toDienst: dienst.id, context: context)
             }
             #expect(duplicate?.status == 409)
             #expect(duplicate?.message.contains("Testpiet") == true)
             #expect(Self.writes(sim, dienst.id) == (1, 0))
 
+            // Names are compared exactly, as in the club app: "testpiet" is not on it.
+            let otherCase = await Self.refusal {
+                try await KantineKoningVolunteers.remove(name: "testpiet", fromDienst: dienst.id, context: context)
+            }
+            #expect(otherCase?.status == 404)
+            #expect(otherCase?.message.contains("Testpiet") == true, "names the one that differs by case")
             let removed = try await KantineKoningVolunteers.remove(
-                name: "testpiet", fromDienst: dienst.id, context: context)
+                name: "Testpiet", fromDienst: dienst.id, context: context)
             #expect(removed.volunteers == dienst.volunteers)
             #expect(removed.role == "manager")
             #expect(Self.writes(sim, dienst.id) == (1, 1))
@@ -125,6 +131,30 @@ struct KantineKoningVolunteersTests {
             }
             #expect(gone?.status == 404)
             #expect(Self.writes(sim, dienst.id) == (1, 1))
+        }
+    }
+
+    /// Two household profiles managing one team add the same name at once: changes to one dienst
+    /// run one at a time whichever profile makes them, so the second sees the first's name and
+    /// is refused — the club (which checks no duplicates) gets it once.
+    @Test func twoProfilesAddingOneNameAtOnceAddItOnce() async throws {
+        try await Self.withSimulator { sim, context in
+            let dienst = try Self.futureManagerDienst(try await Self.diensten(context))
+            var partner = context
+            partner.profileName = "partner"
+            sim.control.setFaults(SimulatorFaults(latencyMs: 300, method: "POST"))
+            async let first = Self.error {
+                try await KantineKoningVolunteers.add(name: "Piet", toDienst: dienst.id, context: context)
+            }
+            async let second = Self.error {
+                try await KantineKoningVolunteers.add(name: "Piet", toDienst: dienst.id, context: partner)
+            }
+            let errors = await [first, second].compactMap { $0 }
+            sim.control.clearFaults()
+            #expect(errors.count == 1)
+            #expect((errors.first as? WriteRefusal)?.status == 409)
+            let read = try #require(try await Self.diensten(context).first { $0.id == dienst.id })
+            #expect(read.volunteers.filter { $0 == "Piet" }.count == 1, "\(read.volunteers)")
         }
     }
 

@@ -327,8 +327,8 @@ struct WriteTests {
 
                 let twice = try await client.execute(
                     uri: "/v1/diensten/\(id)/volunteers", method: .post, headers: Self.json,
-                    body: ByteBuffer(string: #"{"name":"TESTNAAM"}"#))
-                #expect(twice.status == .conflict, "duplicates are case-insensitive")
+                    body: ByteBuffer(string: #"{"name":"Testnaam"}"#))
+                #expect(twice.status == .conflict)
                 for name in ["", "               ", "Zestienkarakters"] {
                     let bad = try await client.execute(
                         uri: "/v1/diensten/\(id)/volunteers", method: .post, headers: Self.json,
@@ -352,6 +352,55 @@ struct WriteTests {
                     uri: "/v1/diensten/no-such-dienst/volunteers", method: .post, headers: Self.json,
                     body: ByteBuffer(string: #"{"name":"Piet"}"#))
                 #expect(unknown.status == .notFound)
+            }
+        }
+    }
+
+    /// Names are told apart by case, as in the club app: "jan" may join "Jan", and removing
+    /// "jan" leaves "Jan".
+    @Test func volunteersDifferingByCaseAreKeptApart() async throws {
+        try await withDemo { demo in
+            try await demo.test { client in
+                let dienst = try await Self.dienst(client) { $0["role"] == .string("manager") }
+                let id = try #require(dienst["id"]?.stringValue)
+                for name in ["Jan", "jan"] {
+                    let added = try await client.execute(
+                        uri: "/v1/diensten/\(id)/volunteers", method: .post, headers: Self.json,
+                        body: ByteBuffer(string: #"{"name":"\#(name)"}"#))
+                    #expect(added.status == .ok, "\(name)")
+                }
+                let removed = try await client.execute(uri: "/v1/diensten/\(id)/volunteers/jan", method: .delete)
+                #expect(removed.status == .ok)
+                let left = try removed.json["dienst"]?["volunteers"]?.arrayValue ?? []
+                #expect(left.contains(.string("Jan")) && !left.contains(.string("jan")), "\(left)")
+                let again = try await client.execute(uri: "/v1/diensten/\(id)/volunteers/jan", method: .delete)
+                #expect(again.status == .notFound)
+                #expect(try again.json["error"]?["message"]?.stringValue?.contains("Jan") == true)
+            }
+        }
+    }
+
+    /// A volunteer add whose answer was lost (the club stored it, then answered 504) shows on the
+    /// next read, without a no-cache: the cached diensten are dropped on "may have happened" as
+    /// on success.
+    @Test func anAddWhoseOutcomeIsUnknownShowsOnTheNextRead() async throws {
+        try await withDemo { demo in
+            try await demo.test { client in
+                let dienst = try await Self.dienst(client) {
+                    $0["role"] == .string("manager") && ($0["open_spots"]?.numberValue ?? 0) > 0
+                }
+                let id = try #require(dienst["id"]?.stringValue)
+                _ = try await demo.call(
+                    .kantinekoning, .POST, "/_sim/writes/fail", json: #"{"status":504,"after_write":true}"#)
+                let lost = try await client.execute(
+                    uri: "/v1/diensten/\(id)/volunteers", method: .post, headers: Self.json,
+                    body: ByteBuffer(string: #"{"name":"Verloren"}"#))
+                #expect(lost.status == .badGateway)
+                let listed =
+                    try await client.execute(uri: "/v1/diensten", method: .get).json["diensten"]?.arrayValue ?? []
+                #expect(
+                    listed.first { $0["id"] == .string(id) }?["volunteers"]?.arrayValue?.contains(.string("Verloren"))
+                        == true, "the next read shows the add that landed")
             }
         }
     }

@@ -355,8 +355,13 @@ struct KantineKoningSimulatorTests {
             #expect(seen["updated_at"] as? String == "2026-11-23T11:00:00.000000Z")
             #expect((seen["aanmeldingen"] as? [String])?.contains("Anne Marie") == true)
 
-            let removed = try await client.send(
+            // The exact name only: "anne marie" is not "Anne Marie".
+            let otherCase = try await client.send(
                 .DELETE, sim, Self.volunteerPath(id) + "&naam=anne%20marie", headers: kkAuth(KK.demoManagerToken))
+            #expect(otherCase.status == 404)
+            #expect(otherCase.object["error"] as? String == "volunteer_not_found")
+            let removed = try await client.send(
+                .DELETE, sim, Self.volunteerPath(id) + "&naam=Anne%20Marie", headers: kkAuth(KK.demoManagerToken))
             #expect(removed.status == 200)
             #expect(removed.kkDienst["aanmeldingen"] as? [String] == before)
 

@@ -47,6 +47,11 @@ public struct FitIQDeleteFoodLogWrite: BackendWrite {
         }
         return WriteResult(
             status: 204, body: Data(),
-            invalidations: [FitIQNutritionOperation().name, FitIQFoodLogsOperation().name].map(CacheInvalidation.all))
+            invalidations: invalidationsIfItMayHaveHappened(request))
+    }
+
+    /// Every cached day's nutrition and food logs, also after a delete whose outcome is unknown.
+    public func invalidationsIfItMayHaveHappened(_ request: WriteRequest) -> [CacheInvalidation] {
+        [FitIQNutritionOperation().name, FitIQFoodLogsOperation().name].map(CacheInvalidation.all)
     }
 }

@@ -37,4 +37,10 @@ public struct FitIQLogFoodWrite: BackendWrite {
                 }
             })
     }
+
+    /// Every cached day's nutrition and food logs, after a log whose outcome is unknown (the day
+    /// FitIQ would store it on is its own clock's when no `logged_at` was sent).
+    public func invalidationsIfItMayHaveHappened(_ request: WriteRequest) -> [CacheInvalidation] {
+        [FitIQNutritionOperation().name, FitIQFoodLogsOperation().name].map(CacheInvalidation.all)
+    }
 }

@@ -2,10 +2,12 @@ import Foundation
 import Model
 
 /// Kantine Koning over HTTP (docs/backends/kantinekoning.md): one opaque Bearer token per
-/// enrollment, each call made with its own enrollment's token. A token refused on one
-/// enrollment marks that enrollment invalid until its token changes; `token_revoked` with
-/// reason `season_ended` marks the tenant's season over until its tokens change, probed again
-/// once a day (`KantineKoningSeasons`, remembered in the vault).
+/// enrollment, each call made with its own enrollment's token. A refusal that ends the
+/// enrollment in the club app (`invalid_token`, `device_not_found`, `token_revoked` for a reason
+/// other than season_ended) marks that enrollment invalid until its token changes;
+/// `token_revoked` with reason `season_ended` marks the tenant's season over until its tokens
+/// change, probed again once a day (`KantineKoningSeasons`, remembered in the vault). Any other
+/// 401 is an ordinary failure of that call, tried again on the next refresh, as in the app.
 public struct KantineKoningClient: Sendable {
     public static let backend = "kantinekoning"
     static let prefix = "/api/mobile/v1"
@@ -113,6 +115,7 @@ public struct KantineKoningClient: Sendable {
             return .diensten(Self.dienstRows(value))
         } catch let error as KantineKoningTokenError {
             await refused(enrollment, error)
+            guard error.seasonEnded || error.endsEnrollment else { return .failed(error.ordinaryFailure(enrollment)) }
             return .tokenRefused(code: error.code, message: error.message, seasonEnded: error.seasonEnded)
         } catch let error as BackendError {
             return .failed(error)
@@ -127,11 +130,12 @@ public struct KantineKoningClient: Sendable {
         LenientList.items(in: value, keys: ["diensten", "data"]) ?? []
     }
 
-    /// Remembers a token refusal: the tenant's season, or this enrollment's token.
+    /// Remembers a token refusal that lasts: the tenant's season, or this enrollment's token.
+    /// Any other 401 is remembered by nothing (the next refresh asks again).
     func refused(_ enrollment: KantineKoningSettings.Enrollment, _ error: KantineKoningTokenError) async {
         if error.seasonEnded {
             await seasons.markOver(tenant: enrollment.tenant, settings: settings, at: now)
-        } else {
+        } else if error.endsEnrollment {
             await seasons.markInvalid(
                 enrollment, KantineKoningInvalidToken(code: error.code, message: error.message, at: now))
         }
@@ -181,7 +185,24 @@ struct KantineKoningTokenError: Error {
                     ? "the club's season has ended" : "the enrollment token was revoked (\(reason ?? "no reason"))"
             case "invalid_token": "the enrollment token is not valid"
             case "device_not_found": "the club no longer knows this device"
-            default: value?["message"]?.stringValue.map { BackendError.scrub($0) } ?? "the enrollment token was refused"
+            default: value?["message"]?.stringValue.map { BackendError.scrub($0) } ?? "the call was refused (401)"
             }
+    }
+
+    /// Whether the club app ends the enrollment for this refusal (`Repositories.swift`
+    /// `extractTokenError`): `invalid_token`, `device_not_found`, or `token_revoked` for a reason
+    /// other than season_ended (which ends the club's season instead). Any other 401 — another
+    /// code, a body that is not JSON — is an ordinary error there, tried again on the next refresh.
+    var endsEnrollment: Bool {
+        !seasonEnded && ["invalid_token", "device_not_found", "token_revoked"].contains(rawCode)
+    }
+
+    /// A 401 that ends nothing, as the failure of this one call.
+    func ordinaryFailure(_ enrollment: KantineKoningSettings.Enrollment) -> BackendError {
+        BackendError(
+            .rejected, backend: KantineKoningClient.backend,
+            message:
+                "\(enrollment.label): Kantine Koning refused the call (401, \(code)): \(message); tried again on the next refresh",
+            status: 401, mayHaveArrived: false)
     }
 }

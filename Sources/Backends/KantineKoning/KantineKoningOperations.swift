@@ -125,9 +125,12 @@ public struct KantineKoningDienstenOperation: BackendOperation {
                 guard let candidate = dienst(row, enrollment: enrollment, zone: zone) else { continue }
                 let updated = candidate.updatedAt.flatMap { LenientDate.parse($0) }
                 let start = LenientDate.parse(candidate.start) ?? .distantPast
-                guard let existing = byID[candidate.id] else {
-                    byID[candidate.id] = Candidate(dienst: candidate, start: start, updated: updated)
-                    order.append(candidate.id)
+                // Keyed by club and id: the app dedups by id alone, but each club is a database
+                // schema of its own, and nothing says two clubs' ids cannot meet.
+                let key = candidate.tenant + "|" + candidate.id
+                guard let existing = byID[key] else {
+                    byID[key] = Candidate(dienst: candidate, start: start, updated: updated)
+                    order.append(key)
                     continue
                 }
                 let role = existing.dienst.role == "manager" || candidate.role == "manager" ? "manager" : "member"
@@ -140,7 +143,7 @@ public struct KantineKoningDienstenOperation: BackendOperation {
                     }
                 var kept = replace ? Candidate(dienst: candidate, start: start, updated: updated) : existing
                 kept.dienst.role = role
-                byID[candidate.id] = kept
+                byID[key] = kept
             }
         }
         let all = order.compactMap { byID[$0] }

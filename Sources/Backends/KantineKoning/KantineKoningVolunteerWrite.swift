@@ -36,6 +36,11 @@ public struct KantineKoningVolunteerWrite: BackendWrite {
                     name: request.parameter("name"), fromDienst: id, context: context)
             }
         return try WriteResult(
-            status: 200, encoding: ["dienst": dienst], invalidations: [.all(KantineKoningDienstenOperation().name)])
+            status: 200, encoding: ["dienst": dienst], invalidations: invalidationsIfItMayHaveHappened(request))
+    }
+
+    /// The cached diensten, also after a change whose outcome is unknown (it may have landed).
+    public func invalidationsIfItMayHaveHappened(_ request: WriteRequest) -> [CacheInvalidation] {
+        [.all(KantineKoningDienstenOperation().name)]
     }
 }

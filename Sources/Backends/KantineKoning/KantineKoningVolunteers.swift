@@ -15,10 +15,15 @@ import NIOHTTP1
 ///   an open dienst without a team → 403 ("managers only");
 /// - future diensten only: one that has started (or ended) → 409;
 /// - names are trimmed, 1 to 15 characters, no control characters → else 400; adding a name that
-///   is already there (case-insensitive) → 409; removing a name that is not there → 404 (a
-///   longer name may be removed when it is there, e.g. typed in by the club's own admin).
+///   is already there → 409; removing a name that is not there → 404 (a longer name may be
+///   removed when it is there, e.g. typed in by the club's own admin). Names are compared
+///   exactly, as the app does (its duplicate check is case-sensitive, so "Jan" and "jan" can
+///   both be on a dienst, and its delete sends the name as shown): removing "jan" never removes
+///   "Jan".
 ///
-/// Changes to one dienst run one at a time (the duplicate check and the write stay together).
+/// Changes to one dienst run one at a time, whichever household profile makes them (the
+/// duplicate check and the write stay together: two profiles managing one team cannot both add
+/// "Piet"); the call goes through a manager enrollment at the dienst's own club.
 /// The write is sent once: no retry after a timeout or a 5xx. An upstream refusal (4xx) is a
 /// `BackendError` `.rejected` with the upstream status and its scrubbed message.
 public enum KantineKoningVolunteers {
@@ -52,7 +57,7 @@ public enum KantineKoningVolunteers {
             throw WriteRefusal.badInput("name must be 1 to \(maximumNameLength) characters (after trimming)")
         }
         let client = try await KantineKoningClient.make(context)
-        let key = [context.profileName, client.settings.endpoint.baseURL, id].joined(separator: "|")
+        let key = [client.settings.endpoint.baseURL, id].joined(separator: "|")
         return try await queue.run(key, backend: KantineKoningSettings.backend) {
             let target = try await locate(id, client: client, context: context)
             return try await write(name: name, add: add, target: target, client: client, context: context)
@@ -92,8 +97,13 @@ public enum KantineKoningVolunteers {
             }
         }
         let shown = String(id.prefix(64))
-        guard let dienst = KantineKoningDienstenOperation.merge(seeing, zone: context.timeZone, now: context.now).first
-        else {
+        let found = KantineKoningDienstenOperation.merge(seeing, zone: context.timeZone, now: context.now)
+        guard found.count <= 1 else {
+            throw WriteRefusal.conflict(
+                "dienst \(shown) is at more than one club (\(found.map(\.tenant).joined(separator: ", "))); daygate cannot tell which is meant"
+            )
+        }
+        guard let dienst = found.first else {
             // Not knowing is not "not there": an enrollment that could not be read may see it.
             if let error = failed.first?.1 { throw error }
             let note = refused.isEmpty ? "" : " (not asked: \(refused.joined(separator: "; ")))"
@@ -104,7 +114,8 @@ public enum KantineKoningVolunteers {
                 "dienst \(shown) is open (no team has claimed it); only the manager of its team can change its volunteers"
             )
         }
-        guard let manager = seeing.map(\.0).first(where: { $0.role == "manager" }) else {
+        // The app writes with the dienst's own club and checks the role there.
+        guard let manager = seeing.map(\.0).first(where: { $0.role == "manager" && $0.tenant == dienst.tenant }) else {
             // A manager enrollment at that club that could not be read may be the one.
             if let error = failed.first(where: { $0.0.role == "manager" && $0.0.tenant == dienst.tenant })?.1 {
                 throw error
@@ -129,7 +140,7 @@ public enum KantineKoningVolunteers {
             throw WriteRefusal.conflict(
                 "volunteers can only be changed for future diensten; this one started at \(dienst.start)")
         }
-        let existing = dienst.volunteers.first { $0.lowercased() == name.lowercased() }
+        let existing = dienst.volunteers.first { $0 == name }
         let path = "/diensten/" + QueryString.pathSegment(dienst.id) + "/volunteer?"
         let tenant = target.enrollment.tenant
         let response: UpstreamHTTP.Response
@@ -144,9 +155,10 @@ public enum KantineKoningVolunteers {
                 guard name.count <= maximumNameLength else {
                     throw WriteRefusal.badInput("name must be 1 to \(maximumNameLength) characters (after trimming)")
                 }
-                throw WriteRefusal.notFound("\(name) is not a volunteer on this dienst")
+                let alike = dienst.volunteers.filter { $0.lowercased() == name.lowercased() }
+                let hint = alike.isEmpty ? "" : " (names differ by case here: it has \(alike.joined(separator: ", ")))"
+                throw WriteRefusal.notFound("\(name) is not a volunteer on this dienst\(hint)")
             }
-            // The name as the club has it, so the server's own comparison cannot miss it.
             response = try await send(
                 .DELETE, path + QueryString.encode([("tenant", tenant), ("naam", existing)]), body: nil,
                 enrollment: target.enrollment, client: client, context: context
@@ -157,7 +169,11 @@ public enum KantineKoningVolunteers {
         }
         // Written, but the answer did not carry the dienst: show the change on what was read.
         var volunteers = dienst.volunteers
-        if add { volunteers.append(name) } else { volunteers.removeAll { $0.lowercased() == name.lowercased() } }
+        if add {
+            volunteers.append(name)
+        } else if let index = volunteers.firstIndex(of: name) {
+            volunteers.remove(at: index)
+        }
         return Dienst(
             id: dienst.id, tenant: dienst.tenant, team: dienst.team, start: dienst.start, end: dienst.end,
             location: dienst.location,

@@ -20,10 +20,14 @@ public struct PRSNLCaptureWrite: BackendWrite {
         try input.validate()
         let answer = try await PRSNLCaptures.capture(input, context: context)
         return try WriteResult(
-            status: 202, encoding: ["capture": answer],
-            invalidations: [
-                PRSNLTimelineOperation().name, PRSNLTimelineCursorOperation().name, PRSNLSearchOperation().name,
-                PRSNLTagsOperation().name,
-            ].map(CacheInvalidation.all))
+            status: 202, encoding: ["capture": answer], invalidations: invalidationsIfItMayHaveHappened(request))
+    }
+
+    /// The timeline, search results and tags, also after a capture whose outcome is unknown.
+    public func invalidationsIfItMayHaveHappened(_ request: WriteRequest) -> [CacheInvalidation] {
+        [
+            PRSNLTimelineOperation().name, PRSNLTimelineCursorOperation().name, PRSNLSearchOperation().name,
+            PRSNLTagsOperation().name,
+        ].map(CacheInvalidation.all)
     }
 }

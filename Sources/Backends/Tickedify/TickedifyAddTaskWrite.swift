@@ -22,9 +22,14 @@ public struct TickedifyAddTaskWrite: BackendWrite {
             encoding: [
                 "task": ["id": id, "title": title.trimmingCharacters(in: .whitespacesAndNewlines), "list": "inbox"]
             ],
-            invalidations: [
-                CacheInvalidation(TickedifyListOperation().name) { $0["list"]?.string == "inbox" },
-                .all(TickedifyCountsOperation().name),
-            ])
+            invalidations: invalidationsIfItMayHaveHappened(request))
+    }
+
+    /// The inbox and the counts, also after an add whose outcome is unknown.
+    public func invalidationsIfItMayHaveHappened(_ request: WriteRequest) -> [CacheInvalidation] {
+        [
+            CacheInvalidation(TickedifyListOperation().name) { $0["list"]?.string == "inbox" },
+            .all(TickedifyCountsOperation().name),
+        ]
     }
 }

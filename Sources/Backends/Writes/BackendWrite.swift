@@ -23,6 +23,11 @@ public protocol BackendWrite: Sendable {
 
     /// Calls the backend once and says what to answer and what to invalidate.
     func perform(_ request: WriteRequest, context: OperationContext) async throws -> WriteResult
+
+    /// What the write makes wrong if it happened, dropped also when its outcome is unknown (a
+    /// timeout, a 5xx, an answer lost: it may have landed), so the next read shows whether it
+    /// did. Default: nothing.
+    func invalidationsIfItMayHaveHappened(_ request: WriteRequest) -> [CacheInvalidation]
 }
 
 extension BackendWrite {
@@ -30,6 +35,8 @@ extension BackendWrite {
     public var honoursIdempotencyKey: Bool { method == .post }
 
     public func check(_ request: WriteRequest) throws {}
+
+    public func invalidationsIfItMayHaveHappened(_ request: WriteRequest) -> [CacheInvalidation] { [] }
 
     /// The query parameters the write takes: those its documentation declares (so the two
     /// cannot differ). Any other name in the request's query is a 400.

@@ -56,7 +56,14 @@ struct WriteRoutes: Sendable {
         }
         let request = input
         let run: @Sendable () async throws -> (HTTPResponse.Status, Data) = {
-            let result = try await perform(context) { try await write.perform(request, context: $0) }
+            let result: WriteResult
+            do {
+                result = try await perform(context) { try await write.perform(request, context: $0) }
+            } catch let failure as WriteFailed where failure.outcome == .unknown {
+                // It may have landed: the next read asks the backend, and shows whether it did.
+                await invalidate(write.invalidationsIfItMayHaveHappened(request), profile: context.profile)
+                throw failure
+            }
             await invalidate(result.invalidations, profile: context.profile)
             return (HTTPResponse.Status(code: result.status), result.body)
         }

@@ -356,7 +356,10 @@ struct KantineKoningBackend: SimulatorBackend {
             }
             let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !name.isEmpty else { return .failure(error(422, "invalid_name", "Naam is verplicht")) }
-            let existing = dienst.aanmeldingen.firstIndex { $0.lowercased() == name.lowercased() }
+            // The server's source is not public; the app sends the exact name to remove (and lets
+            // "Jan" and "jan" both be on a dienst), so the name is matched exactly, as a database
+            // `=` compares: removing "jan" leaves "Jan".
+            let existing = dienst.aanmeldingen.firstIndex { $0 == name }
             if add {
                 // The 15-character limit and the duplicate check are the app's (its UI), not
                 // the server's: the server stores the name as sent.
