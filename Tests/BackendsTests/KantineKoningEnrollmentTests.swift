@@ -164,34 +164,36 @@ struct KantineKoningEnrollmentTests {
         }
     }
 
-    @Test func anEndedSeasonIsProbedOnceADay() async throws {
+    /// A season end is final for the tokens it was answered to, as in the club app (the token is
+    /// cleared, and the server's reset deletes the season's teams and diensten): the club is not
+    /// asked again with them, a day later or a month later — only a new enrollment at the club
+    /// is. Even a club that reopened for the same tokens is not read through them.
+    @Test func anEndedSeasonIsFinalForItsTokens() async throws {
         let ended = Self.enrollment(KK.seasonEndedEnrollment)
         let good = Self.enrollment(KK.demoEnrollments[0])
         try await Self.withSimulator([good, ended]) { sim, context in
             _ = try await Self.fetch(context)
             #expect(sim.control.calls(Self.list) == 2)
-            var later = context
-            later.clock = RequestClock(now: Self.now.addingTimeInterval(23 * 3600), timeZone: Self.zone)
-            _ = try await Self.fetch(later)
-            #expect(sim.control.calls(Self.list) == 3, "within a day: not asked")
-            later.clock = RequestClock(now: Self.now.addingTimeInterval(24 * 3600 + 60), timeZone: Self.zone)
-            let probed = try await Self.fetch(later)
-            #expect(sim.control.calls(Self.list) == 5, "a day later: asked once")
-            #expect(probed.issues.map(\.code) == ["season_ended"])
-            _ = try await Self.fetch(later)
-            #expect(sim.control.calls(Self.list) == 6, "the probe renewed the mark")
+            for hours: Double in [23, 25, 24 * 30] {
+                var later = context
+                later.clock = RequestClock(now: Self.now.addingTimeInterval(hours * 3600), timeZone: Self.zone)
+                let again = try await Self.fetch(later)
+                #expect(again.issues.map(\.code) == ["season_ended"], "\(hours) h")
+                #expect(again.issues.first?.message.contains("new enrollment") == true)
+            }
+            #expect(sim.control.calls(Self.list) == 2 + 3, "only the open club is asked")
 
-            // A club that reopened: the probe answers and the mark is gone (a mark from a day
-            // ago, for the tokens configured now, at a club that answers), written where the
-            // gateway keeps its marks.
+            // A club whose mark is for the tokens configured now stays skipped, whatever it
+            // would answer.
             let seasons = KantineKoningSeasons(vault: KantineKoningClient.marks(context), profile: "default")
             let settings = try #require(context.profile.kantinekoning)
-            await seasons.markOver(tenant: good.tenant, settings: settings, at: Self.now.addingTimeInterval(-86_400))
+            await seasons.markOver(
+                tenant: good.tenant, settings: settings, at: Self.now.addingTimeInterval(-86_400 * 2))
             sim.control.resetStats()
-            let reopened = try await Self.fetch(context)
-            #expect(sim.control.calls(Self.list) == 1, "the open club is probed; the ended one still waits")
-            #expect(!reopened.diensten.isEmpty)
-            #expect(await seasons.mark(tenant: good.tenant) == nil)
+            let skipped = try await Self.fetch(context)
+            #expect(sim.control.calls(Self.list) == 0)
+            #expect(skipped.diensten.isEmpty)
+            #expect(await seasons.mark(tenant: good.tenant) != nil)
         }
     }
 
@@ -199,11 +201,10 @@ struct KantineKoningEnrollmentTests {
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         let mark = KantineKoningSeasonMark(markedAt: now, tokens: "abc")
         #expect(KantineKoningSeasonMark(record: mark.record) == mark)
-        #expect(mark.decide(tokens: "abc", now: now.addingTimeInterval(3600)) == .skip)
-        #expect(mark.decide(tokens: "abd", now: now.addingTimeInterval(3600)) == .clear)
-        #expect(mark.decide(tokens: "abc", now: now.addingTimeInterval(86_400)) == .probe)
-        // An older gateway's mark ("1") is probed: nobody knows its token or its day.
-        #expect(KantineKoningSeasonMark(record: "1").decide(tokens: "abc", now: now) == .probe)
+        #expect(mark.decide(tokens: "abc") == .skip)
+        #expect(mark.decide(tokens: "abd") == .clear)
+        // An older gateway's mark ("1") kept no tokens: adopted for the tokens of now, still skipped.
+        #expect(KantineKoningSeasonMark(record: "1").decide(tokens: "abc") == .adopt)
     }
 
     /// The list asks no `past_days` (the server looks back 365 days by default) and keeps the

@@ -6,7 +6,8 @@ import Model
 /// enrollment in the club app (`invalid_token`, `device_not_found`, `token_revoked` for a reason
 /// other than season_ended) marks that enrollment invalid until its token changes;
 /// `token_revoked` with reason `season_ended` marks the tenant's season over until its tokens
-/// change, probed again once a day (`KantineKoningSeasons`, remembered in the vault). Any other
+/// change — a new season needs a new enrollment (`KantineKoningSeasons`, remembered in the
+/// vault). Any other
 /// 401 is an ordinary failure of that call, tried again on the next refresh, as in the app.
 public struct KantineKoningClient: Sendable {
     public static let backend = "kantinekoning"
@@ -68,34 +69,33 @@ public struct KantineKoningClient: Sendable {
     var seasons: KantineKoningSeasons { KantineKoningSeasons(vault: marks, profile: profile) }
 
     /// Whether `enrollment` is called, and why not: a token refused before (until the token
-    /// changes), or a season that ended (until the tenant's tokens change; probed once a day).
-    /// `probing`: the tenant carries a season mark that a successful call ends. Both marks are
-    /// read at once (two vault reads in parallel, not in a row: this is on every cold fetch).
-    func gate(_ enrollment: KantineKoningSettings.Enrollment) async -> (
-        refusal: (code: String, message: String)?, probing: Bool
-    ) {
+    /// changes), or a season that ended (until the tenant's tokens change). Both marks are read
+    /// at once (two vault reads in parallel, not in a row: this is on every cold fetch).
+    func gate(_ enrollment: KantineKoningSettings.Enrollment) async -> (code: String, message: String)? {
         async let invalidMark = seasons.invalid(enrollment)
         async let seasonMark = seasons.mark(tenant: enrollment.tenant)
         if let invalid = await invalidMark {
             return (
-                (
-                    "enrollment_invalid",
-                    "\(invalid.message) (\(invalid.code), \(LenientDate.format(invalid.at, in: .gmt))); "
-                        + "not called until its token changes"
-                ), false
+                "enrollment_invalid",
+                "\(invalid.message) (\(invalid.code), \(LenientDate.format(invalid.at, in: .gmt))); "
+                    + "not called until its token changes"
             )
         }
-        guard let mark = await seasonMark else { return (nil, false) }
-        switch mark.decide(tokens: KantineKoningSeasons.tokens(at: enrollment.tenant, in: settings), now: now) {
+        guard let mark = await seasonMark else { return nil }
+        let ended = (
+            "season_ended",
+            "the season at \(enrollment.tenant) has ended; a new season needs a new enrollment "
+                + "(`daygate connect kantinekoning`)"
+        )
+        switch mark.decide(tokens: KantineKoningSeasons.tokens(at: enrollment.tenant, in: settings)) {
         case .skip:
-            return (("season_ended", "the season at \(enrollment.tenant) has ended"), false)
+            return ended
+        case .adopt:
+            await seasons.markOver(tenant: enrollment.tenant, settings: settings, at: mark.markedAt ?? now)
+            return ended
         case .clear:
             await seasons.clear(tenant: enrollment.tenant)
-            return (nil, false)
-        case .probe:
-            // Renewed before the call: the other requests of the day keep skipping it.
-            await seasons.markOver(tenant: enrollment.tenant, settings: settings, at: now)
-            return (nil, true)
+            return nil
         }
     }
 
@@ -103,15 +103,12 @@ public struct KantineKoningClient: Sendable {
     /// as the server looks back (its default: 365 days; the app sends no `past_days` and
     /// neither does the gateway: the caller keeps the window it asked for).
     func diensten(for enrollment: KantineKoningSettings.Enrollment, futureDays: Int) async -> EnrollmentResult {
-        let gate = await gate(enrollment)
-        if let refusal = gate.refusal {
+        if let refusal = await gate(enrollment) {
             return .skipped(code: refusal.code, message: refusal.message)
         }
         let query = QueryString.encode([("tenant", enrollment.tenant), ("future_days", String(futureDays))])
         do {
             let value = try await get("/diensten?" + query, enrollment: enrollment)
-            // The probe of an ended season succeeded: the club is back.
-            if gate.probing { await seasons.clear(tenant: enrollment.tenant) }
             return .diensten(Self.dienstRows(value))
         } catch let error as KantineKoningTokenError {
             await refused(enrollment, error)

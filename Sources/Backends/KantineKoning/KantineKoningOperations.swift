@@ -232,7 +232,7 @@ public struct KantineKoningLeaderboardOperation: BackendOperation {
         }
         let period = arguments["period"]?.string ?? "season"
         let value: JSONValue
-        if let refusal = await client.gate(enrollment).refusal {
+        if let refusal = await client.gate(enrollment) {
             throw BackendError(
                 .rejected, backend: backend, message: "\(enrollment.label): \(refusal.message) (\(refusal.code))",
                 status: 401)

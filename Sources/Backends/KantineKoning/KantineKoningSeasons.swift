@@ -5,11 +5,14 @@ import Model
 /// vault (the one place that spells its keys):
 ///
 /// - `season_ended:<tenant>` — a `token_revoked` answer with reason `season_ended`: the club's
-///   season is over and its enrollments are not called. The mark holds when it was made and a
-///   fingerprint of the tenant's tokens then (`KantineKoningSeasonMark`): a new token at the
-///   club (the next season's enrollment) clears it, and a day after it was made one call
-///   probes whether the club reopened (a probe that answers clears it; one refused again
-///   renews it).
+///   season is over and its enrollments are not called again with those tokens. In the club
+///   app a season end is final for the token (`AppStore.swift` `handleTokenRevocation` clears
+///   it), and the server's season reset deletes the teams and diensten the token was for: a new
+///   season needs a new enrollment. The mark holds when it was made and a fingerprint of the
+///   tenant's tokens then (`KantineKoningSeasonMark`): a new token at the club (the next
+///   season's enrollment, `daygate connect kantinekoning` or the config) clears it; the old
+///   tokens are never tried again, so a new season's diensten never attach to an old
+///   enrollment.
 /// - `invalid_token:<fingerprint of the token>` — any other token refusal (`invalid_token`,
 ///   `device_not_found`, `token_revoked` for another reason), as the app marks that
 ///   enrollment invalid: it is not called again until its token changes (a new token has
@@ -76,9 +79,6 @@ struct KantineKoningInvalidToken: Sendable, Codable, Equatable {
 
 /// A `season_ended:<tenant>` mark and what to do with it, without I/O.
 struct KantineKoningSeasonMark: Sendable, Equatable {
-    /// How long a mark keeps the club from being called; then one call probes it.
-    static let probeInterval: TimeInterval = 86_400
-
     /// When it was made; nil for a mark of an older gateway (a bare `1`).
     var markedAt: Date?
     /// The fingerprint of the tenant's tokens when it was made; nil for an older mark.
@@ -104,17 +104,17 @@ struct KantineKoningSeasonMark: Sendable, Equatable {
     }
 
     enum Decision: Equatable {
-        /// The season is over: do not call.
+        /// The season is over for these tokens: do not call.
         case skip
-        /// Call once to see whether the club reopened (the mark stays until the answer).
-        case probe
-        /// The tokens changed since the mark: forget it and call.
+        /// The tokens changed since the mark (a new enrollment): forget it and call.
         case clear
+        /// An older gateway's mark, which kept no tokens: keep skipping, and write it again with
+        /// the tokens configured now, so that a new one clears it.
+        case adopt
     }
 
-    func decide(tokens current: String, now: Date) -> Decision {
-        guard let tokens, let markedAt else { return .probe }
-        guard tokens == current else { return .clear }
-        return now.timeIntervalSince(markedAt) >= Self.probeInterval ? .probe : .skip
+    func decide(tokens current: String) -> Decision {
+        guard let tokens else { return .adopt }
+        return tokens == current ? .skip : .clear
     }
 }
