@@ -139,6 +139,24 @@ struct KantineKoningEnrollmentTests {
         #expect(Set(merged.map(\.tenant)) == ["a", "b"])
     }
 
+    /// The sources name no cancelled value (the app shows `status` as text): the Dutch and English
+    /// words are read as cancelled, anything else as planned.
+    @Test func cancelledIsReadInEitherLanguage() {
+        for word in ["geannuleerd", "Afgelast", "cancelled", "CANCELED", " geannuleerd "] {
+            #expect(KantineKoningDienstStatus.isCancelled(word), "\(word)")
+        }
+        for word in ["ingepland", "", "open", nil] as [String?] {
+            #expect(!KantineKoningDienstStatus.isCancelled(word), "\(String(describing: word))")
+        }
+    }
+
+    /// A 200 without a diensten list is no "nothing planned": the app reports an error for it.
+    @Test func anAnswerWithoutDienstenIsNoList() {
+        #expect(KantineKoningClient.dienstRows(.object([:])) == nil)
+        #expect(KantineKoningClient.dienstRows(.object(["error": .string("x")])) == nil)
+        #expect(KantineKoningClient.dienstRows(.object(["diensten": .array([])])) == [])
+    }
+
     @Test func anEndedSeasonIsForgottenWhenTheClubsTokenChanges() async throws {
         let good = Self.enrollment(KK.demoEnrollments[0])
         let ended = Self.enrollment(KK.seasonEndedEnrollment)

@@ -20,7 +20,7 @@ struct HostileInputTests {
                 ("/v1/events?date=2026-11-22T00:00:00Z", "date must be a date YYYY-MM-DD"),
                 ("/v1/events?from=2026-01-01&to=2027-01-02", "at most 366"),
                 ("/v1/events?from=2026-02-01&to=2026-01-01", "before from"),
-                ("/v1/diensten?future_days=367", "future_days"),
+                ("/v1/diensten?future_days=365", "future_days"),
                 ("/v1/diensten?past_days=-1", "past_days"),
                 ("/v1/fitness?from=2025-01-01&to=2026-06-01", "366"),
                 ("/v1/knowledge/search?q=" + String(repeating: "a", count: 201), "at most 200"),

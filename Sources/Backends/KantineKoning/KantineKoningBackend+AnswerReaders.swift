@@ -15,7 +15,7 @@ extension KantineKoningBackend {
             tenant: "vv-example", role: "manager", token: Secret("manager-token"), label: "vv-example/manager")
         return [
             .json("kantinekoning.diensten") { value, zone in
-                let rows = KantineKoningClient.dienstRows(value)
+                let rows = KantineKoningClient.dienstRows(value) ?? []
                 let kept = KantineKoningDienstenOperation.kept(
                     [(member, rows), (manager, rows)], window: (day.adding(days: -7), day.adding(days: 60)),
                     zone: zone, now: now)

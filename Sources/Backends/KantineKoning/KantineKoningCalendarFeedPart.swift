@@ -5,8 +5,9 @@ import Model
 /// (one entry per dienst, merged over every enrollment that sees it).
 public struct KantineKoningCalendarFeedPart: CalendarFeedPart {
     public func sections(for window: CalendarFeedWindow) -> [CalendarFeedSection] {
-        let past = min(366, max(0, window.from.days(to: window.today)))
-        let future = min(366, max(0, window.today.days(to: window.to)))
+        let limit = KantineKoningDienstenOperation.maximumDays
+        let past = min(limit, max(0, window.from.days(to: window.today)))
+        let future = min(limit, max(0, window.today.days(to: window.to)))
         return [
             CalendarFeedSection(
                 name: "diensten", operation: KantineKoningDienstenOperation().name,
@@ -35,7 +36,7 @@ public struct KantineKoningCalendarFeedPart: CalendarFeedPart {
                     uid: "kantinekoning-\(dienst.tenant)-\(dienst.id)@daygate", summary: "\(what) (\(dienst.tenant))",
                     time: .instants(start: start, end: max(start, end)), location: dienst.location,
                     description: lines.joined(separator: "\n"), categories: ["Kantine Koning"],
-                    status: dienst.status == "cancelled" ? "CANCELLED" : "CONFIRMED")
+                    status: KantineKoningDienstStatus.isCancelled(dienst.status) ? "CANCELLED" : "CONFIRMED")
             })
     }
 }

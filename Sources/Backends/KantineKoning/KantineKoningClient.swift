@@ -109,7 +109,14 @@ public struct KantineKoningClient: Sendable {
         let query = QueryString.encode([("tenant", enrollment.tenant), ("future_days", String(futureDays))])
         do {
             let value = try await get("/diensten?" + query, enrollment: enrollment)
-            return .diensten(Self.dienstRows(value))
+            guard let rows = Self.dienstRows(value) else {
+                // The app reports an error for it (its decoder requires `diensten`).
+                return .failed(
+                    BackendError(
+                        .badResponse, backend: Self.backend,
+                        message: "\(enrollment.label): Kantine Koning answered without a diensten list"))
+            }
+            return .diensten(rows)
         } catch let error as KantineKoningTokenError {
             await refused(enrollment, error)
             guard error.seasonEnded || error.endsEnrollment else { return .failed(error.ordinaryFailure(enrollment)) }
@@ -122,9 +129,9 @@ public struct KantineKoningClient: Sendable {
         }
     }
 
-    /// The rows of a `/diensten` answer (bare or wrapped); none when it holds no list.
-    static func dienstRows(_ value: JSONValue) -> [JSONValue] {
-        LenientList.items(in: value, keys: ["diensten", "data"]) ?? []
+    /// The rows of a `/diensten` answer (bare or wrapped); nil when it holds no list.
+    static func dienstRows(_ value: JSONValue) -> [JSONValue]? {
+        LenientList.items(in: value, keys: ["diensten", "data"])
     }
 
     /// Remembers a token refusal that lasts: the tenant's season, or this enrollment's token.

@@ -316,19 +316,20 @@ public struct KantineKoningConnect: BackendConnector {
             return try Self.enrollment(value, now: now)
         }
 
-        /// The body of `POST /enrollments/register`, as the app sends it (`app_version`: the
-        /// app's own version, here daygate's).
+        /// The body of `POST /enrollments/register`, as the app sends it (`app_version` and
+        /// `build_number`: the app's own version and build, here daygate's).
         static func registerBody(_ enrollmentToken: String, device: String) -> JSONValue {
             .object([
                 "enrollment_token": .string(enrollmentToken), "apns_device_token": .string(""),
                 "platform": .string("ios"), "build_environment": .string("production"),
                 "hardware_identifier": .string(device), "app_version": .string(DaygateVersion.current),
+                "build_number": .string(DaygateVersion.build),
             ])
         }
 
         /// The enrollment in the answer to `/enrollments/register`: the club, the token, the teams.
-        /// An answer without `role` is a manager's, as the app reads it
-        /// (`BackendClient.registerDevice`: `obj?["role"] as? String ?? "manager"`).
+        /// An answer whose `role` is not "member" (or that has none) is a manager's, as the app
+        /// reads it (`BackendClient.registerDevice`: `roleRaw == "member" ? .member : .manager`).
         static func enrollment(_ value: JSONValue, now: Date) throws -> KantineKoningConnectedEnrollment {
             guard let fields = LenientFields(value), let tenant = fields.string("tenant_slug"), !tenant.isEmpty,
                 let tenantName = fields.string("tenant_name"), !tenantName.isEmpty,
@@ -345,7 +346,8 @@ public struct KantineKoningConnect: BackendConnector {
             }
             return KantineKoningConnectedEnrollment(
                 id: String(UUID().uuidString.prefix(8)).lowercased(), tenant: tenant, tenantName: tenantName,
-                role: fields.string("role") ?? "manager", teams: teams, token: token, email: fields.string("email"),
+                role: fields.string("role") == "member" ? "member" : "manager", teams: teams, token: token,
+                email: fields.string("email"),
                 enrolledAt: now)
         }
 

@@ -36,18 +36,30 @@ public struct KantineKoningEnrollmentToken: Sendable, Equatable {
     }
 
     /// The token in what a person pasted from the e-mail, read as the app reads its links
-    /// (`DeepLink.extractToken`): `&amp;` (the e-mail's HTML) becomes `&` first, then the
-    /// `token` query parameter is the token. A link without one has none (nil; its last path
-    /// segment is `device-enroll`, not a token). Text without a scheme is the token itself.
+    /// (`DeepLink.isEnrollment` and `extractToken`): only an enrollment link counts —
+    /// `kantinekoning://device-enroll…`, or a kantinekoning.com address whose path holds
+    /// `device-enroll` — `&amp;` (the e-mail's HTML) becomes `&` first, then the `token` query
+    /// parameter is the token. A link without one, another link, or a link that cannot be read
+    /// has none (nil: never sent whole as a token). Text without a scheme is the token itself.
     public static func token(inPasted text: String) -> String? {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { return nil }
+        guard !trimmed.isEmpty, !trimmed.contains(where: \.isWhitespace) else { return nil }
         let normalised = trimmed.replacingOccurrences(of: "&amp;", with: "&")
         if let components = URLComponents(string: normalised), components.scheme != nil {
-            guard let value = components.queryItems?.first(where: { $0.name == "token" })?.value, !value.isEmpty
+            guard isEnrollmentLink(components),
+                let value = components.queryItems?.first(where: { $0.name == "token" })?.value, !value.isEmpty
             else { return nil }
             return value
         }
-        return trimmed.contains(where: \.isWhitespace) ? nil : trimmed
+        // Something shaped like a link that URLComponents cannot read is no token either.
+        guard !normalised.contains("://"), !normalised.lowercased().hasPrefix("kantinekoning:") else { return nil }
+        return trimmed
+    }
+
+    /// The app's `DeepLink.isEnrollment`.
+    static func isEnrollmentLink(_ components: URLComponents) -> Bool {
+        (components.scheme?.lowercased() == "kantinekoning" && components.host == "device-enroll")
+            || (components.host?.lowercased().contains("kantinekoning.com") == true
+                && components.path.contains("device-enroll"))
     }
 }

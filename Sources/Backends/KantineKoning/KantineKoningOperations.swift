@@ -6,7 +6,11 @@ import Model
 /// it starts no earlier), future ascending then past descending, each tagged with tenant, team
 /// and the strongest role that sees it. A refused enrollment is reported beside the data.
 public struct KantineKoningDienstenOperation: BackendOperation {
-    public static let maximumDays = 366
+    /// The farthest `past_days` and `future_days` (local days from today). The server answers at
+    /// most 365 days either way (its default look-back, and its cap on `future_days`), counted
+    /// from its own now; daygate asks one day more than the window reaches, so 364 keeps every
+    /// asked day inside what the server answers — never a silently empty last day.
+    public static let maximumDays = 364
 
     public init() {}
     public var name: String { "kantinekoning.diensten" }

@@ -433,7 +433,9 @@ final class KantineKoningStore: Sendable {
                             "to": .string(link.email), "tenant": .string(link.tenant),
                             "team_codes": .array(link.teamIDs.map(JSONValue.string)),
                             "token": .string(link.token),
-                            "link": .string("https://kantinekoning.com/enroll?token=\(link.token)"),
+                            // The magic link's web form, as the original client guide gives it
+                            // (`…kantinekoning.com/…/device-enroll?token=…`).
+                            "link": .string("https://kantinekoning.com/device-enroll?token=\(link.token)"),
                         ])
                     })
             ])

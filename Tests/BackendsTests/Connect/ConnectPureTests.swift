@@ -46,7 +46,15 @@ struct ConnectPureTests {
     @Test("a pasted enrollment link or bare token gives the token, read as the app reads it")
     func pastedLinks() {
         #expect(
-            KantineKoningEnrollmentToken.token(inPasted: "https://kantinekoning.com/enroll?token=abc123") == "abc123")
+            KantineKoningEnrollmentToken.token(inPasted: "https://kantinekoning.com/device-enroll?token=abc123")
+                == "abc123")
+        // Only an enrollment link, as the app's DeepLink.isEnrollment: another page or site with
+        // a token parameter, or a link that cannot be read, gives none (never the whole text).
+        #expect(KantineKoningEnrollmentToken.token(inPasted: "https://kantinekoning.com/enroll?token=abc123") == nil)
+        #expect(KantineKoningEnrollmentToken.token(inPasted: "https://example.org/device-enroll?token=abc123") == nil)
+        #expect(
+            KantineKoningEnrollmentToken.token(inPasted: "kantinekoning://device-enroll?token=[")
+                != "kantinekoning://device-enroll?token=[")
         // The e-mail's HTML writes & as &amp;: the app turns it back before it reads `token`.
         #expect(
             KantineKoningEnrollmentToken.token(
@@ -62,10 +70,11 @@ struct ConnectPureTests {
         #expect(KantineKoningEnrollmentToken.token(inPasted: "  ") == nil)
     }
 
-    @Test("Kantine Koning's register: daygate's version as app_version; an answer without role is a manager's")
+    @Test("Kantine Koning's register: daygate's version and build; any role but member is a manager's, as in the app")
     func kantineKoningRegister() throws {
         let body = KantineKoningConnect.API.registerBody("T", device: "D")
         #expect(body["app_version"] == .string(DaygateVersion.current))
+        #expect(body["build_number"] == .string(DaygateVersion.build))
         #expect(body["enrollment_token"] == .string("T") && body["hardware_identifier"] == .string("D"))
         func answer(role: String?) -> JSONValue {
             var fields: [(String, JSONValue)] = [
@@ -77,6 +86,7 @@ struct ConnectPureTests {
         }
         #expect(try KantineKoningConnect.API.enrollment(answer(role: nil), now: Date()).role == "manager")
         #expect(try KantineKoningConnect.API.enrollment(answer(role: "member"), now: Date()).role == "member")
+        #expect(try KantineKoningConnect.API.enrollment(answer(role: "teamleider"), now: Date()).role == "manager")
     }
 
     @Test("a Tickedify login link or token is recognised; a password is not")
