@@ -380,6 +380,29 @@ struct WriteTests {
         }
     }
 
+    /// `?tenant=` names the dienst's club (needed only when its id is seen at more than one): at
+    /// another club the id is not found; at its own the change is made there.
+    @Test func aVolunteerChangeCanNameTheDienstsClub() async throws {
+        try await withDemo { demo in
+            try await demo.test { client in
+                let dienst = try await Self.dienst(client) { $0["role"] == .string("manager") }
+                let id = try #require(dienst["id"]?.stringValue)
+                let club = try #require(dienst["tenant"]?.stringValue)
+                let elsewhere = try await client.execute(
+                    uri: "/v1/diensten/\(id)/volunteers?tenant=nergens", method: .post, headers: Self.json,
+                    body: ByteBuffer(string: #"{"name":"Kees"}"#))
+                #expect(elsewhere.status == .notFound)
+                let there = try await client.execute(
+                    uri: "/v1/diensten/\(id)/volunteers?tenant=\(club)", method: .post, headers: Self.json,
+                    body: ByteBuffer(string: #"{"name":"Kees"}"#))
+                #expect(there.status == .ok)
+                let removed = try await client.execute(
+                    uri: "/v1/diensten/\(id)/volunteers/Kees?tenant=\(club)", method: .delete)
+                #expect(removed.status == .ok)
+            }
+        }
+    }
+
     /// A volunteer add whose answer was lost (the club stored it, then answered 504) shows on the
     /// next read, without a no-cache: the cached diensten are dropped on "may have happened" as
     /// on success.

@@ -21,11 +21,19 @@ public enum KantineKoningSchemas {
     public static let dienstID = ParameterComponent.path(
         "DienstID", name: "id", description: "The dienst's id (as in /v1/diensten).", schema: .text(min: 1, max: 100))
 
+    /// `?tenant=` of the volunteer writes: the dienst's club, when its id is seen at more than one.
+    public static let dienstTenant = ParameterComponent.query(
+        "DienstTenant", name: "tenant",
+        description:
+            "The dienst's club (`tenant` in /v1/diensten). Needed only when the id is seen at more than one club "
+            + "(each club numbers its own diensten); without it such an id is a 409.",
+        schema: .text(min: 1, max: 100))
+
     /// `{name}` of `/v1/diensten/{id}/volunteers/{name}`.
     public static let volunteerName = ParameterComponent.path(
         "VolunteerName", name: "name",
         description:
-            "The volunteer's name as it is on the dienst (percent-encoded; compared case-insensitively). Names added here have "
+            "The volunteer's name as it is on the dienst (percent-encoded; compared exactly, as in the club app). Names added here have "
             + "at most \(KantineKoningVolunteers.maximumNameLength) characters; a longer one typed in by the club itself can be "
             + "removed too.",
         schema: .text(min: 1, max: 100))

@@ -27,13 +27,15 @@ public struct KantineKoningVolunteerWrite: BackendWrite {
 
     public func perform(_ request: WriteRequest, context: OperationContext) async throws -> WriteResult {
         let id = try request.parameter("id")
+        let tenant = request.query["tenant"]
         let dienst =
             switch kind {
             case .add:
-                try await KantineKoningVolunteers.add(name: request.string("name"), toDienst: id, context: context)
+                try await KantineKoningVolunteers.add(
+                    name: request.string("name"), toDienst: id, tenant: tenant, context: context)
             case .remove:
                 try await KantineKoningVolunteers.remove(
-                    name: request.parameter("name"), fromDienst: id, context: context)
+                    name: request.parameter("name"), fromDienst: id, tenant: tenant, context: context)
             }
         return try WriteResult(
             status: 200, encoding: ["dienst": dienst], invalidations: invalidationsIfItMayHaveHappened(request))

@@ -32,19 +32,24 @@ public enum KantineKoningVolunteers {
     static let lookupDays = KantineKoningDienstenOperation.maximumDays
     static let queue = KeyedSerialQueue()
 
-    public static func add(name: String, toDienst id: String, context: OperationContext) async throws -> Dienst {
-        try await change(name: name, dienstID: id, add: true, context: context)
+    /// `tenant`: the dienst's club, needed only when its id is seen at more than one.
+    public static func add(name: String, toDienst id: String, tenant: String? = nil, context: OperationContext)
+        async throws -> Dienst
+    {
+        try await change(name: name, dienstID: id, tenant: tenant, add: true, context: context)
     }
 
-    public static func remove(name: String, fromDienst id: String, context: OperationContext) async throws -> Dienst {
-        try await change(name: name, dienstID: id, add: false, context: context)
+    public static func remove(name: String, fromDienst id: String, tenant: String? = nil, context: OperationContext)
+        async throws -> Dienst
+    {
+        try await change(name: name, dienstID: id, tenant: tenant, add: false, context: context)
     }
 
     // MARK: -
 
-    static func change(name rawName: String, dienstID rawID: String, add: Bool, context: OperationContext) async throws
-        -> Dienst
-    {
+    static func change(
+        name rawName: String, dienstID rawID: String, tenant: String?, add: Bool, context: OperationContext
+    ) async throws -> Dienst {
         let id = rawID.trimmingCharacters(in: .whitespaces)
         guard !id.isEmpty, id.count <= 100, !id.unicodeScalars.contains(where: isControl) else {
             throw WriteRefusal.badInput("the dienst id must be 1 to 100 characters")
@@ -59,7 +64,7 @@ public enum KantineKoningVolunteers {
         let client = try await KantineKoningClient.make(context)
         let key = [client.settings.endpoint.baseURL, id].joined(separator: "|")
         return try await queue.run(key, backend: KantineKoningSettings.backend) {
-            let target = try await locate(id, client: client, context: context)
+            let target = try await locate(id, tenant: tenant, client: client, context: context)
             return try await write(name: name, add: add, target: target, client: client, context: context)
         }
     }
@@ -70,8 +75,10 @@ public enum KantineKoningVolunteers {
         var enrollment: KantineKoningSettings.Enrollment
     }
 
-    static func locate(_ id: String, client: KantineKoningClient, context: OperationContext) async throws -> Target {
-        let enrollments = client.settings.enrollments
+    static func locate(_ id: String, tenant: String? = nil, client: KantineKoningClient, context: OperationContext)
+        async throws -> Target
+    {
+        let enrollments = client.settings.enrollments.filter { tenant == nil || $0.tenant == tenant }
         let days = lookupDays
         let results = await withTaskGroup(of: (Int, KantineKoningClient.EnrollmentResult).self) { group in
             for (index, enrollment) in enrollments.enumerated() {
@@ -100,7 +107,7 @@ public enum KantineKoningVolunteers {
         let found = KantineKoningDienstenOperation.merge(seeing, zone: context.timeZone, now: context.now)
         guard found.count <= 1 else {
             throw WriteRefusal.conflict(
-                "dienst \(shown) is at more than one club (\(found.map(\.tenant).joined(separator: ", "))); daygate cannot tell which is meant"
+                "dienst \(shown) is at more than one club (\(found.map(\.tenant).joined(separator: ", "))); say which with ?tenant="
             )
         }
         guard let dienst = found.first else {
