@@ -307,6 +307,15 @@ struct WriteTests {
             })
     }
 
+    /// `POST /v1/diensten/{id}/volunteers[?query]` putting `name` on the dienst.
+    static func addVolunteer(_ client: any TestClientProtocol, _ id: String, _ name: String, query: String = "")
+        async throws -> TestResponse
+    {
+        try await client.execute(
+            uri: "/v1/diensten/\(id)/volunteers" + query, method: .post, headers: Self.json,
+            body: ByteBuffer(string: #"{"name":"\#(name)"}"#))
+    }
+
     @Test func aManagerAddsAndRemovesAVolunteerAndTheNextReadShowsIt() async throws {
         try await withDemo { demo in
             try await demo.test { client in
@@ -344,13 +353,9 @@ struct WriteTests {
 
                 let member = try await Self.dienst(client) { $0["role"] == .string("member") }
                 let memberID = try #require(member["id"]?.stringValue)
-                let refused = try await client.execute(
-                    uri: "/v1/diensten/\(memberID)/volunteers", method: .post, headers: Self.json,
-                    body: ByteBuffer(string: #"{"name":"Piet"}"#))
+                let refused = try await Self.addVolunteer(client, memberID, "Piet")
                 #expect(refused.status == .forbidden)
-                let unknown = try await client.execute(
-                    uri: "/v1/diensten/no-such-dienst/volunteers", method: .post, headers: Self.json,
-                    body: ByteBuffer(string: #"{"name":"Piet"}"#))
+                let unknown = try await Self.addVolunteer(client, "no-such-dienst", "Piet")
                 #expect(unknown.status == .notFound)
             }
         }
@@ -364,9 +369,7 @@ struct WriteTests {
                 let dienst = try await Self.dienst(client) { $0["role"] == .string("manager") }
                 let id = try #require(dienst["id"]?.stringValue)
                 for name in ["Jan", "jan"] {
-                    let added = try await client.execute(
-                        uri: "/v1/diensten/\(id)/volunteers", method: .post, headers: Self.json,
-                        body: ByteBuffer(string: #"{"name":"\#(name)"}"#))
+                    let added = try await Self.addVolunteer(client, id, name)
                     #expect(added.status == .ok, "\(name)")
                 }
                 let removed = try await client.execute(uri: "/v1/diensten/\(id)/volunteers/jan", method: .delete)
@@ -388,13 +391,9 @@ struct WriteTests {
                 let dienst = try await Self.dienst(client) { $0["role"] == .string("manager") }
                 let id = try #require(dienst["id"]?.stringValue)
                 let club = try #require(dienst["tenant"]?.stringValue)
-                let elsewhere = try await client.execute(
-                    uri: "/v1/diensten/\(id)/volunteers?tenant=nergens", method: .post, headers: Self.json,
-                    body: ByteBuffer(string: #"{"name":"Kees"}"#))
+                let elsewhere = try await Self.addVolunteer(client, id, "Kees", query: "?tenant=nergens")
                 #expect(elsewhere.status == .notFound)
-                let there = try await client.execute(
-                    uri: "/v1/diensten/\(id)/volunteers?tenant=\(club)", method: .post, headers: Self.json,
-                    body: ByteBuffer(string: #"{"name":"Kees"}"#))
+                let there = try await Self.addVolunteer(client, id, "Kees", query: "?tenant=\(club)")
                 #expect(there.status == .ok)
                 let removed = try await client.execute(
                     uri: "/v1/diensten/\(id)/volunteers/Kees?tenant=\(club)", method: .delete)
@@ -415,9 +414,7 @@ struct WriteTests {
                 let id = try #require(dienst["id"]?.stringValue)
                 _ = try await demo.call(
                     .kantinekoning, .POST, "/_sim/writes/fail", json: #"{"status":504,"after_write":true}"#)
-                let lost = try await client.execute(
-                    uri: "/v1/diensten/\(id)/volunteers", method: .post, headers: Self.json,
-                    body: ByteBuffer(string: #"{"name":"Verloren"}"#))
+                let lost = try await Self.addVolunteer(client, id, "Verloren")
                 #expect(lost.status == .badGateway)
                 let listed =
                     try await client.execute(uri: "/v1/diensten", method: .get).json["diensten"]?.arrayValue ?? []
