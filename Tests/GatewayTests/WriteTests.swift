@@ -421,6 +421,21 @@ struct WriteTests {
                 #expect(
                     listed.first { $0["id"] == .string(id) }?["volunteers"]?.arrayValue?.contains(.string("Verloren"))
                         == true, "the next read shows the add that landed")
+
+                // One that did not land (the club answered 504 before storing it): the next read
+                // asks the club again, and shows it is not there.
+                _ = try await demo.call(.kantinekoning, .POST, "/_sim/writes/fail", json: #"{"status":504}"#)
+                let reads = demo.calls(.kantinekoning, "GET /api/mobile/v1/diensten")
+                let failed = try await Self.addVolunteer(client, id, "Nooit")
+                #expect(failed.status == .badGateway)
+                let lookups = demo.calls(.kantinekoning, "GET /api/mobile/v1/diensten") - reads
+                let again =
+                    try await client.execute(uri: "/v1/diensten", method: .get).json["diensten"]?.arrayValue ?? []
+                #expect(
+                    demo.calls(.kantinekoning, "GET /api/mobile/v1/diensten") > reads + lookups, "asked the club again")
+                #expect(
+                    again.first { $0["id"] == .string(id) }?["volunteers"]?.arrayValue?.contains(.string("Nooit"))
+                        == false)
             }
         }
     }
