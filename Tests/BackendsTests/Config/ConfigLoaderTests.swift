@@ -303,6 +303,27 @@ struct ConfigLoaderTests {
         #expect(unknown.reason.contains("idle_timeout"))
     }
 
+    /// The fuzz corpus seeds its config and route targets with copies of the repository's own
+    /// files; a copy that drifted would fuzz a config nobody ships. Each copy is its original,
+    /// byte for byte.
+    @Test func theFuzzCorpusCopiesAreTheRepositorysFiles() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let corpus = root.appendingPathComponent("Tests/Fuzz/corpus")
+        var pairs = [("config/example.yaml", "daygate.example.yaml")]
+        let routes = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("routes").path)
+        for name in try FileManager.default.contentsOfDirectory(atPath: corpus.appendingPathComponent("routes").path)
+        where routes.contains(name) {
+            pairs.append(("routes/" + name, "routes/" + name))
+        }
+        #expect(pairs.count >= 4, "\(pairs)")
+        for (copy, original) in pairs {
+            let copied = try Data(contentsOf: corpus.appendingPathComponent(copy))
+            let source = try Data(contentsOf: root.appendingPathComponent(original))
+            #expect(copied == source, "Tests/Fuzz/corpus/\(copy) differs from \(original): copy it again")
+        }
+    }
+
     /// The example in the repository is a config that loads (its secrets given).
     @Test func theExampleConfigLoads() throws {
         let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
