@@ -7,15 +7,8 @@ import Testing
 @Suite("Sources parts")
 struct SourcesPartTests {
     @Test func everyPartWritesTheKeysItDeclares() async throws {
-        let profile = ProfileConfig([
-            KantineKoningSettings(
-                endpoint: BackendEndpoint(baseURL: "http://127.0.0.1:9"),
-                enrollments: [.init(tenant: "club", role: "member", token: Secret("token-1"), label: "Club")]),
-            ICSSettings(calendars: [ICSSettings.Calendar(name: "school", url: "https://school.example/a.ics")]),
-            TickedifySettings(
-                endpoint: BackendEndpoint(baseURL: "http://127.0.0.1:9"), email: "a@example.com",
-                password: Secret("password-1")),
-        ])
+        // Every backend of the catalog, each with its sample section.
+        let profile = try #require(try BackendSamples.load(BackendSamples.config).profiles["default"])
         let health = SourceHealth(
             UpstreamMonitor.Status(source: UpstreamSource(profile: "default", backend: "x")), zone: .gmt)
         let input = SourcesInput(profileName: "default", profile: profile, vault: MemoryCredentialVault()) { _ in
@@ -37,7 +30,7 @@ struct SourcesPartTests {
             }
             checked += 1
         }
-        #expect(checked == 3)
+        #expect(checked > 0)
     }
 }
 

@@ -105,6 +105,12 @@ INJECTED = '<img src=x onerror="window.__injected = true">'
 MISSING = object()  # a section reported without a value of its own (it joins another's list)
 
 
+# The made-up sections carry this prefix, so none can be a real backend's section: a real one
+# is never overwritten by a fake (its own card is checked as the gateway answers it), and a new
+# backend's section, whatever its name, is expected beside them.
+FAKE = "sample_"
+
+
 def more_sections(date):
     """Sections of backends the page has no card for, added to the gateway's answer: name →
     (report, value). An object, a list longer than a card shows, a failed section (null), an
@@ -112,18 +118,18 @@ def more_sections(date):
     def at(hour, minute=0):
         return f"{date}T{hour:02d}:{minute:02d}:00+01:00"
     return {
-        "weather": ({"status": "ok", "cache": "hit", "age_seconds": 42, "backend": "weatherly", "duration_ms": 1.5},
+        FAKE + "weather": ({"status": "ok", "cache": "hit", "age_seconds": 42, "backend": "weatherly", "duration_ms": 1.5},
                     {"summary": f"Light rain {INJECTED}", "temperature_c": 11.5, "sunrise": at(8, 12),
                      "wind": {"speed_kmh": 18, "direction": "SW"}, "warnings": ["wind", "rain"],
                      "hourly": [{"time": at(hour), "summary": "showers", "temp_c": hour - 2} for hour in (13, 14)]}),
-        "bin_pickups": ({"status": "ok", "cache": "miss", "age_seconds": 0, "backend": "afval", "duration_ms": 2.0},
+        FAKE + "bin_pickups": ({"status": "ok", "cache": "miss", "age_seconds": 0, "backend": "afval", "duration_ms": 2.0},
                         [{"id": "b0", "title": f"Paper {INJECTED}", "start": at(7, 30), "end": at(8), "kind": "paper"}]
                         + [{"id": f"b{n}", "name": f"Pickup {n}", "time": at(9 + n % 10, 15), "street": "x" * 500}
                            for n in range(1, 25)]),
-        "air_quality": ({"status": "error", "cache": "none", "backend": "luchtmeetnet", "duration_ms": 3.0,
+        FAKE + "air_quality": ({"status": "error", "cache": "none", "backend": "luchtmeetnet", "duration_ms": 3.0,
                          "error": {"code": "upstream_error", "message": f"luchtmeetnet answered 500 {INJECTED}"}}, None),
-        "pollen": ({"status": "ok", "cache": "hit", "age_seconds": 5, "backend": "pollen", "duration_ms": 1.0}, None),
-        "school_run": ({"status": "ok", "cache": "hit", "age_seconds": 5, "backend": "school", "duration_ms": 1.0}, MISSING),
+        FAKE + "pollen": ({"status": "ok", "cache": "hit", "age_seconds": 5, "backend": "pollen", "duration_ms": 1.0}, None),
+        FAKE + "school_run": ({"status": "ok", "cache": "hit", "age_seconds": 5, "backend": "school", "duration_ms": 1.0}, MISSING),
     }
 
 
@@ -132,6 +138,7 @@ def add_more_sections(route):
     response = route.fetch()
     day = response.json()
     for name, (report, value) in more_sections(day["date"]).items():
+        assert name not in day["sections"], f"the gateway answered a section named {name}: rename the test's fake"
         day["sections"][name] = report
         if value is not MISSING:
             day[name] = value
@@ -218,9 +225,9 @@ def main():
                 assert extra_page().evaluate("window.__injected") is None, "markup from the answer ran"
 
             def object_section_card():
-                card = generic_card("weather")
-                assert card.locator("h2").inner_text() == "Weather", card.locator("h2").inner_text()
-                assert card.locator(".badge[data-section=weather]").get_attribute("data-state") == "fresh"
+                card = generic_card(FAKE + "weather")
+                assert card.locator("h2").inner_text() == "Sample weather", card.locator("h2").inner_text()
+                assert card.locator(".badge[data-section=" + FAKE + "weather]").get_attribute("data-state") == "fresh"
                 lines = dict(zip(card.locator("dt").all_inner_texts(), card.locator("dd").all_inner_texts()))
                 assert lines == {
                     "Summary": f"Light rain {INJECTED}", "Temperature c": "11.5", "Sunrise": "08:12",
@@ -234,9 +241,9 @@ def main():
             check("a section without a card of its own gets one: an object as lines", object_section_card)
 
             def list_section_card():
-                card = generic_card("bin_pickups")
-                assert card.locator("h2").inner_text() == "Bin pickups", card.locator("h2").inner_text()
-                assert card.locator(".badge[data-section=bin_pickups]").get_attribute("data-state") == "fresh"
+                card = generic_card(FAKE + "bin_pickups")
+                assert card.locator("h2").inner_text() == "Sample bin pickups", card.locator("h2").inner_text()
+                assert card.locator(".badge[data-section=" + FAKE + "bin_pickups]").get_attribute("data-state") == "fresh"
                 items = card.locator("ul.generic-items > li")
                 assert items.count() == 21, f"{items.count()} rows for 25 items (20 and a '… and 5 more')"
                 assert items.nth(20).inner_text() == "… and 5 more", items.nth(20).inner_text()
@@ -260,36 +267,40 @@ def main():
             check("a section without a card of its own gets one: a list as items, bounded", list_section_card)
 
             def failed_section_card():
-                card = generic_card("air_quality")
-                assert card.locator("h2").inner_text() == "Air quality", card.locator("h2").inner_text()
-                assert card.locator(".badge[data-section=air_quality]").get_attribute("data-state") == "error"
+                card = generic_card(FAKE + "air_quality")
+                assert card.locator("h2").inner_text() == "Sample air quality", card.locator("h2").inner_text()
+                assert card.locator(".badge[data-section=" + FAKE + "air_quality]").get_attribute("data-state") == "error"
                 problem = card.locator(".section-error").all_inner_texts()
                 assert problem == [f"luchtmeetnet answered 500 {INJECTED}"], problem
                 assert card.locator(".empty").count() == 0, "a failed section says 'No data.' under its error"
                 not_injected(card)
-                empty = generic_card("pollen")
+                empty = generic_card(FAKE + "pollen")
                 assert empty.locator(".empty").inner_text() == "No data.", empty.inner_text()
-                assert empty.locator(".badge[data-section=pollen]").get_attribute("data-state") == "fresh"
+                assert empty.locator(".badge[data-section=" + FAKE + "pollen]").get_attribute("data-state") == "fresh"
             check("a failed section's card shows its error, an empty one 'No data.'", failed_section_card)
 
             def no_second_card():
-                generic_card("weather")
+                generic_card(FAKE + "weather")
                 other = extra_page()
                 shown = other.eval_on_selector_all("main > section.generic", "cards => cards.map(c => c.dataset.section)")
-                assert sorted(shown) == ["air_quality", "bin_pickups", "pollen", "weather"], shown
                 own = other.eval_on_selector_all("main > section:not(.generic)", "cards => cards.map(c => c.id)")
                 assert own == [f"section-{name}" for name in ["timeline", "tasks", "nutrition", "diensten", "knowledge"]], own
                 day = call(demo.url + "/v1/today")
                 mine = {"plan", "events", "subscribed", "diensten", "nutrition", "knowledge"}
                 assert mine <= set(day["sections"]), f"the demo's day lacks {mine - set(day['sections'])}"
-                assert other.locator("main .badge[data-section=weather]").count() == 1, "weather badged twice"
+                # A generic card for each made-up section with a value, and for every real section
+                # the page has no card of its own for (a backend added later, whatever its name).
+                fakes = {name for name, (_, value) in more_sections(day["date"]).items() if value is not MISSING}
+                real = {name for name in day["sections"] if name not in mine and name in day}
+                assert sorted(shown) == sorted(fakes | real), shown
+                assert other.locator("main .badge[data-section=" + FAKE + "weather]").count() == 1, "weather badged twice"
                 for name in mine:
                     assert other.locator(f"main > section.generic[data-section='{name}']").count() == 0, f"{name} has a second card"
                 return f"{len(own)} own cards, generic: {', '.join(shown)}"
             check("no section the page has a card for gets a second one", no_second_card)
 
             def generic_cards_accessible():
-                generic_card("weather")
+                generic_card(FAKE + "weather")
                 other = extra_page()
                 other.add_script_tag(content=axe_source())
                 found = []

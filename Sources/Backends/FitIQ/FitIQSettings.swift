@@ -4,6 +4,16 @@ import Model
 /// FitIQ: `X-API-Key` on every call plus a Bearer JWT from email/password or a refresh token.
 public struct FitIQSettings: BackendSettings, Hashable {
     public static let backend = "fitiq"
+    /// A section that loads, for the suites that cover every backend (`BackendSettings.sample`).
+    public static let sample = BackendSettingsSample(
+        yaml: """
+            base_url: http://127.0.0.1:9103
+            api_key: fitiq-api-key-1
+            email: anna@example.org
+            password: fitiq-password-1
+            refresh_token: fitiq-refresh-1
+            """,
+        secrets: ["fitiq-api-key-1", "fitiq-password-1", "fitiq-refresh-1"])
 
     public var endpoint: BackendEndpoint
     public var apiKey: Secret

@@ -21,6 +21,15 @@ import Model
 /// redacted from logs and answers like a password.
 public struct ICSSettings: BackendSettings, Hashable {
     public static let backend = "ics"
+    /// A section that loads, for the suites that cover every backend (`BackendSettings.sample`).
+    public static let sample = BackendSettingsSample(
+        yaml: """
+            calendars:
+              - name: work
+                url: https://calendar.example/private-ics-key-1/basic.ics
+                token: ics-bearer-token-1
+            """,
+        secrets: ["https://calendar.example/private-ics-key-1/basic.ics", "ics-bearer-token-1"])
 
     /// One subscribed calendar.
     public struct Calendar: Sendable, Hashable, Codable, ConfigEncodable {

@@ -4,6 +4,16 @@ import Model
 /// Kantine Koning: one opaque token per enrollment (tenant + teams + role).
 public struct KantineKoningSettings: BackendSettings, Hashable {
     public static let backend = "kantinekoning"
+    /// A section that loads, for the suites that cover every backend (`BackendSettings.sample`).
+    public static let sample = BackendSettingsSample(
+        yaml: """
+            base_url: http://127.0.0.1:9102
+            enrollments:
+              - tenant: club
+                role: member
+                token: kantine-token-123
+            """,
+        secrets: ["kantine-token-123"])
 
     public struct Enrollment: Sendable, Hashable, Codable {
         public var tenant: String

@@ -4,6 +4,13 @@ import Model
 /// PRSNL: Bearer JWT from email/password (rotating refresh), or a static token.
 public struct PRSNLSettings: BackendSettings, Hashable {
     public static let backend = "prsnl"
+    /// A section that loads, for the suites that cover every backend (`BackendSettings.sample`).
+    public static let sample = BackendSettingsSample(
+        yaml: """
+            base_url: http://127.0.0.1:9104
+            token: prsnl-static-token-1
+            """,
+        secrets: ["prsnl-static-token-1"])
 
     public var endpoint: BackendEndpoint
     public var email: String?

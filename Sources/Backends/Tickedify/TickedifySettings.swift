@@ -5,6 +5,14 @@ import Model
 /// in the vault, or from email + `wachtwoord` when the config gives a password.
 public struct TickedifySettings: BackendSettings, Hashable {
     public static let backend = "tickedify"
+    /// A section that loads, for the suites that cover every backend (`BackendSettings.sample`).
+    public static let sample = BackendSettingsSample(
+        yaml: """
+            base_url: http://127.0.0.1:9100
+            email: anna@example.org
+            password: tickedify-password-1
+            """,
+        secrets: ["tickedify-password-1"])
 
     /// The longest `session_trust` allowed.
     public static let maximumSessionTrust: Double = 300

@@ -13,6 +13,22 @@ public protocol BackendSettings: Sendable, Codable, ConfigEncodable {
     static var backend: String { get }
     /// Where it lives: the shared HTTP client keeps a connection pool per origin.
     var endpoints: [BackendEndpoint] { get }
+    /// A section of this backend that loads, with the secrets in it: what the suites that cover
+    /// every backend of the catalog configure it with, so a new backend is covered by them
+    /// without editing them.
+    static var sample: BackendSettingsSample { get }
+}
+
+/// A backend's config section for the suites (`BackendSettings.sample`): its YAML (the keys
+/// under the backend's name, not indented) and every secret value in it.
+public struct BackendSettingsSample: Sendable {
+    public var yaml: String
+    public var secrets: [String]
+
+    public init(yaml: String, secrets: [String]) {
+        self.yaml = yaml
+        self.secrets = secrets
+    }
 }
 
 /// The settings types a config may hold, in the order answers list their backends. Config

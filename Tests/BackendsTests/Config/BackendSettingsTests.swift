@@ -7,61 +7,17 @@ import Yams
 /// Each backend decodes its own config section; the loader knows them only through the catalog.
 @Suite("Backend settings")
 struct BackendSettingsTests {
-    let full = """
-        clients:
-          - name: phone
-            key: client-key-0123456789
-            profile: default
-        profiles:
-          default:
-            tickedify:
-              base_url: http://127.0.0.1:9100
-              email: anna@example.org
-              password: tickedify-password-1
-            eightalls:
-              base_url: http://127.0.0.1:9101/api
-            kantinekoning:
-              base_url: http://127.0.0.1:9102
-              enrollments:
-                - tenant: club
-                  role: member
-                  token: kantine-token-123
-            fitiq:
-              base_url: http://127.0.0.1:9103
-              api_key: fitiq-api-key-1
-              email: anna@example.org
-              password: fitiq-password-1
-              refresh_token: fitiq-refresh-1
-            prsnl:
-              base_url: http://127.0.0.1:9104
-              token: prsnl-static-token-1
-            ics:
-              calendars:
-                - name: work
-                  url: https://calendar.example/private-ics-key-1/basic.ics
-                  token: ics-bearer-token-1
-        """
+    /// Every backend of the catalog, each with its sample section.
+    let full = BackendSamples.config
+    let secretValues = BackendSamples.secrets
 
-    let secretValues = [
-        "tickedify-password-1", "kantine-token-123", "fitiq-api-key-1", "fitiq-password-1", "fitiq-refresh-1",
-        "prsnl-static-token-1", "https://calendar.example/private-ics-key-1/basic.ics", "ics-bearer-token-1",
-    ]
-
-    func load(_ text: String) throws -> DaygateConfig {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("daygate-settings-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent("daygate.yaml").path
-        try text.write(toFile: file, atomically: true, encoding: .utf8)
-        return try ConfigLoader.load(path: file, backends: BackendCatalog.settings)
-    }
+    func load(_ text: String) throws -> DaygateConfig { try BackendSamples.load(text) }
 
     @Test func everyBackendDecodesItsSection() throws {
         let profile = try #require(try load(full).profiles["default"])
-        // The backends written here, each known to the catalog (the demo's profile has every
-        // backend of the catalog: AllBackendsTests).
-        #expect(profile.configuredBackends == ["eightalls", "fitiq", "ics", "kantinekoning", "prsnl", "tickedify"])
-        #expect(Set(profile.configuredBackends).isSubset(of: BackendCatalog.names))
+        // Every backend of the catalog, from its own sample section.
+        #expect(Set(profile.configuredBackends) == Set(BackendCatalog.names))
+        #expect(profile.secrets.count == secretValues.count, "each sample's secrets are its Secret fields")
         #expect(profile.tickedify?.password?.reveal() == "tickedify-password-1")
         #expect(profile.eightalls?.endpoint.baseURL == "http://127.0.0.1:9101/api")
         #expect(profile.kantinekoning?.enrollments.first?.token.reveal() == "kantine-token-123")
@@ -81,7 +37,7 @@ struct BackendSettingsTests {
         var dumped = ""
         dump(profile, to: &dumped)
         let encoded = String(decoding: try JSONEncoder().encode(profile), as: UTF8.self)
-        for text in ["\(profile)", dumped, encoded, "\(profile.tickedify!)", "\(profile.kantinekoning!)"] {
+        for text in ["\(profile)", dumped, encoded] {
             for value in secretValues { #expect(!text.contains(value), "\(value) in \(text)") }
         }
     }
