@@ -6,10 +6,11 @@ import Model
 /// it starts no earlier), future ascending then past descending, each tagged with tenant, team
 /// and the strongest role that sees it. A refused enrollment is reported beside the data.
 public struct KantineKoningDienstenOperation: BackendOperation {
-    /// The farthest `past_days` and `future_days` (local days from today). The server answers at
-    /// most 365 days either way (its default look-back, and its cap on `future_days`), counted
-    /// from its own now; daygate asks one day more than the window reaches, so 364 keeps every
-    /// asked day inside what the server answers — never a silently empty last day.
+    /// The farthest `past_days` and `future_days` (local days from today). The server looks back
+    /// 365 days by default (the app's repository README, docs/backends/kantinekoning.md), counted
+    /// from its own now; no source states a cap on `future_days`, so the same 365 is assumed
+    /// ahead. daygate asks one day more than the window reaches, so 364 keeps every asked day
+    /// inside those 365 — never a silently empty last day.
     public static let maximumDays = 364
 
     public init() {}
