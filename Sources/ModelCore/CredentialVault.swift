@@ -18,19 +18,33 @@ public protocol CredentialVault: Sendable {
     func releaseLease(_ holder: String, profile: String, backend: String, name: String) async throws
 }
 
-/// How a lease is kept as a vault value: its holder and when it ends.
+/// How a lease is kept as a vault value: its holder and when it ends. A holder names its process
+/// (`ProcessIdentity`) and the call that took it, so a lease left by a process that was killed
+/// while holding it is free at once, not only when its end passes.
 public enum VaultLeaseValue {
     public static func text(holder: String, until: Date) -> String {
         "\(holder) \(until.timeIntervalSince1970)"
     }
 
+    /// A holder's name for the call `call` of `process`.
+    public static func holder(call: String, process: ProcessIdentity = .current) -> String {
+        "\(process.text)/\(call)"
+    }
+
     /// Whether the stored `text` lets `holder` take the lease at `now`: nobody holds it, it is
-    /// `holder`'s own, or its end has passed (a holder that died).
-    public static func isFree(_ text: String?, for holder: String, now: Date) -> Bool {
+    /// `holder`'s own, its end has passed, or its holder's process is gone (`liveness`).
+    public static func isFree(
+        _ text: String?, for holder: String, now: Date,
+        liveness: (ProcessIdentity) -> ProcessIdentity.Liveness = ProcessIdentity.livenessOnThisMachine
+    ) -> Bool {
         guard let text else { return true }
         let parts = text.split(separator: " ")
         guard parts.count == 2, let end = Double(parts[1]) else { return true }
-        return String(parts[0]) == holder || end <= now.timeIntervalSince1970
+        if String(parts[0]) == holder || end <= now.timeIntervalSince1970 { return true }
+        guard let slash = parts[0].firstIndex(of: "/"), let process = ProcessIdentity(text: parts[0][..<slash]) else {
+            return false
+        }
+        return liveness(process) == .gone
     }
 
     /// Whether `text` is held by `holder`.

@@ -18,7 +18,9 @@ the data of those answers. Then, CYCLES times:
   cache write is in `cache_entry` (fetched no earlier than it was asked for, the same events);
   the vault's FitIQ refresh token was not rolled back (a thread reads it every 2 ms while the
   gateway runs: the value after the kill is the last one seen or a newer one) and is at least
-  as new as the last acknowledged rotation; `daygate cache stats` opens the file;
+  as new as the last acknowledged rotation; `daygate cache stats` opens the file; a FitIQ
+  refresh lease the killed gateway held stays where it is (in the cycles aimed at a rotation one
+  is planted, as the killed process would have left it, when the kill missed that window);
 - restart on the same state folder: /readyz is 200; with every simulator down
   (`/_sim/faults {"down":"reset"}`) /v1/today, /v1/events of the warmed days and
   /v1/nutrition answer from the cache (sections ok or stale, the recorded data);
@@ -129,6 +131,20 @@ class VaultWatch:
             self.thread.join(timeout=2)
         with self.lock:
             self.close_connection()
+
+
+def process_identity(pid):
+    """The gateway's process as its vault leases name it (`ProcessIdentity`): the boot id, the
+    PID namespace, the id and the start (the 22nd field of /proc/<pid>/stat); None off Linux."""
+    try:
+        with open("/proc/sys/kernel/random/boot_id") as f:
+            boot = f.read().strip()
+        namespace = "".join(c for c in os.readlink(f"/proc/{pid}/ns/pid") if c.isdigit())
+        with open(f"/proc/{pid}/stat") as f:
+            start = f.read().rsplit(")", 1)[1].split()[19]
+    except OSError:
+        return None
+    return f"{boot}:{namespace}:{pid}:{start}"
 
 
 def events_key_pattern(day):
@@ -295,6 +311,7 @@ def main():
                     time.sleep(rng.uniform(0.1, 1.5))
             else:
                 time.sleep(rng.uniform(0.5, 2.0))
+            killed_identity = process_identity(gateway.process.pid)
             killed_at = time.time()
             code = gateway.kill9()
             stop.set()
@@ -368,6 +385,33 @@ def main():
 
             in_flight = {"value": None}
 
+            def left_lease():
+                """A refresh lease the killed gateway held (it died between taking and giving it
+                back): the restarted gateway must take it over at once, its holder being gone. In
+                the cycles aimed at a rotation, when the kill did not fall in that window, the
+                lease is left as the killed gateway would have left it, so that every run checks
+                the take-over (CI once met it: the restarted gateway waited out the lease)."""
+                connection = sqlite3.connect(db_path, timeout=5)
+                try:
+                    row = connection.execute(
+                        "SELECT value FROM credential WHERE profile LIKE ? AND backend = ? AND name = ?",
+                        (FITIQ_REFRESH[0], "fitiq", "refresh_lease")).fetchone()
+                    if row:
+                        return "; the killed process's refresh lease is left in the vault"
+                    if cycle not in AIMED_AT_ROTATION or killed_identity is None:
+                        return ""
+                    profile = connection.execute(
+                        "SELECT profile FROM credential WHERE profile LIKE ? AND backend = ? AND name = ?",
+                        FITIQ_REFRESH).fetchone()[0]
+                    # The vault's lease row: "<boot>:<pid namespace>:<pid>:<start>/<call> <end>".
+                    connection.execute(
+                        "INSERT INTO credential (profile, backend, name, value, updated_at) VALUES (?, 'fitiq', 'refresh_lease', ?, ?)",
+                        (profile, f"{killed_identity}/killed-call {time.time() + 60}", time.time()))
+                    connection.commit()
+                    return "; a refresh lease of the killed process (held 60 s more) is left in the vault"
+                finally:
+                    connection.close()
+
             def vault_after_kill():
                 last_seen, row = watch.poll()
                 assert row is not None, "no FitIQ refresh_token in the vault"
@@ -393,7 +437,7 @@ def main():
                 if in_flight["value"]:
                     return "the newest token FitIQ issued never reached the vault: the kill fell inside that refresh call"
                 return f"holds the newest of {issued} tokens FitIQ issued" + (
-                    "; last acknowledged rotation kept" if nutrition else "")
+                    "; last acknowledged rotation kept" if nutrition else "") + left_lease()
             check(f"{label}: the vault's refresh token is the last one committed", vault_after_kill)
 
             def cache_stats():

@@ -4,8 +4,9 @@ import Model
 /// A lease kept in the credential vault, so that one single-use refresh token is spent by one
 /// process at a time: the gateway and `daygate check` (or `daygate connect`) open the same state
 /// database, and in-process single-flight (`AuthSession`) does not reach across them. The holder
-/// writes its own id and an end into the vault's row `name`; another process waits until the row
-/// is gone or its end has passed (a holder that died), polling, and never longer than `wait`.
+/// writes its own id (its process's and the call's) and an end into the vault's row `name`; another
+/// process waits until the row is gone, its end has passed or its holder's process is gone (one
+/// killed while it held the lease), polling, and never longer than `wait`.
 struct VaultLease: Sendable {
     let vault: any CredentialVault
     let profile: String
@@ -20,7 +21,7 @@ struct VaultLease: Sendable {
     /// Runs `body` holding the lease; throws `reauth_suspected` (nothing spent, tried again later)
     /// when the lease did not come within `wait`.
     func run<Value: Sendable>(_ body: () async throws -> Value) async throws -> Value {
-        let holder = UUID().uuidString
+        let holder = VaultLeaseValue.holder(call: UUID().uuidString)
         let deadline = ContinuousClock.now + wait
         while true {
             let until = Date().addingTimeInterval(hold.seconds)
