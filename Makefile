@@ -59,11 +59,13 @@ test-swift: deps
 	stdbuf -oL -eL $(SWIFT) test --filter FaultSuiteTests --skip sessionLostMidway
 	stdbuf -oL -eL $(SWIFT) test --no-parallel --filter FaultSuiteTests.sessionLostMidway
 
-# The dashboard and the wall in headless Chromium (Debian's package), driven by Playwright
-# (PyPI); axe-core from PyPI's axe-playwright-python. The wall's memory over WALL_SOAK_MINUTES
+# The wall's layout without a browser (node --test, Debian's nodejs); the dashboard and the wall
+# in headless Chromium (Debian's package), driven by Playwright (PyPI); axe-core from PyPI's
+# axe-playwright-python. The wall's memory over WALL_SOAK_MINUTES
 # (2 here; the hour-long run is in docs/wall.md).
 test-browser: deps
-	@scripts/ensure-deps.sh chromium
+	@scripts/ensure-deps.sh chromium node
+	node --test Tests/Wall/
 	@python3 -c "import playwright" 2>/dev/null || python3 -m pip install --quiet --disable-pip-version-check playwright
 	@python3 -c "import axe_playwright_python" 2>/dev/null || python3 -m pip install --quiet --disable-pip-version-check axe-playwright-python
 	$(SWIFT) build --product daygate

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs what daygate needs from Debian's packages when it is missing. Idempotent.
 #   scripts/ensure-deps.sh            build needs (libsqlite3-dev)
-#   scripts/ensure-deps.sh chromium   plus these tools (browser test; prlimit for the flood test;
-#                                     wrk, nginx for benchmarks)
+#   scripts/ensure-deps.sh chromium   plus these tools (browser test; node for the wall's layout
+#                                     tests; prlimit for the flood test; wrk, nginx for benchmarks)
 set -euo pipefail
 
 if ! command -v swift >/dev/null 2>&1; then
@@ -17,6 +17,7 @@ for tool in "$@"; do
     case "$tool" in
       chromium) missing+=(chromium fonts-dejavu-core) ;;
       prlimit) missing+=(util-linux) ;;
+      node) missing+=(nodejs) ;;
       *) missing+=("$tool") ;;
     esac
   fi

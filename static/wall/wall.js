@@ -2,14 +2,14 @@
 // that only reads (a key with scopes [read, household]). It follows /v1/household/stream, keeps
 // the last day it had (in memory and in localStorage) and shows it with its age when the gateway
 // or the network is gone, dims between the household's night hours, and never grows: every
-// render replaces what the last one drew, and nothing is kept but the latest answer.
+// render replaces what the last one drew, and nothing is kept but the latest answer. What goes
+// where is decided by layout.js (pure, tested without a browser); this draws it and picks the
+// first of its layouts that fits the screen.
 import { getJSON, storeKey, followChanges, KeyRequired } from "/api.js";
+import { SHARED_COLOR, clockText, fitSteps, layoutDay, local, minuteText, rowHeights, shiftsOf } from "/wall/layout.js";
 
 const LAST_STORAGE = "daygate.wall.last";
 const DAY_PATH = "/v1/household/today";
-const HOURS = { first: 7, last: 22 };
-/** The colour of what several members share (a calendar they all subscribe to). */
-const SHARED_COLOR = "#868e96";
 
 const state = {
   answer: null, // the latest household answer
@@ -17,6 +17,8 @@ const state = {
   failing: false, // the latest fetch failed
   timer: null,
   retry: 2000,
+  more: [], // the items of each "+N" box drawn, by its index
+  fitted: { key: "", step: 0 }, // the first layout step that fitted, for this answer and screen
 };
 
 const $ = (id) => document.getElementById(id);
@@ -28,27 +30,7 @@ function element(tag, className, text) {
   return node;
 }
 
-// MARK: - Time in the household's zone
-
 function zoneOf(answer) { return answer?.timezone || Intl.DateTimeFormat().resolvedOptions().timeZone; }
-
-function parts(date, zone) {
-  const values = {};
-  for (const part of new Intl.DateTimeFormat("en-GB", {
-    timeZone: zone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23",
-  }).formatToParts(date)) values[part.type] = part.value;
-  return values;
-}
-
-/** Minutes after local midnight of `date` in `zone`, and the local day (YYYY-MM-DD). */
-function local(date, zone) {
-  const p = parts(date, zone);
-  return { day: `${p.year}-${p.month}-${p.day}`, minute: Number(p.hour) * 60 + Number(p.minute) };
-}
-
-function clockText(date, zone) {
-  return new Intl.DateTimeFormat("en-GB", { timeZone: zone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(date);
-}
 
 /** The answer's day as words ("Friday 27 November"); the date itself names the day. */
 function dayText(day) {
@@ -57,79 +39,129 @@ function dayText(day) {
     .format(new Date(Date.UTC(y, m - 1, d, 12)));
 }
 
-/** Minutes of an item's time within the answer's day: before it 0, after it 24 h. */
-function minuteOn(iso, day, zone) {
-  const at = local(new Date(iso), zone);
-  if (at.day < day) return 0;
-  if (at.day > day) return 24 * 60;
-  return at.minute;
-}
-
-// MARK: - What each member has
-
-function membersOf(answer) { return answer?.members || []; }
-
-/** Timed items of one lane: {start, end (minutes), title, kind, detail}. */
-function laneItems(answer, laneMembers, zone) {
-  const items = [];
-  const day = answer.date;
-  for (const event of answer.events || []) {
-    if (event.all_day) continue;
-    const owners = event.members || (event.member ? [event.member] : []);
-    const shared = owners.length > 1;
-    if (laneMembers === "shared" ? !shared : shared || owners[0] !== laneMembers) continue;
-    items.push({
-      start: minuteOn(event.start, day, zone), end: minuteOn(event.end || event.start, day, zone),
-      title: event.title, kind: "event", detail: event.location || "",
-    });
-  }
-  if (laneMembers === "shared") return items;
-  const member = membersOf(answer).find((m) => m.id === laneMembers);
-  let offset = {};
-  for (const slot of member?.plan || []) {
-    if (typeof slot.hour !== "number") continue;
-    const start = slot.hour * 60 + (offset[slot.hour] || 0);
-    const length = Math.max(10, slot.duration_minutes || 30);
-    offset[slot.hour] = (offset[slot.hour] || 0) + length;
-    items.push({ start, end: start + length, title: slot.title || "Task", kind: slot.kind === "task" ? "task" : "slot", detail: "" });
-  }
-  for (const dienst of member?.diensten || []) {
-    items.push({
-      start: minuteOn(dienst.start, day, zone), end: minuteOn(dienst.end, day, zone),
-      title: `Shift: ${dienst.type?.name || "canteen"}`, kind: "dienst", detail: [dienst.location, dienst.tenant].filter(Boolean).join(" · "),
-    });
-  }
-  return items.filter((item) => item.end > item.start || item.kind !== "event");
-}
-
-/** The window of hours shown: 07:00–22:00, widened to what the day holds. */
-function hoursShown(answer, zone) {
-  let first = HOURS.first * 60;
-  let last = HOURS.last * 60;
-  for (const lane of ["shared", ...membersOf(answer).map((m) => m.id)]) {
-    for (const item of laneItems(answer, lane, zone)) {
-      first = Math.min(first, Math.floor(item.start / 60) * 60);
-      last = Math.max(last, Math.ceil(Math.max(item.end, item.start + 30) / 60) * 60);
-    }
-  }
-  return { first: Math.max(0, first), last: Math.min(24 * 60, last) };
-}
-
-/** Side-by-side columns for items that overlap. */
-function columns(items) {
-  const sorted = [...items].sort((a, b) => a.start - b.start || b.end - a.end);
-  const ends = [];
-  for (const item of sorted) {
-    let column = ends.findIndex((end) => end <= item.start);
-    if (column < 0) { column = ends.length; ends.push(0); }
-    ends[column] = Math.max(item.end, item.start + 30);
-    item.column = column;
-  }
-  for (const item of sorted) item.columns = ends.length;
-  return sorted;
-}
-
 // MARK: - Rendering
+
+/** The steps the cards' type takes down when they would not fit (of the page's type). */
+const CARD_SCALES = [1, 0.9, 0.8, 0.7, 0.6];
+
+/** The first rows of the timeline grid: the lane names, then the all-day items. */
+const HEAD_ROWS = 2;
+
+function itemNode(item, past) {
+  const node = element("li", `item ${item.kind}`);
+  node.append(element("span", "item-time", item.time), element("span", "item-title", item.title));
+  if (item.detail) node.append(element("span", "item-detail", item.detail));
+  if (past) node.classList.add("past");
+  return node;
+}
+
+function moreNode(item, past) {
+  const node = element("li", "item more");
+  const button = element("button", "more-button");
+  button.type = "button";
+  button.dataset.more = String(state.more.length);
+  state.more.push(item.items);
+  button.setAttribute("aria-haspopup", "dialog");
+  button.append(
+    element("span", "item-time", `${minuteText(item.start)}–${minuteText(item.end)}`),
+    element("span", "item-title", `+${item.items.length} items`));
+  button.setAttribute("aria-label", `${item.items.length} items from ${minuteText(item.start)}: show them`);
+  node.append(button);
+  if (past) node.classList.add("past");
+  return node;
+}
+
+/** Draws the timeline as `layout` (layout.js) decides: one grid whose rows every lane shares.
+ * True when it fits the screen. */
+function drawLanes(layout, answer, today) {
+  const { rows, hours, lanes, now } = layout;
+  state.more = [];
+  const isToday = answer.date === today.day;
+  const nodes = [];
+  const axis = element("div", "axis");
+  axis.setAttribute("aria-hidden", "true");
+  for (const mark of hours) {
+    const label = element("span", "hour", mark.minute >= 24 * 60 ? "24:00" : minuteText(mark.minute));
+    const end = mark.row >= rows.length;
+    // Both lines: an absolutely placed item's missing end line would be the grid's edge.
+    const row = HEAD_ROWS + 1 + (end ? rows.length - 1 : mark.row);
+    label.style.gridRow = `${row} / ${row + 1}`;
+    if (end) label.classList.add("at-end");
+    if (mark.row === 0) label.classList.add("at-start");
+    axis.append(label);
+  }
+  nodes.push(axis);
+  lanes.forEach((lane, index) => {
+    const section = element("section", "lane");
+    section.style.gridColumn = String(index + 2);
+    section.style.setProperty("--c", lane.color || SHARED_COLOR);
+    section.style.setProperty("--subcolumns", String(lane.subcolumns));
+    section.setAttribute("aria-label", lane.name);
+    section.append(element("h3", "lane-head", lane.name));
+    if (lane.allDay.length) {
+      const allDay = element("ul", "lane-all-day");
+      allDay.setAttribute("aria-label", `${lane.name}: all day`);
+      for (const item of lane.allDay) allDay.append(element("li", "chip", item.title));
+      section.append(allDay);
+    }
+    const body = element("ol", "lane-body");
+    for (const box of lane.boxes) {
+      const items = box.item.kind === "more" ? box.item.items : [box.item];
+      const past = isToday && items.every((item) => item.end <= today.minute);
+      const node = box.item.kind === "more" ? moreNode(box.item, past) : itemNode(box.item, past);
+      node.style.gridRow = `${box.rows[0] + 1} / ${box.rows[1] + 1}`;
+      node.style.gridColumn = `${box.columns[0] + 1} / ${box.columns[1] + 1}`;
+      body.append(node);
+    }
+    section.append(body);
+    nodes.push(section);
+  });
+  if (now) {
+    const line = element("div", "now-line");
+    line.setAttribute("aria-hidden", "true");
+    line.style.gridRow = `${HEAD_ROWS + 1 + now.row} / ${HEAD_ROWS + 2 + now.row}`;
+    line.style.setProperty("--at-fraction", String(now.fraction));
+    nodes.push(line);
+  }
+  const container = $("lanes");
+  container.replaceChildren(...nodes);
+  // Measured first: each lane's name on one line (a lane is never narrower than its name); then,
+  // with every time row empty, each box as tall as its text at its width; then each row as tall
+  // as `rowHeights` says.
+  container.classList.add("measuring");
+  container.style.gridTemplateRows = `repeat(${HEAD_ROWS}, auto) repeat(${rows.length}, 0px)`;
+  const names = [...container.querySelectorAll(".lane-head")].map((head) => Math.ceil(head.getBoundingClientRect().width) + 1);
+  container.style.gridTemplateColumns = `var(--axis-width) ${lanes.map((l, i) => `minmax(${names[i]}px, ${l.weight.toFixed(2)}fr)`).join(" ")}`;
+  const bodies = [...container.querySelectorAll(".lane-body")];
+  const boxes = [];
+  lanes.forEach((lane, index) => {
+    const drawn = bodies[index].children;
+    lane.boxes.forEach((box, at) => {
+      const node = drawn[at];
+      const style = getComputedStyle(node);
+      const need = node.offsetHeight + parseFloat(style.marginTop) + parseFloat(style.marginBottom) + 1;
+      boxes.push({ rows: box.rows, need });
+    });
+  });
+  const available = container.clientHeight - (bodies[0]?.offsetTop ?? 0);
+  container.classList.remove("measuring");
+  const sized = rowHeights(rows, boxes, available);
+  container.style.gridTemplateRows = `repeat(${HEAD_ROWS}, auto) ${sized.heights.map((h) => `${h.toFixed(2)}px`).join(" ")}`;
+  return sized.fits && container.scrollWidth <= container.clientWidth + 1;
+}
+
+/** Hour labels of rows squeezed together: of two that would touch, the earlier is left out (the
+ * later one names where the items start), and so is one that would reach past the timeline. */
+function thinHourLabels(container) {
+  const labels = [...container.querySelectorAll(".axis .hour")];
+  for (const label of labels) label.hidden = false;
+  let nextTop = container.getBoundingClientRect().bottom + 2;
+  for (const label of labels.reverse()) {
+    const box = label.getBoundingClientRect();
+    label.hidden = box.bottom > nextTop - 2;
+    if (!label.hidden) nextTop = box.top;
+  }
+}
 
 function render() {
   const answer = state.answer;
@@ -142,77 +174,30 @@ function render() {
   $("wall-clock").textContent = clockText(now, zone);
   document.body.classList.toggle("night", isNight(answer.household?.night, today.minute));
 
-  const members = membersOf(answer);
-  const hours = hoursShown(answer, zone);
-  const span = hours.last - hours.first;
-  const lanes = [];
-  const axis = element("div", "lane axis");
-  axis.setAttribute("aria-hidden", "true");
-  axis.append(element("div", "lane-head", ""));
-  const axisBody = element("div", "lane-body");
-  for (let minute = hours.first; minute <= hours.last; minute += 60) {
-    const mark = element("span", "hour", `${String(minute / 60).padStart(2, "0")}:00`);
-    mark.style.setProperty("--at", `${((minute - hours.first) / span) * 100}%`);
-    axisBody.append(mark);
+  // The first layout that fits the screen: full size, smaller type, then crowded hours as "+N".
+  const container = $("lanes");
+  const steps = fitSteps(answer, zone);
+  const key = `${state.fetchedAt} ${innerWidth}x${innerHeight}`;
+  let index = state.fitted.key === key ? state.fitted.step : 0;
+  for (; index < steps.length; index++) {
+    container.style.setProperty("--fit", String(steps[index].scale));
+    const fits = drawLanes(layoutDay(answer, { zone, collapse: steps[index].collapse, nowDate: now }), answer, today);
+    if (fits || index === steps.length - 1) break;
   }
-  axis.append(axisBody);
-  lanes.push(axis);
-  const laneSpecs = [];
-  if ((answer.events || []).some((e) => (e.members || []).length > 1)) laneSpecs.push({ id: "shared", name: "Everyone", color: SHARED_COLOR });
-  for (const member of members) laneSpecs.push({ id: member.id, name: member.name, color: member.color });
-  const weights = [];
-  for (const spec of laneSpecs) {
-    const lane = element("section", "lane");
-    lane.style.setProperty("--c", spec.color);
-    lane.setAttribute("aria-label", spec.name);
-    lane.append(element("h3", "lane-head", spec.name));
-    const body = element("ol", "lane-body");
-    const placed = columns(laneItems(answer, spec.id, zone));
-    // A lane whose items stand side by side gets more room.
-    weights.push(1 + 0.7 * Math.max(0, (placed[0]?.columns || 1) - 1));
-    for (const item of placed) {
-      if (item.end <= hours.first || item.start >= hours.last) continue;
-      const start = Math.max(item.start, hours.first);
-      const end = Math.min(Math.max(item.end, item.start + 20), hours.last);
-      const node = element("li", `item ${item.kind}`);
-      node.style.setProperty("--top", `${((start - hours.first) / span) * 100}%`);
-      node.style.setProperty("--height", `${((end - start) / span) * 100}%`);
-      node.style.setProperty("--column", item.column);
-      node.style.setProperty("--columns", item.columns);
-      node.append(element("span", "item-time", minuteText(item.start)), element("span", "item-title", item.title));
-      if (item.detail) node.append(element("span", "item-detail", item.detail));
-      if (answer.date === today.day && item.end <= today.minute) node.classList.add("past");
-      body.append(node);
-    }
-    lane.append(body);
-    lanes.push(lane);
-  }
-  if (answer.date === today.day && today.minute >= hours.first && today.minute <= hours.last) {
-    const line = element("div", "now-line");
-    line.setAttribute("aria-hidden", "true");
-    line.style.setProperty("--at-fraction", String((today.minute - hours.first) / span));
-    lanes.push(line);
-  }
-  $("lanes").replaceChildren(...lanes);
-  $("lanes").style.gridTemplateColumns = `4.2rem ${weights.map((w) => `minmax(0, ${w.toFixed(2)}fr)`).join(" ")}`;
+  state.fitted = { key, step: Math.min(index, steps.length - 1) };
+  container.dataset.fit = `${steps[state.fitted.step].scale} ${steps[state.fitted.step].collapse}`;
+  thinHourLabels(container);
 
-  const allDay = (answer.events || []).filter((e) => e.all_day).map((event) => {
-    const owners = event.members || [event.member];
-    const chip = element("span", "chip", event.title);
-    const first = members.find((m) => m.id === owners[0]);
-    chip.style.setProperty("--c", owners.length > 1 ? SHARED_COLOR : first?.color || SHARED_COLOR);
-    return chip;
-  });
-  $("all-day").replaceChildren(...allDay);
-  $("all-day").hidden = allDay.length === 0;
-
-  $("people").replaceChildren(...members.map((member) => personCard(member, answer, zone, now)));
+  const members = answer.members || [];
+  const people = $("people");
+  people.replaceChildren(...members.map((member) => personCard(member, answer, zone, now)));
+  // The cards' type: the largest step at which every card holds its facts.
+  for (const scale of CARD_SCALES) {
+    people.style.setProperty("--card-fit", String(scale));
+    const cut = people.scrollHeight > people.clientHeight + 1 || [...people.children].some((card) => card.scrollHeight > card.clientHeight + 1);
+    if (!cut) break;
+  }
   renderFreshness();
-}
-
-function minuteText(minute) {
-  const m = Math.max(0, Math.min(24 * 60 - 1, Math.round(minute)));
-  return `${String(Math.floor(m / 60)).padStart(2, "0")}:${String(m % 60).padStart(2, "0")}`;
 }
 
 function isNight(night, minute) {
@@ -232,16 +217,23 @@ function personCard(member, answer, zone, now) {
     if (value === null || value === undefined || value === "") return;
     facts.append(element("dt", "", term), element("dd", "", value));
   };
-  const theirs = (answer.events || [])
-    .filter((e) => !e.all_day && (e.member === member.id || (e.members || []).includes(member.id)))
-    .sort((a, b) => new Date(a.start) - new Date(b.start));
-  const current = theirs.find((e) => new Date(e.start) <= now && new Date(e.end || e.start) > now);
-  const upcoming = theirs.find((e) => new Date(e.start) > now);
-  if (current) add("Now", `${current.title} until ${clockText(new Date(current.end), zone)}`);
-  add("Next", upcoming ? `${clockText(new Date(upcoming.start), zone)} ${upcoming.title}` : "nothing more today");
-  const shifts = (member.diensten || []).filter((d) => new Date(d.end) > now);
-  if (member.sections?.diensten) {
-    add("Shift", shifts.length ? shifts.map((d) => `${clockText(new Date(d.start), zone)}–${clockText(new Date(d.end), zone)} ${d.type?.name || ""}`.trim()).join(", ") : "none today");
+  // Their events (their own and those they share) and their shifts: what their lanes show.
+  const shifts = shiftsOf(member, answer.date, zone);
+  const theirs = [
+    ...(answer.events || [])
+      .filter((e) => !e.all_day && (e.member === member.id || (e.members || []).includes(member.id)))
+      .map((e) => ({ start: new Date(e.start), end: new Date(e.end || e.start), title: e.title })),
+    ...shifts.map(({ dienst, item }) => ({ start: new Date(dienst.start), end: new Date(dienst.end), title: item.title })),
+  ].sort((a, b) => a.start - b.start);
+  const current = theirs.find((e) => e.start <= now && e.end > now);
+  const upcoming = theirs.find((e) => e.start > now);
+  if (current) add("Now", `${current.title} until ${clockText(current.end, zone)}`);
+  add("Next", upcoming ? `${clockText(upcoming.start, zone)} ${upcoming.title}` : "nothing more today");
+  if (member.sections?.diensten || shifts.length) {
+    // Every shift of the day their lane shows, the ones that are over said so.
+    add("Shift", shifts.length
+      ? shifts.map(({ dienst, item }) => `${item.time} ${dienst.type?.name || ""}`.trim() + (new Date(dienst.end) <= now ? " (over)" : "")).join(", ")
+      : "none today");
   }
   if (member.tasks && typeof member.tasks === "object") {
     const open = (member.tasks.inbox || 0) + (member.tasks.acties || 0);
@@ -255,6 +247,20 @@ function personCard(member, answer, zone, now) {
   card.append(facts);
   if (troubled.length) card.append(element("p", "person-note", `not current: ${troubled.join(", ")}`));
   return card;
+}
+
+/** A "+N" box opened: its items, each with its time and whole title. */
+function openMore(index) {
+  const items = state.more[index];
+  if (!items) return;
+  $("more-title").textContent = `${items.length} items`;
+  $("more-list").replaceChildren(...items.map((item) => {
+    const row = element("li", `more-item ${item.kind}`);
+    row.append(element("span", "item-time", item.time), element("span", "item-title", item.title));
+    if (item.detail) row.append(element("span", "item-detail", item.detail));
+    return row;
+  }));
+  $("more-dialog").showModal();
 }
 
 function renderFreshness() {
@@ -342,6 +348,13 @@ function start() {
       render();
     }
   } catch { /* nothing kept */ }
+  // One listener for every "+N" box, whatever is drawn later.
+  $("lanes").addEventListener("click", (event) => {
+    const button = event.target.closest?.("button.more-button");
+    if (button) openMore(Number(button.dataset.more));
+  });
+  $("more-close").addEventListener("click", () => $("more-dialog").close());
+  window.addEventListener("resize", () => render());
   $("key-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const key = $("key-input").value.trim();
