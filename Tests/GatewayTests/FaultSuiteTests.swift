@@ -12,7 +12,7 @@ import Testing
 @testable import daygate
 
 /// Every backend against every fault its simulator can inject, through the real gateway
-/// (`DemoHarness`: five simulators, the demo's wiring, the standard circuit policy):
+/// (`DemoHarness`: a simulator per backend, the demo's wiring, the standard circuit policy):
 ///
 /// - (a) warm cache: a `no-cache` refetch that fails answers 200 with the cached data, the
 ///   section `stale` and an error code that says what went wrong;
@@ -288,19 +288,24 @@ struct FaultSuiteTests {
         }
     }
 
-    /// /v1/today with every backend failing in its own way: still 200, every section stale with
-    /// the cached data and its own error code, `complete: false`. For another date the four
-    /// dated sections have no data (error, or timeout for the slow one); `knowledge` (the newest
-    /// items, the same for every date) still answers from the cache — as stale, its refetch having
-    /// just failed — so the answer stays 200.
-    @Test("/v1/today with all five backends faulted five ways")
+    /// /v1/today with every backend of this suite failing in its own way (the faults in turn, in
+    /// catalog order: Tickedify slow, 8alls 500s, Kantine Koning reset, FitIQ garbage, PRSNL 429,
+    /// and on): still 200, each backend's sections of the day (from the route file) stale with the
+    /// cached data and their own error code, `complete: false`. For another date the dated sections
+    /// (those the route passes its `date`) have no data (error, or timeout for a slow backend); an
+    /// undated one (PRSNL's newest items, the same for every date) still answers from the cache —
+    /// as stale, its refetch having just failed — so the answer stays 200 while there is one.
+    @Test("/v1/today with every backend faulted, the faults in turn")
     func todayWithEveryBackendFaulted() async throws {
-        let faults: [(kind: SimulatorKind, fault: Fault, section: String)] = [
-            (.tickedify, .latency, "plan"), (.eightalls, .serverError, "events"), (.kantinekoning, .reset, "diensten"),
-            (.fitiq, .garbage, "nutrition"), (.prsnl, .rateLimited, "knowledge"),
-        ]
         let uri = "/v1/today?date=\(Self.today)"
         try await withDemo(adjust: Self.withoutCalendars) { demo in
+            let declared = demo.sections(of: "/v1/today")
+            let faulted: [TodaySection] = Self.kinds.enumerated().flatMap { index, kind in
+                let fault = Fault.allCases[index % Fault.allCases.count]
+                let own = declared.filter { $0.operation.backend == kind.rawValue }
+                #expect(!own.isEmpty, "\(kind) has no section in /v1/today (routes/today.yaml)")
+                return own.map { TodaySection(kind: kind, fault: fault, section: $0) }
+            }
             try await demo.test { client in
                 var warm: JSONValue = .null
                 let limit = ContinuousClock.now + .seconds(15)
@@ -312,7 +317,8 @@ struct FaultSuiteTests {
                 } while ContinuousClock.now < limit
                 try #require(warm["complete"] == .bool(true), "warm-up: \(warm["sections"] ?? .null)")
 
-                for (kind, fault, _) in faults {
+                for kind in Self.kinds {
+                    guard let fault = faulted.first(where: { $0.kind == kind })?.fault else { continue }
                     _ = try await demo.call(kind, .POST, "/_sim/faults", json: fault.json)
                 }
                 let started = ContinuousClock.now
@@ -323,41 +329,57 @@ struct FaultSuiteTests {
                 #expect(response.status == .ok)
                 #expect(body["complete"] == .bool(false))
                 #expect(body["stale"] == .bool(true))
-                for (kind, fault, section) in faults {
-                    let report = body["sections"]?[section]
-                    #expect(report?["status"] == .string("stale"), "\(section) (\(kind), \(fault)): \(report ?? .null)")
+                for item in faulted {
+                    let report = body["sections"]?[item.name]
+                    #expect(report?["status"] == .string("stale"), "\(item): \(report ?? .null)")
                     let code = report?["error"]?["code"]?.stringValue ?? "none"
-                    #expect(fault.codes.contains(code), "\(section) (\(kind), \(fault)): code \(code)")
-                    #expect(body[section] == warm[section], "\(section) serves the cached data")
-                    #expect(body[section] != .null)
+                    #expect(item.fault.codes.contains(code), "\(item): code \(code)")
+                    if item.section.mergeInto == nil {
+                        #expect(body[item.name] == warm[item.name], "\(item) serves the cached data")
+                        #expect(body[item.name] != .null, "\(item)")
+                    }
                 }
                 #expect(elapsed < 6, "the answer comes at the 2 s deadline, not after the slow backend")
 
+                // Another day: nothing cached for the dated sections; the undated ones' entries are
+                // the ones whose refetch just failed.
+                let undated = faulted.filter { !$0.isDated }
+                let coldStatus =
+                    !undated.isEmpty ? 200 : faulted.allSatisfy { $0.fault == .latency } ? 504 : 502
                 let coldURI = "/v1/today?date=\(Self.today.adding(days: -20))"
                 let cold = try await client.execute(uri: coldURI, method: .get)
                 let coldBody = try Self.json(cold, coldURI)
-                #expect(cold.status == .ok, "knowledge still has data: \(coldBody)")
+                #expect(Int(cold.status.code) == coldStatus, "\(undated.count) undated section(s): \(coldBody)")
                 #expect(coldBody["complete"] == .bool(false))
-                // The same knowledge entry as above, whose refetch just failed: stale, with its error.
-                #expect(
-                    coldBody["sections"]?["knowledge"]?["status"] == .string("stale"),
-                    "\(coldBody["sections"] ?? .null)")
-                #expect(
-                    Fault.rateLimited.codes.contains(
-                        coldBody["sections"]?["knowledge"]?["error"]?["code"]?.stringValue ?? "none"))
-                #expect(coldBody["knowledge"] == warm["knowledge"])
-                for (kind, fault, section) in faults where section != "knowledge" {
-                    let report = coldBody["sections"]?[section]
-                    #expect(
-                        report?["status"] == .string(fault.coldSectionStatus),
-                        "\(section) (\(kind), \(fault)): \(report ?? .null)")
-                    #expect(
-                        fault.codes.contains(report?["error"]?["code"]?.stringValue ?? "none"),
-                        "\(section): \(report ?? .null)")
-                    #expect(coldBody[section] == .null)
+                for item in faulted {
+                    let report = coldBody["sections"]?[item.name]
+                    let code = report?["error"]?["code"]?.stringValue ?? "none"
+                    #expect(item.fault.codes.contains(code), "\(item) cold: \(report ?? .null)")
+                    if item.isDated {
+                        #expect(
+                            report?["status"] == .string(item.fault.coldSectionStatus),
+                            "\(item) cold: \(report ?? .null)")
+                        if item.section.mergeInto == nil { #expect(coldBody[item.name] == .null, "\(item) cold") }
+                    } else {
+                        #expect(report?["status"] == .string("stale"), "\(item) cold: \(report ?? .null)")
+                        if item.section.mergeInto == nil {
+                            #expect(coldBody[item.name] == warm[item.name], "\(item) cold serves the cached data")
+                        }
+                    }
                 }
             }
         }
+    }
+
+    /// A section of `/v1/today` and the fault its backend has in ``todayWithEveryBackendFaulted()``.
+    struct TodaySection: Sendable, CustomStringConvertible {
+        var kind: SimulatorKind
+        var fault: Fault
+        var section: RouteSection
+        var name: String { section.name }
+        /// The route passes its `date` to the section: another day is another entry.
+        var isDated: Bool { section.arguments.values.contains(.parameter("date")) }
+        var description: String { "\(name) (\(kind), \(fault))" }
     }
 
     // MARK: - The scenario

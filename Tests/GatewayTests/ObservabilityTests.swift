@@ -7,12 +7,13 @@ import Hummingbird
 import HummingbirdTesting
 import Model
 import NIOCore
+import OpenAPIKit
 import Simulators
 import Testing
 import Yams
 
 /// /v1/summary (and the Home Assistant page that uses it), /v1/sources, /metrics and the
-/// request id on log lines, against the five demo simulators.
+/// request id on log lines, against the demo's simulators (one per backend of the catalog).
 @Suite("Summary, sources, metrics and logs in the demo")
 struct ObservabilityTests {
     static var repositoryRoot: URL {
@@ -65,18 +66,31 @@ struct ObservabilityTests {
                 #expect(response.headers[.contentType] == "application/json; charset=utf-8")
                 let body = try response.json
                 #expect(body["complete"] == .bool(false))
-                for key in [
-                    "tasks_planned", "tasks_done", "next_event_title", "next_event_start", "next_dienst_start",
-                    "next_dienst_club", "kcal_today", "kcal_remaining",
-                ] {
+                // The core's calendar keys, and every key each backend's summary part declares:
+                // present, and null where its schema allows null.
+                for key in ["next_event_title", "next_event_start"] {
                     #expect(body[key] == .null, "\(key)")
                 }
-                for section in ["plan", "completed", "events", "diensten", "nutrition"] {
-                    #expect(body["sections"]?[section]?["status"]?.stringValue == "error", "\(section)")
+                for (backend, part) in Self.summaryParts {
+                    for (key, schema) in part.keySchemas {
+                        #expect(body[key] != nil, "\(backend)'s summary key \(key) is missing")
+                        if schema.nullable {
+                            #expect(body[key] == .null, "\(backend)'s summary key \(key) with \(backend) down")
+                        }
+                    }
+                    for section in part.sections.map(\.name) {
+                        let status = body["sections"]?[section]?["status"]?.stringValue
+                        #expect(status == "error", "\(backend)'s summary section \(section) with \(backend) down")
+                    }
                 }
                 try Self.checkHomeAssistantConfig(against: body)
             }
         }
+    }
+
+    /// Every backend of the catalog with its part of `/v1/summary`, in registration order.
+    static var summaryParts: [(backend: String, part: any SummaryPart)] {
+        BackendCatalog.all.compactMap { backend in backend.summaryPart.map { (backend.name, $0) } }
     }
 
     /// docs/home-assistant.md: the YAML parses, points at /v1/summary, and every
