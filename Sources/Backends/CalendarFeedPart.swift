@@ -58,13 +58,25 @@ public struct CalendarFeedInput: Sendable {
     }
 }
 
-/// What a part adds: calendar events (the core makes entries of them) and entries of its own.
+/// What a part adds: calendar events (the core makes entries of them, named after their
+/// `source` when they have no calendar of their own) and entries of its own.
 public struct CalendarFeedContribution: Sendable {
     public var events: [Event]
+    /// Whose the events are; nil when there are none.
+    public var source: CalendarFeedSource?
     public var entries: [CalendarFeedEntry]
 
-    public init(events: [Event] = [], entries: [CalendarFeedEntry] = []) {
+    /// Events from `source` (and entries of the part's own).
+    public init(events: [Event], from source: CalendarFeedSource, entries: [CalendarFeedEntry] = []) {
         self.events = events
+        self.source = source
+        self.entries = entries
+    }
+
+    /// Entries of the part's own, no events.
+    public init(entries: [CalendarFeedEntry]) {
+        self.events = []
+        self.source = nil
         self.entries = entries
     }
 }

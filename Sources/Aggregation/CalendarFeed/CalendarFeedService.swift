@@ -97,7 +97,9 @@ public struct CalendarFeedService: Sendable {
         var entries: [CalendarFeedEntry] = []
         for part in parts {
             let contribution = part.contribution(input)
-            entries += contribution.events.compactMap { Self.entry($0, zone: window.zone) }
+            if let source = contribution.source {
+                entries += contribution.events.compactMap { Self.entry($0, from: source, zone: window.zone) }
+            }
             entries += contribution.entries
         }
         var seen = Set<String>()
@@ -116,11 +118,12 @@ public struct CalendarFeedService: Sendable {
         return Feed(text: text, etag: "\"\(digest)\"", missing: missing, window: window)
     }
 
-    /// An event as a feed entry: timed in the zone, or whole days (the end made exclusive).
-    static func entry(_ event: Event, zone: TimeZone) -> CalendarFeedEntry? {
+    /// An event as a feed entry: timed in the zone, or whole days (the end made exclusive); named
+    /// after its calendar, or its source when it has none.
+    static func entry(_ event: Event, from source: CalendarFeedSource, zone: TimeZone) -> CalendarFeedEntry? {
         guard let start = LenientDate.parse(event.start, naiveZone: zone) else { return nil }
         let end = LenientDate.parse(event.end, naiveZone: zone).map { max($0, start) } ?? start
-        let source = event.calendar ?? "eightalls"
+        let name = event.calendar ?? source.name
         var description = event.description ?? ""
         if let calendar = event.calendar { description += (description.isEmpty ? "" : "\n\n") + "Agenda: \(calendar)" }
         let time: CalendarFeedEntry.Time
@@ -138,9 +141,9 @@ public struct CalendarFeedService: Sendable {
             default: "CONFIRMED"
             }
         return CalendarFeedEntry(
-            uid: "\(QueryString.escape(source))-\(QueryString.escape(event.id))@daygate", summary: event.title,
+            uid: "\(QueryString.escape(name))-\(QueryString.escape(event.id))@daygate", summary: event.title,
             time: time,
             location: event.location, description: description.isEmpty ? nil : description,
-            categories: [event.calendar ?? "8alls"] + event.tags, status: status)
+            categories: [event.calendar ?? source.category] + event.tags, status: status)
     }
 }

@@ -11,6 +11,9 @@ public struct EightAllsCalendarFeedPart: CalendarFeedPart {
     }
 
     public func contribution(_ input: CalendarFeedInput) -> CalendarFeedContribution {
-        CalendarFeedContribution(events: input.decode([Event].self, "events") ?? [])
+        CalendarFeedContribution(events: input.decode([Event].self, "events") ?? [], from: Self.source)
     }
+
+    /// 8alls' events have no calendar of their own: `eightalls-<id>@daygate`, category `8alls`.
+    public static let source = CalendarFeedSource(name: "eightalls", category: "8alls")
 }

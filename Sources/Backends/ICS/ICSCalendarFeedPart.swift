@@ -12,6 +12,10 @@ public struct ICSCalendarFeedPart: CalendarFeedPart {
     }
 
     public func contribution(_ input: CalendarFeedInput) -> CalendarFeedContribution {
-        CalendarFeedContribution(events: input.decode([Event].self, "subscribed_events") ?? [])
+        CalendarFeedContribution(events: input.decode([Event].self, "subscribed_events") ?? [], from: Self.source)
     }
+
+    /// Every subscribed calendar's event carries its calendar's name, which names its entry
+    /// (`school-<id>@daygate`); this is only for one that would not.
+    public static let source = CalendarFeedSource(name: "ics", category: "Calendars")
 }
