@@ -326,20 +326,7 @@ struct ConfigLoaderTests {
 
     /// The example in the repository is a config that loads (its secrets given).
     @Test func theExampleConfigLoads() throws {
-        let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("daygate.example.yaml")
-        let text = try String(contentsOf: example, encoding: .utf8)
-            .replacing(
-                "${file:/etc/daygate/work-calendar.url}", with: "https://calendar.example/private-0123/basic.ics"
-            )
-            .replacing("${file:/etc/daygate/anna-phone.key}", with: "anna-phone-key-0123456789")
-            .replacing("${file:/etc/daygate/anna-phone.feed-key}", with: "anna-phone-feed-key-0123456789")
-            .replacing(#/\$\{file:[^}]*\}/#, with: "a-secret-from-a-file-0123456789")
-        let environment = [
-            "DAYGATE_HA_KEY": "home-assistant-key-0123456789", "TICKEDIFY_PASSWORD": "p", "FITIQ_API_KEY": "k",
-            "FITIQ_PASSWORD": "p", "PRSNL_PASSWORD": "p",
-        ]
-        let config = try load(text, environment: environment)
+        let config = try ExampleConfig.load()
         #expect(config.limits == LimitsSettings())
         #expect(config.clients.first { $0.name == "anna-phone" }?.feedKey == "anna-phone-feed-key-0123456789")
     }
