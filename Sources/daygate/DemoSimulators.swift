@@ -13,6 +13,9 @@ struct DemoSimulators: Service {
     /// The household's profile against the simulators, with their demo credentials, read by the
     /// config loader from the simulators' own demo settings (``profileText(_:)``).
     let profile: ProfileConfig
+    /// The household's other members' profiles, read the same way from what each simulator
+    /// declares for them (``profileText(_:member:)``).
+    let memberProfiles: [DemoMember: ProfileConfig]
 
     static func start(timeZone: TimeZone, portBase: Int?) async throws -> DemoSimulators {
         let seed = DemoSimulator.Seed(day: LocalDate.today(in: timeZone).description, timeZone: timeZone)
@@ -26,7 +29,12 @@ struct DemoSimulators: Service {
             throw FailureMessage(text: "cannot start the simulators: \(error)")
         }
         do {
-            return DemoSimulators(running: running, profile: try Self.readProfile(Self.profileText(running)))
+            var members: [DemoMember: ProfileConfig] = [:]
+            for member in DemoMember.allCases {
+                members[member] = try Self.readProfile(Self.profileText(running, member: member))
+            }
+            return DemoSimulators(
+                running: running, profile: try Self.readProfile(Self.profileText(running)), memberProfiles: members)
         } catch {
             for simulator in running { await simulator.stop() }
             throw FailureMessage(text: "the simulators' demo settings do not make a profile: \(error)")
@@ -38,12 +46,20 @@ struct DemoSimulators: Service {
     }
 
     /// The demo's `default` profile as a config file writes it (JSON, which is YAML): each
-    /// simulator's own demo settings (`DemoSimulator.demoSettings`).
-    static func profileText(_ running: [RunningSimulator]) -> String {
+    /// simulator's own demo settings (`DemoSimulator.demoSettings`); with `member`, that member's
+    /// profile: the sections of the simulators that give the member an account
+    /// (`DemoSimulator.memberSettings`).
+    static func profileText(_ running: [RunningSimulator], member: DemoMember? = nil) -> String {
         var fields = JSONObject(fields: [])
         for simulator in running {
             guard let entry = SimulatorCatalog.entry(simulator.kind) else { continue }
-            fields.fields.append((simulator.kind.rawValue, entry.demoSettings(for: simulator)))
+            if let member {
+                if let settings = entry.memberSettings(member, for: simulator) {
+                    fields.fields.append((simulator.kind.rawValue, settings))
+                }
+            } else {
+                fields.fields.append((simulator.kind.rawValue, entry.demoSettings(for: simulator)))
+            }
         }
         return JSONValue.object(fields).serialized
     }
@@ -54,64 +70,22 @@ struct DemoSimulators: Service {
             .decode(ProfileConfig.self, from: text, substitute: false)
     }
 
-    /// The demo's household: Anna (the `default` profile, every backend), Bas (his own Tickedify
-    /// and FitIQ accounts, his enrollment at VV Wilhelmus) and Mila (her enrollment at AGOVV);
-    /// all three subscribe to the school's and the club's calendars, which the household's
-    /// answer shows once, shared. Anna and Bas share their meals.
+    /// The demo's household: Anna (the `default` profile, every backend) and the other members
+    /// (``DemoMember``), each with the accounts the simulators give them — Bas his own Tickedify
+    /// and FitIQ accounts and his enrollment at VV Wilhelmus, Mila her enrollment at AGOVV; all
+    /// three subscribe to the school's and the club's calendars, which the household's answer
+    /// shows once, shared. Anna and Bas share their meals.
     var household: (profiles: [String: ProfileConfig], household: HouseholdConfig) {
         var profiles = ["default": profile]
-        func shared() -> ICSSettings? {
-            guard let simulator = simulator(.ics) else { return nil }
-            return ICSSettings(
-                calendars: ICSSimulator.demoCalendars.filter { ["school", "club"].contains($0.name) }.map { demo in
-                    var calendar = ICSSettings.Calendar(
-                        name: demo.name, url: simulator.baseURL + demo.path, color: demo.colour)
-                    if case .basic(let user, let password) = demo.auth {
-                        calendar.username = user
-                        calendar.password = Secret(password)
-                    }
-                    return calendar
-                })
-        }
-        func enrollment(_ token: String) -> KantineKoningSettings? {
-            guard let simulator = simulator(.kantinekoning),
-                let demo = KantineKoningSimulator.demoEnrollments.first(where: { $0.token == token })
-            else { return nil }
-            return KantineKoningSettings(
-                endpoint: BackendEndpoint(baseURL: simulator.apiBaseURL),
-                enrollments: [
-                    .init(tenant: demo.tenant, role: demo.role.rawValue, token: Secret(demo.token), label: demo.label)
-                ])
-        }
-        var bas: [any BackendSettings] = []
-        if let simulator = simulator(.tickedify) {
-            bas.append(
-                TickedifySettings(
-                    endpoint: BackendEndpoint(baseURL: simulator.apiBaseURL),
-                    email: TickedifySimulator.demoHouseholdUser.email,
-                    password: Secret(TickedifySimulator.demoHouseholdUser.password)))
-        }
-        if let simulator = simulator(.fitiq), FitIQSimulator.demoUsers.count > 1 {
-            let user = FitIQSimulator.demoUsers[1]
-            bas.append(
-                FitIQSettings(
-                    endpoint: BackendEndpoint(baseURL: simulator.apiBaseURL), apiKey: Secret(FitIQSimulator.demoAPIKey),
-                    email: user.email, password: Secret(user.password)))
-        }
-        if let settings = enrollment(KantineKoningSimulator.demoMemberToken) { bas.append(settings) }
-        if let settings = shared() { bas.append(settings) }
-        profiles["bas"] = ProfileConfig(bas)
-        var mila: [any BackendSettings] = []
-        if let settings = enrollment(KantineKoningSimulator.demoClubBMemberToken) { mila.append(settings) }
-        if let settings = shared() { mila.append(settings) }
-        profiles["mila"] = ProfileConfig(mila)
+        for (member, profile) in memberProfiles { profiles[member.rawValue] = profile }
         let household = HouseholdConfig(
             name: "De Vries",
-            members: [
-                .init(profile: "default", id: "anna", name: "Anna", color: "#2563eb", share: ["nutrition"]),
-                .init(profile: "bas", name: "Bas", color: "#15803d", share: ["nutrition"]),
-                .init(profile: "mila", name: "Mila", color: "#be185d"),
-            ],
+            members: [.init(profile: "default", id: "anna", name: "Anna", color: "#2563eb", share: ["nutrition"])]
+                + DemoMember.allCases.map { member in
+                    .init(
+                        profile: member.rawValue, name: member.name, color: member.colour,
+                        share: member == .bas ? ["nutrition"] : [])
+                },
             wall: .init(night: NightHours("22:30-06:30")))
         return (profiles, household)
     }

@@ -27,18 +27,23 @@ public struct DemoSimulator: Sendable {
     public let kind: SimulatorKind
     private let starter: @Sendable (Seed, Int) async throws -> RunningSimulator
     private let settingsMaker: @Sendable (RunningSimulator) -> JSONValue
+    private let memberSettingsMaker: @Sendable (DemoMember, RunningSimulator) -> JSONValue?
 
     /// - Parameters:
     ///   - start: starts the simulator seeded with `seed` on `port` (0: a free one).
     ///   - demoSettings: the backend's settings in the demo's profile, in config-file shape, for
     ///     the running simulator.
+    ///   - memberSettings: the settings of the household's other members who have an account of
+    ///     their own here (nil: none; by default nobody has).
     public init(
         kind: SimulatorKind, start: @escaping @Sendable (_ seed: Seed, _ port: Int) async throws -> RunningSimulator,
-        demoSettings: @escaping @Sendable (RunningSimulator) -> JSONValue
+        demoSettings: @escaping @Sendable (RunningSimulator) -> JSONValue,
+        memberSettings: @escaping @Sendable (DemoMember, RunningSimulator) -> JSONValue? = { _, _ in nil }
     ) {
         self.kind = kind
         self.starter = start
         self.settingsMaker = demoSettings
+        self.memberSettingsMaker = memberSettings
     }
 
     /// Starts the simulator seeded with `seed` on `port` (0: a free one).
@@ -49,5 +54,11 @@ public struct DemoSimulator: Sendable {
     /// The backend's section of the demo's `default` profile, pointing at `running`.
     public func demoSettings(for running: RunningSimulator) -> JSONValue {
         settingsMaker(running)
+    }
+
+    /// The backend's section of `member`'s profile in the demo's household, pointing at
+    /// `running`; nil when the member has no account here.
+    public func memberSettings(_ member: DemoMember, for running: RunningSimulator) -> JSONValue? {
+        memberSettingsMaker(member, running)
     }
 }

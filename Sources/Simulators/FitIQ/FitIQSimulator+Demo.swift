@@ -18,5 +18,14 @@ extension DemoSimulator {
                 "base_url": .string(running.apiBaseURL), "api_key": .string(FitIQSimulator.demoAPIKey),
                 "email": .string(FitIQSimulator.demoEmail), "password": .string(FitIQSimulator.demoPassword),
             ])
+        },
+        memberSettings: { member, running in
+            // Bas logs in as the second demo user.
+            guard member == .bas, FitIQSimulator.demoUsers.count > 1 else { return nil }
+            let user = FitIQSimulator.demoUsers[1]
+            return .object([
+                "base_url": .string(running.apiBaseURL), "api_key": .string(FitIQSimulator.demoAPIKey),
+                "email": .string(user.email), "password": .string(user.password),
+            ])
         })
 }

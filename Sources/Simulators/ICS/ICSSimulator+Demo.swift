@@ -15,6 +15,15 @@ extension DemoSimulator {
         },
         demoSettings: { running in
             .object(["calendars": .array(ICSSimulator.demoCalendars.map { $0.settings(on: running) })])
+        },
+        memberSettings: { _, running in
+            // The whole household subscribes to the school's and the club's calendars.
+            .object([
+                "calendars": .array(
+                    ICSSimulator.demoCalendars.filter { ["school", "club"].contains($0.name) }.map {
+                        $0.settings(on: running)
+                    })
+            ])
         })
 }
 

@@ -17,13 +17,29 @@ extension DemoSimulator {
         demoSettings: { running in
             .object([
                 "base_url": .string(running.apiBaseURL),
-                "enrollments": .array(
-                    KantineKoningSimulator.demoEnrollments.map {
-                        .object([
-                            "tenant": .string($0.tenant), "role": .string($0.role.rawValue),
-                            "token": .string($0.token), "label": .string($0.label),
-                        ])
-                    }),
+                "enrollments": .array(KantineKoningSimulator.demoEnrollments.map(\.settings)),
             ])
+        },
+        memberSettings: { member, running in
+            // Bas's member enrollment at VV Wilhelmus, Mila's at AGOVV.
+            let token =
+                switch member {
+                case .bas: KantineKoningSimulator.demoMemberToken
+                case .mila: KantineKoningSimulator.demoClubBMemberToken
+                }
+            guard let enrollment = KantineKoningSimulator.demoEnrollments.first(where: { $0.token == token }) else {
+                return nil
+            }
+            return .object(["base_url": .string(running.apiBaseURL), "enrollments": .array([enrollment.settings])])
         })
+}
+
+extension KantineKoningSimulator.Enrollment {
+    /// This enrollment as a profile's `kantinekoning.enrollments` item writes it.
+    var settings: JSONValue {
+        .object([
+            "tenant": .string(tenant), "role": .string(role.rawValue), "token": .string(token),
+            "label": .string(label),
+        ])
+    }
 }

@@ -22,6 +22,13 @@ extension DemoSimulator {
                 "base_url": .string(running.apiBaseURL), "email": .string(TickedifySimulator.demoEmail),
                 "password": .string(TickedifySimulator.demoPassword),
             ])
+        },
+        memberSettings: { member, running in
+            guard member == .bas else { return nil }
+            return .object([
+                "base_url": .string(running.apiBaseURL), "email": .string(TickedifySimulator.demoHouseholdUser.email),
+                "password": .string(TickedifySimulator.demoHouseholdUser.password),
+            ])
         })
 }
 
