@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """daygate benchmark: `make bench` (or `python3 scripts/bench/bench.py --binary .build/release/daygate`).
 
-In one run, against the five simulators (`daygate simulate`) and `daygate serve`:
+In one run, against the simulators (`daygate simulate`) and `daygate serve`:
 
 1. cache-hit GET /v1/today, 64 connections (wrk), against nginx proxy_cache serving the same
    body from its cache: req/s, p50, p99, ratio to nginx, CPU per request.
@@ -26,7 +26,7 @@ In one run, against the five simulators (`daygate simulate`) and `daygate serve`
 
 Prints a report with PASS/FAIL per target and writes it to BENCHMARKS.md (section "bench").
 Environment (all optional):
-  BENCH_LATENCY_MS=50          simulator latency: the four slow backends of (2); all five during (1) and (4)
+  BENCH_LATENCY_MS=50          simulator latency: the four slow backends of (2); every measured one during (1) and (4)
   BENCH_DURATION=10s           each wrk run
   BENCH_CONNECTIONS=64         wrk connections for (1)
   BENCH_ROUNDS=2               alternating daygate/nginx wrk rounds in (1); the best of each counts

@@ -25,15 +25,52 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-BACKENDS = ["tickedify", "eightalls", "kantinekoning", "fitiq", "prsnl"]
-# Which /v1/today section each simulator (backend) feeds.
-SECTION_OF = {
-    "tickedify": "plan",
-    "eightalls": "events",
-    "kantinekoning": "diensten",
-    "fitiq": "nutrition",
-    "prsnl": "knowledge",
-}
+
+
+def today_sections(path: Path = REPO / "routes" / "today.yaml") -> list[tuple[str, str, str | None]]:
+    """(section, backend, merge_into) of each section of the route file, in the file's order,
+    read without a YAML parser (the bench uses Python's standard library only): a section is a
+    two-space key under `sections:`, its backend the part of its `operation:` before the dot."""
+    sections: list[tuple[str, str, str | None]] = []
+    inside = False
+    name = backend = merged = None
+
+    def close():
+        if name and backend:
+            sections.append((name, backend, merged))
+
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        if not line.startswith(" "):
+            inside = line.startswith("sections:")
+            continue
+        if not inside:
+            continue
+        key = re.match(r"^  ([A-Za-z0-9_]+):\s*$", line)
+        if key:
+            close()
+            name, backend, merged = key.group(1), None, None
+            continue
+        operation = re.match(r"^\s+operation:\s*([A-Za-z0-9_]+)\.", line)
+        if operation:
+            backend = operation.group(1)
+        merge = re.match(r"^\s+merge_into:\s*([A-Za-z0-9_]+)", line)
+        if merge:
+            merged = merge.group(1)
+    close()
+    return sections
+
+
+# Which /v1/today section each backend feeds, and so the backends the bench measures, from
+# routes/today.yaml: every backend with a section of its own there (its first). A backend whose
+# sections all join another's list (`merge_into`: the subscribed calendars' events join 8alls')
+# is measured with that list, not on its own.
+SECTION_OF: dict[str, str] = {}
+for _section, _backend, _merged in today_sections():
+    if _merged is None:
+        SECTION_OF.setdefault(_backend, _section)
+BACKENDS = list(SECTION_OF)
 
 
 def log(message: str) -> None:
@@ -174,8 +211,9 @@ def port_is_free(port: int) -> bool:
     return True
 
 
-def free_port_base(count: int = 6, start: int = 20000, end: int = 60000) -> int:
-    """A port N with N..N+count-1 all free (for `daygate simulate --port-base`)."""
+def free_port_base(count: int = 16, start: int = 20000, end: int = 60000) -> int:
+    """A port N with N..N+count-1 all free (for `daygate simulate --port-base`: room for the
+    simulator catalog's simulators, one port each)."""
     import random
 
     for _ in range(200):
@@ -230,7 +268,9 @@ def http_get(host: str, port: int, path: str, headers: dict | None = None, timeo
 
 
 class Simulators:
-    """`daygate simulate` on five consecutive free ports, with its written config."""
+    """`daygate simulate` on consecutive free ports (one per simulator of its catalog), with its
+    written config; each simulator's port is read from the line it prints
+    (`tickedify simulator on http://127.0.0.1:PORT`)."""
 
     def __init__(self, binary: Path, workdir: Path):
         self.binary = binary
@@ -238,9 +278,10 @@ class Simulators:
         self.base = free_port_base()
         self.config = workdir / "daygate.yaml"
         self.proc: subprocess.Popen | None = None
+        self.ports: dict[str, int] = {}
 
     def port(self, backend: str) -> int:
-        return self.base + BACKENDS.index(backend)
+        return self.ports[backend]
 
     def start(self) -> None:
         argv = [str(self.binary), "simulate", "--port-base", str(self.base), "--write-config", str(self.config),
@@ -254,6 +295,13 @@ class Simulators:
             if time.monotonic() > deadline:
                 raise RuntimeError("daygate simulate wrote no config within 60 s")
             time.sleep(0.1)
+        log_text = (self.workdir / "simulators.log").read_text(encoding="utf-8", errors="replace")
+        self.ports = {match.group(1): int(match.group(2))
+                      for match in re.finditer(r"^(\S+) simulator on http://[^:/\s]+:(\d+)", log_text, re.MULTILINE)}
+        missing = [backend for backend in BACKENDS if backend not in self.ports]
+        if missing:
+            raise RuntimeError(f"daygate simulate started no simulator for {', '.join(missing)} (a section of "
+                               f"routes/today.yaml): add it to the simulator catalog; see {self.workdir / 'simulators.log'}")
         for backend in BACKENDS:
             wait_for_http("127.0.0.1", self.port(backend), "/_sim/stats", proc=self.proc, what=f"{backend} simulator")
 

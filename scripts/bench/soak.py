@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """daygate soak test: `make soak` (or `python3 scripts/bench/soak.py --binary .build/release/daygate`).
 
-Ten minutes at a steady 500 requests a second over a mix of routes, against the five
+Ten minutes at a steady 500 requests a second over a mix of routes, against the
 simulators (`daygate simulate`) and `daygate serve`, while one or two simulators flap (every
 20 s: `{"down":"reset"}`, then healthy again). Checks:
 
