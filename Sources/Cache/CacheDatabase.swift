@@ -175,6 +175,14 @@ public final class CacheDatabase: Sendable {
             try db.create(
                 index: "cache_entry_profile_operation", on: "cache_entry", columns: ["profile", "operation"])
         }
+        migrator.registerMigration("v6-gateway-id") { db in
+            // The gateway's own id (`gatewayID()`), made once with the state folder: what Home
+            // Assistant knows this gateway by, whatever address it has.
+            try db.create(table: "gateway_identity") { table in
+                table.column("id", .text).notNull()
+            }
+            try db.execute(sql: "INSERT INTO gateway_identity (id) VALUES (lower(hex(randomblob(16))))")
+        }
         return migrator
     }
 

@@ -97,6 +97,14 @@ public enum GatewayApplication {
             return try JSONResponse.make(
                 status: .ok, body: JSONCoding.encode(report), headers: [.cacheControl: "no-store"])
         }
+        let gatewayID = (try? runtime.database.gatewayID()) ?? ""
+        router.get(RouterPath(Admission.identityPath)) { _, context in
+            let report = ClientIdentityReport(
+                gatewayID: gatewayID, config: runtime.config, client: context.client, profile: context.profile,
+                scopes: context.scopes)
+            return try JSONResponse.make(
+                status: .ok, body: JSONCoding.encode(report), headers: [.cacheControl: "no-store"])
+        }
         let summary = SummaryHandler(service: runtime.summary, answers: runtime.answers)
         router.get(RouterPath(SummaryService.path)) { request, context in
             try await summary.handle(request, context: context)

@@ -32,6 +32,28 @@ struct DemoCommand: AsyncParsableCommand {
         help: "Require the API key in this file (- for standard input; <(command) works).")
     var clientKeyFile: String?
 
+    @Option(
+        name: .customLong("client-scopes"),
+        help: "What the client key may do, comma-separated: read, write, household (default: all three)."
+    )
+    var clientScopes: String?
+
+    /// The scopes of `--client-scopes`, checked.
+    func scopes() throws -> Set<ClientScope> {
+        guard let clientScopes else { return ClientScope.all }
+        var scopes = Set<ClientScope>()
+        for name in clientScopes.split(separator: ",") {
+            let word = name.trimmingCharacters(in: .whitespaces)
+            guard let scope = ClientScope(rawValue: word) else {
+                throw ValidationError(
+                    "--client-scopes: \(word) is not a scope (read, write, household)")
+            }
+            scopes.insert(scope)
+        }
+        guard !scopes.isEmpty else { throw ValidationError("--client-scopes: name at least one") }
+        return scopes
+    }
+
     /// The client key from `--client-key-file` or (with a warning) `--client-key`, checked.
     func requiredKey(standardInput: Int32 = STDIN_FILENO, warn: (String) -> Void = SecretInput.warn) throws
         -> String?
@@ -64,6 +86,10 @@ struct DemoCommand: AsyncParsableCommand {
             throw ValidationError("--sim-port-base: 0, or 1024 to 65530")
         }
         let clientKey = try requiredKey()
+        let clientScopes = try scopes()
+        if self.clientScopes != nil, clientKey == nil {
+            throw ValidationError("--client-scopes: give --client-key or --client-key-file too")
+        }
         guard let routesDir = ResourceLocator.directory(named: "routes") else {
             throw FailureMessage(text: "cannot find the routes/ folder; run the demo from the daygate checkout")
         }
@@ -76,7 +102,7 @@ struct DemoCommand: AsyncParsableCommand {
             timezone: zone.identifier, routesDir: routesDir, staticDir: staticDir,
             profiles: simulators.household.profiles,
             clients: clientKey.map {
-                [ClientConfig(name: "demo", key: $0, profile: "default", scopes: ClientScope.all)]
+                [ClientConfig(name: "demo", key: $0, profile: "default", scopes: clientScopes)]
             }
                 ?? [],
             household: simulators.household.household

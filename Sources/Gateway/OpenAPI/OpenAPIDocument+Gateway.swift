@@ -162,6 +162,14 @@ extension OpenAPIDocument {
                             headers: ["ETag": headerRef("ETag")])),
                     .status(code: 400): responseRef("BadRequest"),
                 ]),
+            "/v1/me": gatewayOperation(
+                "getMe",
+                summary: "Who the key is: its profile and scopes, the household it may read, the gateway's id.",
+                description: "For a client that sets itself up (Home Assistant's integration). The gateway's `id` is "
+                    + "made once with its state folder and stays across restarts and address changes.",
+                responses: [
+                    .status(code: 200): jsonResponse("The key's identity.", me.reference)
+                ]),
             "/v1/sources": gatewayOperation(
                 "getSources",
                 summary: "Each backend: configured, last success and error, circuit, call and cache counters.",
@@ -173,7 +181,34 @@ extension OpenAPIDocument {
     }
 
     /// The gateway's own schemas (with what they use).
-    static var gatewayComponents: [SchemaComponent] { [health, readiness, summary, householdSummary, sources] }
+    static var gatewayComponents: [SchemaComponent] { [health, readiness, summary, householdSummary, sources, me] }
+
+    static let me = SchemaComponent(
+        "Me",
+        schema: .closedObject(
+            [
+                "gateway": .closedObject([
+                    "id": .string(description: "32 hexadecimal digits, made once with the state folder."),
+                    "version": .string, "timezone": .string(description: "The household's IANA timezone."),
+                ]),
+                "client": .one(
+                    of: [.closedObject(["name": .string]), .null()],
+                    core: .init(description: "The key's name in `clients:`; null on a gateway without client keys.")),
+                "profile": .string,
+                "scopes": .array(items: .enumeration(ClientScope.allCases.map(\.rawValue))),
+                "household": .one(
+                    of: [
+                        .closedObject([
+                            "name": .string(nullable: true),
+                            "members": .array(
+                                items: .closedObject([
+                                    "id": .string, "name": .string, "color": .string, "profile": .string,
+                                ])),
+                        ]), .null(),
+                    ],
+                    core: .init(description: "Null without the `household` scope or without a household in the config.")
+                ),
+            ], description: "Who the asking key is."))
 
     static let health = SchemaComponent("Health", schema: .closedObject(["status": .enumeration(["ok"])]))
 

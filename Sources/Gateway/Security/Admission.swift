@@ -167,6 +167,9 @@ struct Admission: Sendable {
         var scopes: Set<ClientScope>
     }
 
+    /// `GET /v1/me`: who the key is (`ClientIdentityReport`), open to every valid key.
+    static let identityPath = "/v1/me"
+
     /// The paths of the household routes, which read every member's day.
     static func isHousehold(_ path: String) -> Bool {
         path.hasPrefix(Route.householdPrefix) || path + "/" == Route.householdPrefix
@@ -185,11 +188,14 @@ struct Admission: Sendable {
     }
 
     /// 403 `insufficient_scope` when the key's scopes do not cover the request: a write
-    /// (any method but GET, HEAD, OPTIONS) needs `write`, a household route `household`, any
-    /// other route `read` (or `write`).
+    /// (any method but GET, HEAD, OPTIONS) needs `write`, a household route `household`,
+    /// `/v1/me` nothing, any other route `read` (or `write`).
     private static func scopeRefusal(method: HTTPRequest.Method, path: String, served: Served) -> GatewayError? {
         let needed: ClientScope
-        if !onlyReads(method) {
+        if path == identityPath, onlyReads(method) {
+            // Any valid key may ask who it is (and learns only what its scopes let it read).
+            return nil
+        } else if !onlyReads(method) {
             needed = .write
         } else if isHousehold(path) {
             needed = .household
