@@ -52,13 +52,20 @@ public struct RouteFile: Sendable, Codable, Hashable {
         public var max: Int?
         public var maxLength: Int?
         public var values: [String]?
+        /// A value /openapi.json shows as the parameter's example; a path parameter's names
+        /// nothing the backend has (the OpenAPI test expects 404 for it).
+        public var example: JSONValue?
+        /// A path parameter's real values: `<route path>#<JSON pointer>` into that route's answer
+        /// (`/v1/knowledge/recent#/items/0/id`), an OpenAPI link in /openapi.json.
+        public var valuesFrom: String?
 
         enum CodingKeys: String, CodingKey {
             case type, description, `default`
             case defaultUnlessGiven = "default_unless_given"
             case min, max
             case maxLength = "max_length"
-            case values
+            case values, example
+            case valuesFrom = "values_from"
         }
     }
 

@@ -50,6 +50,7 @@ public struct RouteLoader: Sendable {
         var routes: [Route] = []
         var problems: [YAMLSourceError] = []
         var seenPaths: [String: String] = [:]
+        var texts: [String: String] = [:]
         for name in names {
             let file = (directory as NSString).appendingPathComponent(name)
             guard let data = fileManager.contents(atPath: file), let text = String(data: data, encoding: .utf8) else {
@@ -57,6 +58,7 @@ public struct RouteLoader: Sendable {
                     YAMLSourceError(file: file, line: nil, keyPath: "", reason: "cannot read the file as UTF-8"))
                 continue
             }
+            texts[file] = text
             do {
                 let route = try parse(text, file: file)
                 // `/v1/items/{id}` and `/v1/items/{key}` are the same route to the router.
@@ -77,8 +79,30 @@ public struct RouteLoader: Sendable {
                 problems.append(error)
             }
         }
+        problems += Self.valuesFromProblems(routes, texts: texts)
         guard problems.isEmpty else { throw RouteLoadError(problems: problems) }
         return routes
+    }
+
+    /// A path parameter's `values_from` names a route of `routes` that takes nothing from its
+    /// own path (so that it can be called to find a value).
+    static func valuesFromProblems(_ routes: [Route], texts: [String: String]) -> [YAMLSourceError] {
+        let simple = Set(routes.filter { $0.pathParameterNames.isEmpty && $0.household == nil }.map(\.path))
+        var problems: [YAMLSourceError] = []
+        for route in routes {
+            for parameter in route.parameters {
+                guard let source = parameter.valuesFrom, !simple.contains(source.path) else { continue }
+                let key = ["parameters", parameter.name, "values_from"]
+                problems.append(
+                    YAMLSourceError(
+                        file: route.file, line: texts[route.file].flatMap { YAMLDocument.line(of: key, in: $0) },
+                        keyPath: YAMLDocument.join(key),
+                        reason:
+                            "\(source.path) is no route of these files that takes nothing from its path and is not a household route"
+                    ))
+            }
+        }
+        return problems
     }
 
     /// Parses and validates one route file's text.
@@ -154,6 +178,11 @@ public struct RouteLoader: Sendable {
             }
         }
         let parametersByName = Dictionary(uniqueKeysWithValues: parameters.map { ($0.name, $0) })
+        for parameter in parameters where parameter.valuesFrom != nil && !pathNames.contains(parameter.name) {
+            problem(
+                ["parameters", parameter.name, "values_from"],
+                "values_from applies to a parameter taken from the path; \(parameter.name) is a query parameter")
+        }
 
         var sections: [RouteSection] = []
         if routeFile.sections.isEmpty {
@@ -270,15 +299,31 @@ public struct RouteLoader: Sendable {
             problem(path + ["default_unless_given"], "\(other) is not another parameter of this route")
             valid = false
         }
-        if let value = spec.default {
-            let text: String? =
-                switch value {
-                case .string(let string): string
-                case .int(let number): String(number)
-                case .double(let number) where number.rounded() == number && abs(number) < 9e15: String(Int64(number))
-                case .bool(let flag): flag ? "true" : "false"
-                default: nil
+        if let value = spec.example {
+            if let text = Self.scalarText(value) {
+                do {
+                    parameter.example = try parameter.parse(text)
+                } catch {
+                    problem(path + ["example"], "invalid example: \(error.message)")
+                    valid = false
                 }
+            } else {
+                problem(path + ["example"], "an example is a single \(kind.rawValue) value")
+                valid = false
+            }
+        }
+        if let text = spec.valuesFrom {
+            if let source = RouteParameter.ValuesFrom(text) {
+                parameter.valuesFrom = source
+            } else {
+                problem(
+                    path + ["values_from"],
+                    "is a route's path and a JSON pointer into its answer, such as /v1/knowledge/recent#/items/0/id")
+                valid = false
+            }
+        }
+        if let value = spec.default {
+            let text = Self.scalarText(value)
             if kind == .date, let text, let offset = Self.todayOffset(text) {
                 parameter.defaultValue = .today(offset: offset)
             } else if let text {
@@ -367,6 +412,17 @@ public struct RouteLoader: Sendable {
     static func isIdentifier(_ name: String) -> Bool {
         guard let first = name.first, first.isLowercase || first == "_" else { return false }
         return name.count <= 64 && name.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "_") }
+    }
+
+    /// A scalar of a route file as the query would give it; nil for anything but a single value.
+    static func scalarText(_ value: JSONValue) -> String? {
+        switch value {
+        case .string(let string): string
+        case .int(let number): String(number)
+        case .double(let number) where number.rounded() == number && abs(number) < 9e15: String(Int64(number))
+        case .bool(let flag): flag ? "true" : "false"
+        default: nil
+        }
     }
 
     /// `today` → 0, `today+2` → 2, `today-1` → -1.

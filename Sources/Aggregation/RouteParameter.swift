@@ -10,6 +10,33 @@ public struct RouteParameter: Sendable, Hashable {
         case today(offset: Int)
     }
 
+    /// Where a path parameter's real values come from: the value at `pointer` (a JSON pointer)
+    /// in the answer of the route at `path`.
+    public struct ValuesFrom: Sendable, Hashable {
+        public var path: String
+        public var pointer: String
+
+        public init(path: String, pointer: String) {
+            self.path = path
+            self.pointer = pointer
+        }
+
+        /// `/v1/knowledge/recent#/items/0/id`; nil for anything else.
+        public init?(_ text: String) {
+            guard let hash = text.firstIndex(of: "#") else { return nil }
+            let path = String(text[..<hash])
+            let pointer = String(text[text.index(after: hash)...])
+            // The pointer goes into an OpenAPI runtime expression as it is: plain characters only.
+            guard path.hasPrefix("/v1/"), !path.contains("{"), path.allSatisfy({ $0.isASCII && !$0.isWhitespace }),
+                pointer.hasPrefix("/"),
+                pointer.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "/_-.~".contains($0)) })
+            else { return nil }
+            self.init(path: path, pointer: pointer)
+        }
+
+        public var description: String { "\(path)#\(pointer)" }
+    }
+
     public static let maximumStringLength = 200
 
     public var name: String
@@ -21,6 +48,10 @@ public struct RouteParameter: Sendable, Hashable {
     public var max: Int?
     public var maxLength: Int
     public var values: [String]?
+    /// The example /openapi.json shows (one is made up when nil).
+    public var example: ArgumentValue?
+    /// A path parameter's real values (an OpenAPI link from that route's answer).
+    public var valuesFrom: ValuesFrom?
 
     public init(
         name: String, kind: ArgumentValue.Kind, description: String? = nil, defaultValue: Default? = nil,

@@ -227,6 +227,72 @@ struct RouteLoaderTests {
         #expect(twice.contains { $0.reason == "{id} appears more than once" })
     }
 
+    /// A parameter's `example` is a value it accepts; a path parameter's `values_from` is a route
+    /// path and a JSON pointer, of a route of the folder that takes nothing from its path.
+    @Test func examplesAndValuesFrom() throws {
+        let route = try loader.parse(
+            """
+            path: /v1/items/{id}
+            parameters:
+              id:
+                type: string
+                max_length: 36
+                example: 00000000-0000-4000-8000-00000000abcd
+                values_from: /v1/list#/items/0/id
+            sections:
+              item: { operation: prsnl.item, arguments: { id: $id } }
+            """, file: "item.yaml")
+        #expect(route.parameters[0].example == .string("00000000-0000-4000-8000-00000000abcd"))
+        #expect(route.parameters[0].valuesFrom == RouteParameter.ValuesFrom(path: "/v1/list", pointer: "/items/0/id"))
+
+        let found = problems(
+            """
+            path: /v1/items/{id}
+            parameters:
+              id: { type: string, max_length: 4, example: too-long, values_from: "/v1/list" }
+              limit: { type: int, example: many, values_from: "/v1/list#/0" }
+            sections:
+              item: { operation: prsnl.item, arguments: { id: $id } }
+            """)
+        let reasons = found.map { "\($0.keyPath): \($0.reason)" }
+        for prefix in [
+            "parameters.id.example: invalid example: id is 8 characters long",
+            "parameters.id.values_from: is a route's path and a JSON pointer",
+            "parameters.limit.example: invalid example: limit must be a whole number",
+        ] {
+            #expect(
+                reasons.contains { $0.hasPrefix(prefix) }, "missing: \(prefix)\nin \(reasons.joined(separator: "\n"))")
+        }
+        let query = problems(
+            """
+            path: /v1/items
+            parameters:
+              id: { type: string, values_from: "/v1/list#/0/id" }
+            sections:
+              item: { operation: prsnl.item, arguments: { id: $id } }
+            """)
+        #expect(query.contains { $0.keyPath == "parameters.id.values_from" && $0.reason.contains("query parameter") })
+
+        // The route it names must be in the folder and take nothing from its path.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "daygate-routes-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try """
+        path: /v1/items/{id}
+        parameters:
+          id: { type: string, values_from: "/v1/nowhere#/0/id" }
+        sections:
+          item: { operation: prsnl.item, arguments: { id: $id } }
+        """.write(to: folder.appendingPathComponent("item.yaml"), atomically: true, encoding: .utf8)
+        do {
+            _ = try loader.load(directory: folder.path)
+            Issue.record("values_from naming no route must fail")
+        } catch let error as RouteLoadError {
+            #expect(error.description.contains("item.yaml:3: parameters.id.values_from: /v1/nowhere is no route"))
+        }
+    }
+
     @Test func samePathWithOtherParameterNamesIsADuplicate() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "daygate-routes-\(UUID().uuidString)")

@@ -245,9 +245,10 @@ import Testing
         }
     }
 
-    /// Every link of a write's answer leads to an operation of the document, with parameters
-    /// that operation has, read from a place its answer's schema has (`$response.body#/a/b`:
-    /// property `a`, then `b` of the referenced component).
+    /// Every link of an answer (a write's, or a route's to a route whose path parameter takes
+    /// its values from it) leads to an operation of the document, with parameters that
+    /// operation has, read from a place its answer's schema has (`$response.body#/a/0/b`:
+    /// property `a`, an item of that array, then its `b`, through references and `anyOf`).
     @Test func everyLinkLeadsToAnOperationAndReadsADocumentedValue() throws {
         let document = try Self.document(try Self.routes())
         var operations: [String: JSONValue] = [:]
@@ -273,11 +274,21 @@ import Testing
                     for (parameter, expression) in link["parameters"]?.objectValue?.fields ?? [] {
                         #expect(names.contains(parameter), "\(name): \(parameter)")
                         let pointer = try #require(expression.stringValue?.split(separator: "#").last)
-                        var schema = resolve(response)?["content"]?["application/json"]?["schema"]
-                        for part in pointer.split(separator: "/") {
-                            schema = resolve(resolve(schema)?["properties"]?[String(part)])
+                        var schemas = [resolve(response)?["content"]?["application/json"]?["schema"]].compactMap {
+                            $0
                         }
-                        #expect(schema != nil, "\(name): \(expression) is not in the answer's schema")
+                        for part in pointer.split(separator: "/") {
+                            // A schema and the alternatives it allows (a nullable value's anyOf).
+                            let choices = schemas.compactMap { resolve($0) }.flatMap { schema in
+                                [schema]
+                                    + (schema["anyOf"]?.arrayValue ?? []).compactMap { resolve($0) }
+                                    + (schema["oneOf"]?.arrayValue ?? []).compactMap { resolve($0) }
+                            }
+                            schemas = choices.compactMap {
+                                part.allSatisfy(\.isNumber) ? $0["items"] : $0["properties"]?[String(part)]
+                            }
+                        }
+                        #expect(!schemas.isEmpty, "\(name): \(expression) is not in the answer's schema")
                     }
                 }
             }

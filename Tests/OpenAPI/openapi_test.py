@@ -4,7 +4,9 @@
 Starts `daygate demo` on free ports, fetches /openapi.json, validates it as OpenAPI 3.1
 (openapi-spec-validator), checks that every route file in routes/ is documented, then calls
 every documented GET path with parameter values taken from the document (defaults; examples
-for required parameters) and validates each JSON answer against the schema documented for
+for required parameters; for a path parameter a real value found in the answer a link of the
+document leads from, and besides it its example, which must be 404, and a value past its schema,
+which must be 400) and validates each JSON answer against the schema documented for
 its status (jsonschema, Draft 2020-12, `#/components/...` resolved in the document), and that
 the documented response headers are present. An event stream (/v1/stream, /v1/household/stream) is read up to its first event;
 /metrics is checked for 200 and text/plain. Each route with query parameters also gets one
@@ -24,6 +26,10 @@ write (400), a POST without Content-Type (415), a 70 KB body (413), an Idempoten
 (`Idempotent-Replayed: true`, the same body; another body 422) and backends answering 500/429
 (502; 429 with Retry-After). A write the gateway has no route for (its router's 404 or a 405)
 fails as "not implemented yet".
+
+Degraded: every backend the demo runs a simulator of, in turn, down: every route with a section
+of it (as the answers' section reports say) refetched and asked for what nothing cached,
+/v1/today, /v1/summary and /v1/sources — each answer as documented.
 
 Prints one line per check and finally "openapi: N passed, N failed"; exits non-zero on any failure.
 
@@ -179,22 +185,72 @@ def fitiq_foods(simulators, query):
         return json.loads(response.read())["data"]["foods"]
 
 
-def path_values(base, template, simulators):
-    """For a route with path parameters: (a path with values that exist, one the gateway refuses
-    before any call, one the backend does not know); None when no real value is known."""
-    if template == "/v1/knowledge/items/{id}":
-        status, _, body = fetch(base + "/v1/knowledge/recent?limit=1")
-        items = (json.loads(body).get("items") or []) if status == 200 else []
-        if not items:
+def answer_links(spec, template):
+    """The links of the document's GET answers that lead to GET `template`: (the path they lead
+    from, {path parameter: JSON pointer into that path's answer})."""
+    target = spec.operation(template).get("operationId")
+    found = []
+    for path, item in sorted(spec.document["paths"].items()):
+        for response in (item.get("get") or {}).get("responses", {}).values():
+            response, _ = resolve(spec.document, response, "")
+            for link in (response.get("links") or {}).values():
+                link, _ = resolve(spec.document, link, "")
+                if link.get("operationId") != target:
+                    continue
+                pointers = {name: expression[len("$response.body#"):]
+                            for name, expression in (link.get("parameters") or {}).items()
+                            if isinstance(expression, str) and expression.startswith("$response.body#")}
+                found.append((path, pointers))
+    return found
+
+
+def at_pointer(value, pointer):
+    """The value at a JSON pointer, or None."""
+    for part in pointer.lstrip("/").split("/") if pointer else []:
+        part = part.replace("~1", "/").replace("~0", "~")
+        if isinstance(value, list) and part.isdigit() and int(part) < len(value):
+            value = value[int(part)]
+        elif isinstance(value, dict) and part in value:
+            value = value[part]
+        else:
             return None
-        return ("/v1/knowledge/items/" + urllib.parse.quote(items[0]["id"], safe=""), "/v1/knowledge/items/not-a-uuid",
-                "/v1/knowledge/items/00000000-0000-4000-8000-00000000abcd")
-    if template == "/v1/foods/barcode/{code}":
-        code = next((food["barcode"] for food in fitiq_foods(simulators, "a") if food.get("barcode")), None)
-        if code is None:
-            return None
-        return "/v1/foods/barcode/" + code, "/v1/foods/barcode/12ab", "/v1/foods/barcode/00000000"
-    return None
+    return value
+
+
+def path_values(base, spec, template):
+    """For a route with path parameters, everything from the document: (a path with values that
+    exist — found in the answer of the route a link leads from —, one the gateway refuses before
+    any call — past the parameter's schema —, one the backend does not know — the parameter's
+    example). Fails naming what the document lacks."""
+    names = re.findall(r"\{([^}]+)\}", template)
+    parameters = {parameter["name"]: parameter for parameter in spec.parameters(template) if parameter["in"] == "path"}
+    real = {}
+    for source, pointers in answer_links(spec, template):
+        values = call_values(spec, source)
+        status, _, body = fetch(base + source + ("?" + urllib.parse.urlencode(values) if values else ""))
+        if status != 200:
+            continue
+        answer = json.loads(body)
+        for name, pointer in pointers.items():
+            value = at_pointer(answer, pointer)
+            if value is not None and name not in real:
+                real[name] = query_value(value)
+    missing = [name for name in names if name not in real]
+    assert not missing, (f"no link in /openapi.json leads to GET {template} with a value for {', '.join(missing)} "
+                         "(the route file's values_from), or the answer it leads from has none")
+    refused, unknown = {}, {}
+    for name in names:
+        parameter = parameters[name]
+        schema = parameter.get("schema", {})
+        example = parameter.get("example", schema.get("example"))
+        assert example is not None, (f"{name} of {template} has no example (the route file's example: a valid "
+                                     "value the backend does not have)")
+        unknown[name] = query_value(example)
+        refused[name] = bad_value(schema)
+
+    def fill(values):
+        return re.sub(r"\{([^}]+)\}", lambda match: urllib.parse.quote(values[match.group(1)], safe=""), template)
+    return fill(real), fill(refused), fill(unknown)
 
 
 def query_value(value):
@@ -337,6 +393,7 @@ def run_checks(base, document, simulators):
         return f"{len(files)} route files"
     check("every route file in routes/ is documented", every_route_file_documented)
 
+    real_paths = {}
     for path in sorted(paths):
         if "get" not in paths[path]:
             continue
@@ -401,12 +458,17 @@ def run_checks(base, document, simulators):
         if "{" in path:
             # A route with path parameters: real values (an id that exists), then a value that
             # is refused before any call and one the backend does not know.
-            filled = path_values(base, path, simulators)
-            if filled is None:
-                check(f"GET {path} has a real value for its path parameters", lambda path=path: (_ for _ in ()).throw(
-                    AssertionError(f"no real value known for {path}")))
+            filled = {}
+
+            def find_values(path=path, filled=filled):
+                filled["paths"] = path_values(base, spec, path)
+                return ", ".join(filled["paths"])
+            check(f"GET {path}: the document gives its path parameters a real value (a link), an example and bounds",
+                  find_values)
+            if "paths" not in filled:
                 continue
-            target_path, refused, unknown = filled
+            target_path, refused, unknown = filled["paths"]
+            real_paths[path] = target_path
             for label, bad_path, expected, code in [("a refused value", refused, 400, "bad_parameter"),
                                                     ("an unknown value", unknown, 404, "not_found")]:
                 def path_check(path=path, bad_path=bad_path, expected=expected, code=code):
@@ -460,71 +522,130 @@ def run_checks(base, document, simulators):
     check("GET /v1/no-such-endpoint → 404 Error", unknown_path)
 
     security_checks(base, spec)
+    routes = section_backends(base, spec, real_paths)
     write_checks(base, spec, simulators)
-    degraded_checks(base, spec, simulators)
     failing_backend_write_checks(base, spec, simulators)
+    degraded_checks(base, spec, simulators, routes)
 
 
-def degraded_checks(base, spec, simulators):
-    """The error shapes: 8alls down, so sections carry `error`, an uncached day is a 502, and
-    /v1/summary and /v1/sources report the failure. 8alls is healed afterwards."""
+def section_backends(base, spec, real_paths):
+    """Every route (but the household's) whose answer has sections: route path → (the path it
+    was called with, {section: the backend its report names}). Called while every backend is
+    healthy (before the writes to failing backends)."""
     paths = spec.document["paths"]
-    if "eightalls" not in simulators or "/v1/events" not in paths:
-        return
-    post_json(simulators["eightalls"] + "/_sim/faults", {"down": "reset"})
-    try:
-        def answer(path, expected, query="", headers=None):
-            status, response_headers, body = fetch(base + path + query, headers=headers)
-            assert status in expected, f"status {status}: {body[:200].decode(errors='replace')}"
-            validate_answer(spec, path, status, response_headers, body)
-            return json.loads(body)
+    routes = {}
+    for path in sorted(paths):
+        operation = paths[path].get("get")
+        if not operation or "routes" not in operation.get("tags", []) or path.startswith("/v1/household/"):
+            continue
+        target = real_paths.get(path, path)
+        if "{" in target:
+            continue
+        values = call_values(spec, path)
+        url = target + ("?" + urllib.parse.urlencode(values) if values else "")
+        _, headers, body = fetch(base + url)
+        if not headers.get("Content-Type", "").startswith("application/json"):
+            continue
+        sections = {name: report.get("backend") for name, report in (json.loads(body).get("sections") or {}).items()}
+        if sections:
+            routes[path] = (url, sections)
+    return routes
 
-        def uncached_day():
-            # The subscribed calendars' events join /v1/events and answer from their kept feeds,
-            # so an uncached day there is a 200 with 8alls' section in error.
-            body = answer("/v1/events", {200}, "?date=2001-01-01")
-            report = body["sections"]["events"]
-            assert report["status"] == "error" and "error" in report and body["complete"] is False, report
-            return f"200, events {report['error']['code']}"
-        check("GET /v1/events of an uncached day with 8alls down → 200 matches its schema", uncached_day)
 
-        if "kantinekoning" in simulators and "/v1/diensten" in paths:
-            def all_sections_failed():
-                # A route whose every section fails and has nothing cached is a 502.
-                post_json(simulators["kantinekoning"] + "/_sim/faults", {"down": "reset"})
-                try:
-                    body = answer("/v1/diensten", {502}, "?past_days=1&future_days=1")
-                finally:
-                    post_json(simulators["kantinekoning"] + "/_sim/faults", {})
-                report = body["sections"]["diensten"]
-                assert report["status"] == "error" and "error" in report, report
-                return f"502, {report['error']['code']}"
-            check("GET /v1/diensten uncached with Kantine Koning down → 502 matches its schema", all_sections_failed)
+def degraded_checks(base, spec, simulators, routes):
+    """The error shapes, for every backend the demo runs a simulator of, one at a time: the
+    backend down (its simulator resetting every connection), every route with a section of it
+    (found from the answers themselves: each section's report names its backend) refetched and
+    asked for what nothing cached (another day, another number: a 502 when every section failed), and
+    /v1/today, /v1/summary and /v1/sources refetched, each a status its operation documents
+    with a body valid against that status's schema; /v1/sources names the backend's last error
+    once a section of it failed. The backend is healed before the next. Runs after the writes to
+    failing backends: the circuits these failures open answer for a while after."""
+    paths = spec.document["paths"]
 
-        def stale_day():
-            body = answer("/v1/events", {200}, headers={"Cache-Control": "no-cache"})
-            report = body["sections"]["events"]
-            assert report["status"] == "stale" and "error" in report, report
-            return f"200, stale, {report['error']['code']}"
-        check("GET /v1/events refetched with 8alls down → 200 stale matches its schema", stale_day)
+    def answer(path, url, headers=None):
+        status, response_headers, body = fetch(base + url, headers=headers)
+        validate_answer(spec, path, status, response_headers, body)
+        return status, json.loads(body)
 
-        for path in ["/v1/today", "/v1/summary"]:
-            if path in paths:
-                check(
-                    f"GET {path} refetched with 8alls down matches its schema",
-                    lambda path=path: "complete=%s" % answer(path, {200}, headers={"Cache-Control": "no-cache"})["complete"],
-                )
+    for backend in sorted(simulators):
+        mine = {path: route for path, route in routes.items() if backend in route[1].values()}
 
-        if "/v1/sources" in paths:
-            def sources():
-                body = answer("/v1/sources", {200})
-                last_error = body["sources"]["eightalls"]["last_error"]
-                assert last_error is not None, "eightalls.last_error is null after failures"
-                return last_error["code"]
-            check("GET /v1/sources after 8alls failures matches its schema", sources)
-    finally:
-        post_json(simulators["eightalls"] + "/_sim/faults", {})
+        def has_routes(backend=backend, mine=mine):
+            assert mine, f"no documented route answers with a section of {backend}"
+            return ", ".join(sorted(mine))
+        check(f"{backend}: routes with a section of it", has_routes)
+        if not mine:
+            continue
+        post_json(simulators[backend] + "/_sim/faults", {"down": "reset"})
+        failed = []
+        try:
+            for path, (url, sections) in sorted(mine.items()):
+                def refetched(path=path, url=url, failed=failed, backend=backend):
+                    status, body = answer(path, url, {"Cache-Control": "no-cache"})
+                    states = {name: report.get("status") for name, report in (body.get("sections") or {}).items()
+                              if report.get("backend") == backend}
+                    failed += [name for name, state in states.items() if state != "ok"]
+                    return f"{status}, " + ", ".join(f"{name} {state}" for name, state in sorted(states.items()))
+                check(f"GET {url} refetched with {backend} down matches its schema", refetched)
 
+                uncached = uncached_url(spec, path, url)
+                if uncached:
+                    def cold(path=path, uncached=uncached, failed=failed, backend=backend):
+                        status, body = answer(path, uncached)
+                        assert status != 400, f"the route refused {uncached}: {body}"
+                        reports = body.get("sections") or {}
+                        states = {name: report.get("status") for name, report in reports.items()}
+                        failed += [name for name, state in states.items()
+                                   if state != "ok" and reports[name].get("backend") == backend]
+                        errors = [state for state in states.values() if state in ("error", "timeout")]
+                        if errors and len(errors) == len(states):
+                            assert status in (502, 504), f"every section failed, status {status}"
+                        return f"{status}, " + ", ".join(f"{name} {state}" for name, state in sorted(states.items()))
+                    check(f"GET {uncached} (nothing cached) with {backend} down matches its schema", cold)
+
+            for path in ["/v1/today", "/v1/summary"]:
+                if path in paths and path not in mine:
+                    def aggregate(path=path):
+                        status, body = answer(path, path, {"Cache-Control": "no-cache"})
+                        return f"{status}, complete={body.get('complete')}"
+                    check(f"GET {path} refetched with {backend} down matches its schema", aggregate)
+
+            if "/v1/sources" in paths:
+                def sources(backend=backend, failed=failed):
+                    _, body = answer("/v1/sources", "/v1/sources")
+                    line = body["sources"].get(backend)
+                    assert line is not None, f"/v1/sources has no line for {backend}"
+                    if failed:
+                        assert line.get("last_error") is not None, \
+                            f"{backend}.last_error is null after its sections {', '.join(sorted(set(failed)))} failed"
+                    return (line.get("last_error") or {}).get("code", "no error seen")
+                check(f"GET /v1/sources with {backend} down matches its schema", sources)
+        finally:
+            post_json(simulators[backend] + "/_sim/faults", {})
+
+
+def uncached_url(spec, path, url):
+    """`url` with its date parameters (those it gives or that default to a day, or else the first)
+    set to a day long past, or else its first integer parameter to another value within its
+    bounds: a key nothing cached. None when the route has neither."""
+    parsed = urllib.parse.urlsplit(url)
+    values = dict(urllib.parse.parse_qsl(parsed.query))
+    query = [parameter for parameter in spec.parameters(path) if parameter["in"] == "query"]
+    dates = [parameter for parameter in query if parameter.get("schema", {}).get("format") == "date"]
+    if dates:
+        used = [parameter["name"] for parameter in dates if parameter["name"] in values or "x-default" in parameter]
+        for name in used or [dates[0]["name"]]:
+            values[name] = "2001-01-01"
+        return parsed.path + "?" + urllib.parse.urlencode(values)
+    for parameter in query:
+        schema = parameter.get("schema", {})
+        if schema.get("type") == "integer":
+            low, high = schema.get("minimum", 0), schema.get("maximum", 1000)
+            current = int(values.get(parameter["name"], schema.get("default", low)))
+            values[parameter["name"]] = str(low + 1 if current != low + 1 and low + 1 <= high else low)
+            return parsed.path + "?" + urllib.parse.urlencode(values)
+    return None
 
 
 # MARK: - Security and writes
@@ -931,8 +1052,9 @@ def write_checks(base, spec, simulators):
 
 def failing_backend_write_checks(base, spec, simulators):
     """Writes to a failing backend: Tickedify answering 500 → 502, then 429 → 429 with
-    Retry-After; PRSNL answering 429 → 429 with Retry-After. Runs last: a 429 makes the gateway
-    hold calls to that backend back for a minute."""
+    Retry-After; PRSNL answering 429 → 429 with Retry-After. Runs after the other writes and before
+    the degraded checks (whose failures open circuits): a 429 makes the gateway hold calls to that
+    backend back for a minute."""
     paths = spec.document["paths"]
 
     def failing(backend, path, body, fault, expected, code):

@@ -17,12 +17,15 @@ enum FitIQDayNutrition {
         var brand: String?
         var servingSize: Double?
         var servingUnit: String?
+        /// Its barcode, when FitIQ has one (`GET /v1/foods/barcode/{code}` finds the food by it).
+        var barcode: String?
         /// The user's own food (FitIQ sends its `user_id`), not the global library's.
         var isCustom = false
 
         init(
             calories: Double, proteinG: Double, carbsG: Double, fatG: Double, id: String? = nil, name: String? = nil,
-            brand: String? = nil, servingSize: Double? = nil, servingUnit: String? = nil, isCustom: Bool = false
+            brand: String? = nil, servingSize: Double? = nil, servingUnit: String? = nil, barcode: String? = nil,
+            isCustom: Bool = false
         ) {
             self.calories = calories
             self.proteinG = proteinG
@@ -33,11 +36,12 @@ enum FitIQDayNutrition {
             self.brand = brand
             self.servingSize = servingSize
             self.servingUnit = servingUnit
+            self.barcode = barcode
             self.isCustom = isCustom
         }
 
         /// FitIQ's Food (`calories`, `protein_g`, `carbs_g`, `fat_g` per serving of `serving_size`
-        /// `serving_unit`; `name`, `brand`, `user_id`); nil without calories.
+        /// `serving_unit`; `name`, `brand`, `barcode`, `user_id`); nil without calories.
         init?(_ value: JSONValue) {
             guard let fields = LenientFields(value["food"] ?? value) else { return nil }
             func number(_ names: String...) -> Double? {
@@ -52,7 +56,7 @@ enum FitIQDayNutrition {
                 carbsG: number("carbs_g", "carbs") ?? 0, fatG: number("fat_g", "fat") ?? 0,
                 id: fields.string("id")?.lowercased(), name: fields.string("name"), brand: fields.string("brand"),
                 servingSize: number("serving_size"), servingUnit: fields.string("serving_unit"),
-                isCustom: fields.string("user_id") != nil)
+                barcode: fields.string("barcode"), isCustom: fields.string("user_id") != nil)
         }
 
         /// The food as the gateway answers it (`FitIQSchemas.food`): values per serving, and the
@@ -67,6 +71,7 @@ enum FitIQDayNutrition {
                 "source": .string(foundByBarcode ? "barcode" : isCustom ? "custom" : "database"),
                 "serving_size": servingSize.map(JSONValue.number) ?? .null,
                 "serving_unit": servingUnit.map(JSONValue.string) ?? .null,
+                "barcode": barcode.map(JSONValue.string) ?? .null,
                 "calories": round1(calories), "protein_g": round1(proteinG), "carbs_g": round1(carbsG),
                 "fat_g": round1(fatG),
             ])

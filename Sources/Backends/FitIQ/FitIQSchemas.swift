@@ -41,6 +41,9 @@ public enum FitIQSchemas {
                     description: "The food_source to send with POST /v1/food-logs when logging this food."),
                 "serving_size": .number(nullable: true, description: "How much one serving is, in serving_unit."),
                 "serving_unit": .string(nullable: true),
+                "barcode": .string(
+                    nullable: true,
+                    description: "Its barcode, when FitIQ has one: GET /v1/foods/barcode/{code} finds it."),
                 "calories": .number(description: "Per serving."),
                 "protein_g": .number(description: "Per serving."),
                 "carbs_g": .number(description: "Per serving."),

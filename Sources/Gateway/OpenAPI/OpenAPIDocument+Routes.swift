@@ -7,7 +7,11 @@ import OpenAPIKit
 /// The route endpoints: one GET per loaded route file, with its parameters and an answer made of
 /// the sections' operation bodies (`BackendOperation.bodySchema`).
 extension OpenAPIDocument {
-    static func routeOperation(_ route: Route, operationID: String, answer: String) -> OpenAPI.Operation {
+    /// - Parameter links: the 200 answer's links: to the routes whose path parameters take their
+    ///   real values from it (`values_from`).
+    static func routeOperation(
+        _ route: Route, operationID: String, answer: String, links: OpenAPI.Link.Map = [:]
+    ) -> OpenAPI.Operation {
         let file = (route.file as NSString).lastPathComponent
         var description = route.description ?? "GET \(route.path)"
         description += "\n\nSections (each absent when the profile has not configured its backend):"
@@ -23,7 +27,7 @@ extension OpenAPIDocument {
             .status(code: 200): .b(
                 OpenAPI.Response(
                     description: "At least one section has data (fresh or stale).", headers: cachingHeaders,
-                    content: answerContent)),
+                    content: answerContent, links: links)),
             .status(code: 304): .b(notModified),
             .status(code: 400): responseRef("BadRequest"),
         ]
@@ -73,7 +77,7 @@ extension OpenAPIDocument {
         let defaultValue: AnyCodable? =
             if case .value(let value)? = parameter.defaultValue { anyCodable(value) } else { nil }
         let schema: JSONSchema
-        var example: AnyCodable
+        var example: AnyCodable?
         switch parameter.kind {
         case .date:
             schema = .string(format: .date, defaultValue: defaultValue)
@@ -115,9 +119,19 @@ extension OpenAPIDocument {
         case nil:
             break
         }
+        let inPath = route.pathParameterNames.contains(parameter.name)
+        if let declared = parameter.example {
+            example = anyCodable(declared)
+        } else if inPath {
+            // A path parameter's example is a value of the route file's (`example:`), none made up.
+            example = nil
+        }
+        if let source = parameter.valuesFrom {
+            text += " Real values: \(source.pointer) of the answer of GET \(source.path) (the link there)."
+        }
         // A `{name}` of the path: always given, so always required.
         let context: OpenAPI.Parameter.Context =
-            route.pathParameterNames.contains(parameter.name)
+            inPath
             ? .path(schemaOrContent: .schema(.init(schema, style: .default(for: .path), example: example)))
             : .query(
                 required: isRequired(parameter, of: route),

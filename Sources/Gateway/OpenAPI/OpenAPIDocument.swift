@@ -30,6 +30,7 @@ public enum OpenAPIDocument {
         var paths: [String: OpenAPI.PathItem] = [:]
 
         var usedNames = Set<String>()
+        var names: [String: String] = [:]
         for route in routes.sorted(by: { $0.path < $1.path }) {
             var base = camelName(route.path)
             if base.isEmpty { base = "Route" }
@@ -40,9 +41,15 @@ public enum OpenAPIDocument {
                 counter += 1
             }
             usedNames.insert(name)
+            names[route.path] = name
             schemas["\(name)Answer"] = route.household == nil ? answerSchema(route) : householdAnswerSchema(route)
+        }
+        for route in routes {
+            guard let name = names[route.path] else { continue }
             paths[route.path] = OpenAPI.PathItem(
-                get: routeOperation(route, operationID: "get\(name)", answer: "\(name)Answer"))
+                get: routeOperation(
+                    route, operationID: "get\(name)", answer: "\(name)Answer",
+                    links: links(from: route.path, to: routes, operationIDs: names.mapValues { "get\($0)" })))
         }
         for (path, operation) in gatewayOperations {
             paths[path] = OpenAPI.PathItem(get: operation)
@@ -78,6 +85,23 @@ public enum OpenAPIDocument {
                     description: "Changes passed to a backend; the cached sections they affect are dropped."),
             ]
         )
+    }
+
+    /// The links of the answer of the route at `path`: one to each route some of whose path
+    /// parameters take their real values from it (`values_from`), named by that route's
+    /// operation id.
+    static func links(from path: String, to routes: [Route], operationIDs: [String: String]) -> OpenAPI.Link.Map {
+        var links: [WriteLink] = []
+        for route in routes.sorted(by: { $0.path < $1.path }) {
+            guard let operationID = operationIDs[route.path] else { continue }
+            let parameters: [(name: String, expression: String)] = route.parameters.compactMap { parameter in
+                parameter.valuesFrom.flatMap { source in
+                    source.path == path ? (name: parameter.name, expression: "$response.body#\(source.pointer)") : nil
+                }
+            }
+            if !parameters.isEmpty { links.append(WriteLink(operationID, to: operationID, parameters: parameters)) }
+        }
+        return Self.links(links)
     }
 
     static let infoDescription =
