@@ -3,7 +3,7 @@
 SWIFT ?= swift
 DEMO_ARGS ?=
 
-.PHONY: all deps build release demo test lint format test-swift test-browser test-openapi test-schemathesis test-durability test-resilience test-liveness soak-liveness test-fuzz fuzz fuzz-replay fuzz-smoke clean bench soak install install-files test-install lint-links
+.PHONY: all deps build release demo test lint format test-swift test-browser test-ha test-openapi test-schemathesis test-durability test-resilience test-liveness soak-liveness test-fuzz fuzz fuzz-replay fuzz-smoke clean bench soak install install-files test-install lint-links
 
 all: build
 
@@ -20,7 +20,7 @@ demo: build
 	$(SWIFT) build --product daygate --show-bin-path >/dev/null
 	"$$($(SWIFT) build --show-bin-path)/daygate" demo $(DEMO_ARGS)
 
-test: lint test-swift test-browser test-openapi test-schemathesis test-durability test-resilience test-liveness test-install fuzz-replay fuzz-smoke
+test: lint test-swift test-browser test-ha test-openapi test-schemathesis test-durability test-resilience test-liveness test-install fuzz-replay fuzz-smoke
 
 # The house style (.swift-format: 4 spaces, 120 columns): `make format` rewrites the tree,
 # `make lint` (part of `make test`) fails on any finding.
@@ -72,6 +72,27 @@ test-browser: deps
 	python3 Tests/Browser/dashboard_test.py "$$($(SWIFT) build --show-bin-path)/daygate"
 	python3 Tests/Browser/wall_test.py "$$($(SWIFT) build --show-bin-path)/daygate"
 	WALL_SOAK_MINUTES=$${WALL_SOAK_MINUTES:-2} python3 Tests/Browser/wall_soak.py "$$($(SWIFT) build --show-bin-path)/daygate"
+
+# The Home Assistant integration (custom_components/daygate): ruff, mypy --strict, and its tests
+# with Home Assistant's own harness (pytest-homeassistant-custom-component) against `daygate
+# demo`. Python 3.13 (pyenv's 3.13.0 where python3.13 is not on the PATH) in a virtual
+# environment kept in $(HA_VENV) and made again only when the requirements change.
+HA_VENV ?= .venv-ha
+HA_REQUIREMENTS = Tests/HomeAssistant/requirements.txt
+
+$(HA_VENV)/.installed: $(HA_REQUIREMENTS)
+	rm -rf "$(HA_VENV)"
+	PYENV_VERSION=3.13.0 python3.13 -m venv "$(HA_VENV)"
+	"$(HA_VENV)/bin/python" -m pip install --quiet --disable-pip-version-check -r $(HA_REQUIREMENTS)
+	touch "$@"
+
+test-ha: deps $(HA_VENV)/.installed
+	$(SWIFT) build --product daygate
+	cd Tests/HomeAssistant && "$(abspath $(HA_VENV))/bin/ruff" check --config ruff.toml ../../custom_components .
+	cd Tests/HomeAssistant && "$(abspath $(HA_VENV))/bin/ruff" format --check --config ruff.toml ../../custom_components .
+	cd Tests/HomeAssistant && "$(abspath $(HA_VENV))/bin/mypy" --config-file mypy.ini ../../custom_components/daygate
+	cd Tests/HomeAssistant && DAYGATE_BINARY="$$($(SWIFT) build --show-bin-path)/daygate" \
+		timeout 900 "$(abspath $(HA_VENV))/bin/python" -m pytest -q -p no:randomly
 
 # /openapi.json validated as OpenAPI 3.1 and every documented route called against the demo
 # (openapi-spec-validator and jsonschema from PyPI).
@@ -165,11 +186,14 @@ soak: release
 
 # `make install` (PREFIX=/usr/local, DESTDIR for packaging): the release binary in PREFIX/bin,
 # routes/ and static/ in PREFIX/share/daygate (where the binary finds them), the systemd unit in
-# PREFIX/lib/systemd/system (its paths follow PREFIX), the docs in PREFIX/share/doc/daygate.
+# PREFIX/lib/systemd/system (its paths follow PREFIX), the docs in PREFIX/share/doc/daygate, and
+# an Avahi service file (`_daygate._tcp`, for Home Assistant's discovery) in SYSCONFDIR/avahi/services.
 # `install-files` installs an existing build of CONFIG (release or debug) without building.
 PREFIX ?= /usr/local
 DESTDIR ?=
 CONFIG ?= release
+# Avahi's service file goes under SYSCONFDIR (/etc: where Avahi reads it, whatever PREFIX is).
+SYSCONFDIR ?= /etc
 
 install: release install-files
 
@@ -186,6 +210,8 @@ install-files:
 	install -m 0644 README.md daygate.example.yaml "$(DESTDIR)$(PREFIX)/share/doc/daygate/"
 	cp -R docs/. "$(DESTDIR)$(PREFIX)/share/doc/daygate/"
 	chmod -R u=rwX,go=rX "$(DESTDIR)$(PREFIX)/share/doc/daygate"
+	install -d "$(DESTDIR)$(SYSCONFDIR)/avahi/services"
+	install -m 0644 deploy/avahi/daygate.service "$(DESTDIR)$(SYSCONFDIR)/avahi/services/daygate.service"
 
 # The install layout in a temporary DESTDIR, the installed binary serving from it (routes and
 # dashboard found, SIGHUP reloads, a broken config is reported), the unit checked by

@@ -2,7 +2,7 @@
 """`make test-install`: what `make install` leaves in a DESTDIR, and the installed binary at work.
 
 1. The layout: the binary, routes/ and static/ in PREFIX/share/daygate (the same files as the
-   repository's), the systemd unit with PREFIX's paths, the docs.
+   repository's), the systemd unit with PREFIX's paths, the docs, the Avahi service file (`_daygate._tcp`).
 2. The unit: `systemd-analyze verify` (skipped, and said so, where systemd-analyze is missing)
    and the directives the service relies on.
 3. The Containerfile: its syntax as far as it can be checked without a container runtime.
@@ -22,6 +22,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import xml.etree.ElementTree
 
 failures = []
 
@@ -58,6 +59,11 @@ def layout(root, prefix, repo):
     doc = os.path.join(base, "share/doc/daygate")
     for name in ("README.md", "running-as-a-service.md", "configuration.md", "design.md"):
         check(os.path.isfile(os.path.join(doc, name)), f"share/doc/daygate/{name}")
+    avahi = os.path.join(root, "etc/avahi/services/daygate.service")
+    check(os.path.isfile(avahi), "etc/avahi/services/daygate.service (under SYSCONFDIR, not PREFIX)")
+    service = xml.etree.ElementTree.parse(avahi).getroot().find("service")
+    check(service is not None and service.findtext("type") == "_daygate._tcp", "Avahi announces _daygate._tcp")
+    check(service is not None and service.findtext("port") == "8787", "on daygate's default port")
     return binary, unit
 
 
