@@ -98,15 +98,20 @@ class DaygateConfigFlow(ConfigFlow, domain=DOMAIN):
         url = _normal_url(f"http://{host}:{discovery_info.port}{path}")
         if url is None:
             return self.async_abort(reason="not_daygate")
-        gateway_id = discovery_info.properties.get("id")
-        if gateway_id:
-            # A gateway already set up under another address: follow it there.
-            for entry in self._async_current_entries(include_ignore=False):
-                if entry.unique_id and entry.unique_id.startswith(f"{gateway_id}:"):
-                    if entry.data.get(CONF_URL) != url:
-                        self.hass.config_entries.async_update_entry(entry, data={**entry.data, CONF_URL: url})
-                        self.hass.config_entries.async_schedule_reload(entry.entry_id)
-                    return self.async_abort(reason="already_configured")
+        # A gateway already set up, now at another address: each entry's key asks the announced
+        # address who it is, and the entry of the same gateway and profile moves there.
+        for entry in self._async_current_entries(include_ignore=False):
+            if entry.data.get(CONF_URL) == url:
+                return self.async_abort(reason="already_configured")
+            client = DaygateClient(async_get_clientsession(self.hass), url, entry.data.get(CONF_KEY))
+            try:
+                identity = DaygateIdentity.from_answer(await client.me())
+            except DaygateError:
+                continue
+            if entry.unique_id == f"{identity.gateway_id}:{identity.profile}":
+                self.hass.config_entries.async_update_entry(entry, data={**entry.data, CONF_URL: url})
+                self.hass.config_entries.async_schedule_reload(entry.entry_id)
+                return self.async_abort(reason="already_configured")
         self._async_abort_entries_match({CONF_URL: url})
         self._url = url
         self.context["title_placeholders"] = {"name": discovery_info.name.split(".")[0]}
