@@ -131,7 +131,7 @@ struct ObservabilityTests {
         }
     }
 
-    /// docs/home-assistant.md's household sensors (its second YAML block): every template finds a
+    /// docs/home-assistant.md's household sensors (its second REST block): every template finds a
     /// value in a real `/v1/household/summary` of the demo's household.
     @Test func homeAssistantHouseholdSensorsMatchTheHouseholdSummary() async throws {
         try await withDemo(household: true) { demo in
@@ -147,10 +147,7 @@ struct ObservabilityTests {
     /// `rest_command.daygate_log_meal` as the voice automation calls it: the sentence from the
     /// automation's slot, rendered into the payload as Home Assistant would, logs the meal.
     @Test func homeAssistantLogsAMealSaidAloud() async throws {
-        let page = try String(
-            contentsOf: Self.repositoryRoot.appendingPathComponent("docs/home-assistant.md"), encoding: .utf8)
-        let block = try #require(
-            page.components(separatedBy: "```yaml\n").dropFirst().first?.components(separatedBy: "```").first)
+        let block = try #require(try Self.homeAssistantRESTBlocks().first)
         let yaml = try #require(try Yams.load(yaml: block) as? [String: Any])
         let command = try #require((yaml["rest_command"] as? [String: Any])?["daygate_log_meal"] as? [String: Any])
         let automation = try #require((yaml["automation"] as? [[String: Any]])?.first)
@@ -209,14 +206,23 @@ struct ObservabilityTests {
         #expect(status == 200)
     }
 
+    /// docs/home-assistant.md's YAML for Home Assistant without the integration, in the page's
+    /// order: the ```yaml blocks with REST sensors (`rest:`); the integration's own examples
+    /// (a client key, an automation) are not among them.
+    static func homeAssistantRESTBlocks() throws -> [String] {
+        let page = try String(
+            contentsOf: repositoryRoot.appendingPathComponent("docs/home-assistant.md"), encoding: .utf8)
+        return page.components(separatedBy: "```yaml\n").dropFirst().compactMap { part in
+            let block = part.components(separatedBy: "```").first ?? ""
+            return (try? Yams.load(yaml: block) as? [String: Any])?["rest"] == nil ? nil : block
+        }
+    }
+
     /// A `rest_command` of docs/home-assistant.md.
     static func homeAssistantRestCommand(_ name: String) throws -> (
         url: String, method: String, contentType: String, payload: String
     ) {
-        let page = try String(
-            contentsOf: repositoryRoot.appendingPathComponent("docs/home-assistant.md"), encoding: .utf8)
-        let block = try #require(
-            page.components(separatedBy: "```yaml\n").dropFirst().first?.components(separatedBy: "```").first)
+        let block = try #require(try homeAssistantRESTBlocks().first)
         let yaml = try #require(try Yams.load(yaml: block) as? [String: Any])
         let commands = try #require(yaml["rest_command"] as? [String: Any])
         let command = try #require(commands[name] as? [String: Any], "rest_command \(name)")
@@ -267,17 +273,12 @@ struct ObservabilityTests {
     /// Returns how many sensors it checked.
     @discardableResult
     /// - Parameters:
-    ///   - block: which ```yaml block of the page (the first: `/v1/summary`'s sensors).
+    ///   - block: which of the page's REST blocks (`homeAssistantRESTBlocks`; the first: `/v1/summary`'s sensors).
     ///   - endpoint: the path every `resource` of that block names.
     static func checkHomeAssistantConfig(
         against summary: JSONValue, requireValues: Bool = false, block index: Int = 0, endpoint: String = "/v1/summary"
     ) throws -> Int {
-        let page = try String(
-            contentsOf: repositoryRoot.appendingPathComponent("docs/home-assistant.md"), encoding: .utf8)
-        let blocks = page.components(separatedBy: "```yaml\n").dropFirst().map {
-            $0.components(separatedBy: "```").first ?? ""
-        }
-        let block = try #require(blocks.dropFirst(index).first, "no yaml block \(index)")
+        let block = try #require(try homeAssistantRESTBlocks().dropFirst(index).first, "no REST block \(index)")
         let yaml = try #require(try Yams.load(yaml: block) as? [String: Any])
         let rest = try #require(yaml["rest"] as? [[String: Any]])
         var checked = 0
