@@ -133,3 +133,33 @@ async def test_log_meal(hass: HomeAssistant, gateway: Gateway) -> None:
     assert answer is not None and answer["meal"]["description"] == "twee eieren en toast"  # type: ignore[index]
     nutrition = await hass.async_add_executor_job(gateway.call, f"/v1/nutrition?date={answer['date']}")
     assert any(m["description"] == "twee eieren en toast" for m in nutrition["meal_logs"])
+
+
+async def test_volunteer(hass: HomeAssistant, gateway: Gateway) -> None:
+    entry = await hass.async_add_executor_job(entry_for, gateway)
+    await set_up(hass, entry)
+    diensten = (await hass.async_add_executor_job(gateway.call, "/v1/diensten?future_days=30"))["diensten"]
+    now = dt_util.utcnow()
+    open_shift = next(
+        d
+        for d in diensten
+        if d["role"] == "manager"
+        and dt_util.parse_datetime(d["start"]) > now  # type: ignore[operator]
+        and len(d["volunteers"]) < d["volunteers_needed"]
+        and "Piet" not in d["volunteers"]
+    )
+    answer = await hass.services.async_call(
+        "daygate",
+        "volunteer",
+        {
+            "config_entry_id": entry.entry_id,
+            "dienst_id": open_shift["id"],
+            "name": "Piet",
+            "tenant": open_shift["tenant"],
+        },
+        blocking=True,
+        return_response=True,
+    )
+    assert answer is not None and "Piet" in answer["dienst"]["volunteers"]  # type: ignore[index]
+    after = (await hass.async_add_executor_job(gateway.call, "/v1/diensten?future_days=30"))["diensten"]
+    assert "Piet" in next(d for d in after if d["id"] == open_shift["id"])["volunteers"]
