@@ -568,8 +568,10 @@ def degraded_checks(base, spec, simulators, routes):
         validate_answer(spec, path, status, response_headers, body)
         return status, json.loads(body)
 
-    for backend in sorted(simulators):
+    for index, backend in enumerate(sorted(simulators)):
         mine = {path: route for path, route in routes.items() if backend in route[1].values()}
+        # A day long past of this backend's own: the checks of the backends before it cached theirs.
+        day = (datetime(2001, 1, 1) + timedelta(days=index)).date().isoformat()
 
         def has_routes(backend=backend, mine=mine):
             assert mine, f"no documented route answers with a section of {backend}"
@@ -589,7 +591,7 @@ def degraded_checks(base, spec, simulators, routes):
                     return f"{status}, " + ", ".join(f"{name} {state}" for name, state in sorted(states.items()))
                 check(f"GET {url} refetched with {backend} down matches its schema", refetched)
 
-                uncached = uncached_url(spec, path, url)
+                uncached = uncached_url(spec, path, url, day)
                 if uncached:
                     def cold(path=path, uncached=uncached, failed=failed, backend=backend):
                         status, body = answer(path, uncached)
@@ -625,9 +627,9 @@ def degraded_checks(base, spec, simulators, routes):
             post_json(simulators[backend] + "/_sim/faults", {})
 
 
-def uncached_url(spec, path, url):
+def uncached_url(spec, path, url, day):
     """`url` with its date parameters (those it gives or that default to a day, or else the first)
-    set to a day long past, or else its first integer parameter to another value within its
+    set to `day`, one long past, or else its first integer parameter to another value within its
     bounds: a key nothing cached. None when the route has neither."""
     parsed = urllib.parse.urlsplit(url)
     values = dict(urllib.parse.parse_qsl(parsed.query))
@@ -636,7 +638,7 @@ def uncached_url(spec, path, url):
     if dates:
         used = [parameter["name"] for parameter in dates if parameter["name"] in values or "x-default" in parameter]
         for name in used or [dates[0]["name"]]:
-            values[name] = "2001-01-01"
+            values[name] = day
         return parsed.path + "?" + urllib.parse.urlencode(values)
     for parameter in query:
         schema = parameter.get("schema", {})
