@@ -17,7 +17,7 @@ from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
 from . import DaygateConfigEntry
 from .coordinator import DaygateCoordinator, Subject
-from .entity import DaygateEntity
+from .entity import DaygateSubjectEntity
 
 PARALLEL_UPDATES = 0
 
@@ -58,7 +58,7 @@ async def async_setup_entry(
     )
 
 
-class DaygateBinarySensor(DaygateEntity, BinarySensorEntity):
+class DaygateBinarySensor(DaygateSubjectEntity, BinarySensorEntity):
     """One yes/no of one subject."""
 
     entity_description: DaygateBinarySensorDescription
@@ -68,15 +68,6 @@ class DaygateBinarySensor(DaygateEntity, BinarySensorEntity):
     ) -> None:
         super().__init__(coordinator, subject, description.key)
         self.entity_description = description
-
-    @property
-    def _summary(self) -> dict[str, Any] | None:
-        assert self.subject is not None
-        return self.coordinator.data.summaries.get(self.subject.id) if self.coordinator.data else None
-
-    @property
-    def available(self) -> bool:
-        return super().available and self._summary is not None
 
     @property
     def is_on(self) -> bool | None:

@@ -16,7 +16,7 @@ from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 from homeassistant.util import dt as dt_util
 
 from . import DaygateConfigEntry
-from .api import DaygateApiError, DaygateError
+from .api import DaygateError
 from .const import DOMAIN
 from .coordinator import DaygateCoordinator, Subject
 from .entity import DaygateEntity
@@ -145,34 +145,18 @@ class DaygateOwnCalendar(DaygateEntity, CalendarEntity):
                 fields["end"] = datetime.combine(end, time(), zone).isoformat()
         return fields
 
-    async def _write(self, call: Any) -> None:
-        try:
-            await call
-        except DaygateApiError as err:
-            raise HomeAssistantError(
-                translation_domain=DOMAIN,
-                translation_key="write_refused",
-                translation_placeholders={"error": err.message},
-            ) from err
-        except DaygateError as err:
-            raise HomeAssistantError(
-                translation_domain=DOMAIN, translation_key="write_failed", translation_placeholders={"error": str(err)}
-            ) from err
-        # At once, not after the stream's quiet time: whoever wrote wants to see it.
-        await self.coordinator.async_refresh()
-
     async def async_create_event(self, **kwargs: Any) -> None:
-        await self._write(self.coordinator.client.create_event(self._fields(kwargs)))
+        await self.coordinator.write(self.coordinator.client.create_event(self._fields(kwargs)))
 
     async def async_update_event(
         self, uid: str, event: dict[str, Any], recurrence_id: str | None = None, recurrence_range: str | None = None
     ) -> None:
-        await self._write(self.coordinator.client.update_event(uid, self._fields(event)))
+        await self.coordinator.write(self.coordinator.client.update_event(uid, self._fields(event)))
 
     async def async_delete_event(
         self, uid: str, recurrence_id: str | None = None, recurrence_range: str | None = None
     ) -> None:
-        await self._write(self.coordinator.client.delete_event(uid))
+        await self.coordinator.write(self.coordinator.client.delete_event(uid))
 
 
 class DaygateHouseholdCalendar(DaygateEntity, CalendarEntity):

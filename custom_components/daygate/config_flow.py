@@ -64,6 +64,17 @@ class DaygateConfigFlow(ConfigFlow, domain=DOMAIN):
             return None, {"base": "not_daygate"}
         return identity, {}
 
+    async def _test_form(
+        self, user_input: dict[str, Any]
+    ) -> tuple[str | None, str | None, DaygateIdentity | None, dict[str, str]]:
+        """The form's address (normalised) and key, and who the key is there, or the errors."""
+        url = _normal_url(user_input[CONF_URL])
+        if url is None:
+            return None, None, None, {CONF_URL: "invalid_url"}
+        key = user_input.get(CONF_KEY) or None
+        identity, errors = await self._test(url, key)
+        return url, key, identity, errors
+
     @staticmethod
     def _title(identity: DaygateIdentity) -> str:
         if identity.household:
@@ -74,16 +85,11 @@ class DaygateConfigFlow(ConfigFlow, domain=DOMAIN):
         """The address and the key."""
         errors: dict[str, str] = {}
         if user_input is not None:
-            url = _normal_url(user_input[CONF_URL])
-            if url is None:
-                errors[CONF_URL] = "invalid_url"
-            else:
-                key = user_input.get(CONF_KEY) or None
-                identity, errors = await self._test(url, key)
-                if identity is not None:
-                    await self.async_set_unique_id(f"{identity.gateway_id}:{identity.profile}")
-                    self._abort_if_unique_id_configured(updates={CONF_URL: url, CONF_KEY: key})
-                    return self.async_create_entry(title=self._title(identity), data={CONF_URL: url, CONF_KEY: key})
+            url, key, identity, errors = await self._test_form(user_input)
+            if identity is not None:
+                await self.async_set_unique_id(f"{identity.gateway_id}:{identity.profile}")
+                self._abort_if_unique_id_configured(updates={CONF_URL: url, CONF_KEY: key})
+                return self.async_create_entry(title=self._title(identity), data={CONF_URL: url, CONF_KEY: key})
         return self.async_show_form(
             step_id="user",
             data_schema=self.add_suggested_values_to_schema(_schema(self._url or DEFAULT_URL), user_input),
@@ -162,16 +168,11 @@ class DaygateConfigFlow(ConfigFlow, domain=DOMAIN):
         entry = self._get_reconfigure_entry()
         errors: dict[str, str] = {}
         if user_input is not None:
-            url = _normal_url(user_input[CONF_URL])
-            if url is None:
-                errors[CONF_URL] = "invalid_url"
-            else:
-                key = user_input.get(CONF_KEY) or None
-                identity, errors = await self._test(url, key)
-                if identity is not None:
-                    await self.async_set_unique_id(f"{identity.gateway_id}:{identity.profile}")
-                    self._abort_if_unique_id_mismatch(reason="wrong_profile")
-                    return self.async_update_reload_and_abort(entry, data_updates={CONF_URL: url, CONF_KEY: key})
+            url, key, identity, errors = await self._test_form(user_input)
+            if identity is not None:
+                await self.async_set_unique_id(f"{identity.gateway_id}:{identity.profile}")
+                self._abort_if_unique_id_mismatch(reason="wrong_profile")
+                return self.async_update_reload_and_abort(entry, data_updates={CONF_URL: url, CONF_KEY: key})
         return self.async_show_form(
             step_id="reconfigure",
             data_schema=self.add_suggested_values_to_schema(

@@ -11,6 +11,7 @@ when they are back.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable
 import contextlib
 from dataclasses import dataclass, field
 from datetime import date, timedelta
@@ -18,13 +19,13 @@ from typing import Any
 
 from homeassistant.config_entries import ConfigEntry
 from homeassistant.core import HomeAssistant
-from homeassistant.exceptions import ConfigEntryAuthFailed
+from homeassistant.exceptions import ConfigEntryAuthFailed, HomeAssistantError, ServiceValidationError
 from homeassistant.helpers import issue_registry as ir
 from homeassistant.helpers.debounce import Debouncer
 from homeassistant.helpers.update_coordinator import DataUpdateCoordinator, UpdateFailed
 from homeassistant.util import dt as dt_util
 
-from .api import DaygateAuthError, DaygateClient, DaygateError
+from .api import DaygateApiError, DaygateAuthError, DaygateClient, DaygateError, DaygateForbiddenError
 from .const import (
     CHANGE_QUIET,
     DOMAIN,
@@ -208,6 +209,31 @@ class DaygateCoordinator(DataUpdateCoordinator[DaygateData]):
         for issue_id in self._repairs - set(ended):
             ir.async_delete_issue(self.hass, DOMAIN, issue_id)
         self._repairs = set(ended)
+
+    async def write[T](self, call: Awaitable[T]) -> T:
+        """A write through daygate, its refusal in Home Assistant's terms, then a refresh at once
+        (not after the stream's quiet time: whoever wrote wants to see it).
+        """
+        try:
+            answer = await call
+        except DaygateForbiddenError as err:
+            raise ServiceValidationError(
+                translation_domain=DOMAIN,
+                translation_key="key_may_not_write",
+                translation_placeholders={"error": err.message},
+            ) from err
+        except DaygateApiError as err:
+            raise HomeAssistantError(
+                translation_domain=DOMAIN,
+                translation_key="write_refused",
+                translation_placeholders={"error": err.message},
+            ) from err
+        except DaygateError as err:
+            raise HomeAssistantError(
+                translation_domain=DOMAIN, translation_key="write_failed", translation_placeholders={"error": str(err)}
+            ) from err
+        await self.async_refresh()
+        return answer
 
     def today(self) -> date:
         """Today in the household's timezone (daygate's, not Home Assistant's)."""

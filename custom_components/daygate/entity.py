@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from homeassistant.helpers.device_registry import DeviceInfo
 from homeassistant.helpers.update_coordinator import CoordinatorEntity
 
@@ -46,3 +48,18 @@ class DaygateEntity(CoordinatorEntity[DaygateCoordinator]):
         self.subject = subject
         self._attr_unique_id = f"{owner}:{key}"
         self._attr_device_info = subject_device(coordinator, subject) if subject else gateway_device(coordinator)
+
+
+class DaygateSubjectEntity(DaygateEntity):
+    """An entity of one subject's summary: unavailable while daygate's answer lacks them."""
+
+    subject: Subject
+
+    @property
+    def _summary(self) -> dict[str, Any] | None:
+        data = self.coordinator.data
+        return data.summaries.get(self.subject.id) if data else None
+
+    @property
+    def available(self) -> bool:
+        return super().available and self._summary is not None

@@ -15,7 +15,7 @@ from homeassistant.util import dt as dt_util
 
 from . import DaygateConfigEntry
 from .coordinator import DaygateCoordinator, Subject
-from .entity import DaygateEntity
+from .entity import DaygateSubjectEntity
 
 # Values come from the coordinator; the stream says when they change.
 PARALLEL_UPDATES = 0
@@ -124,7 +124,7 @@ async def async_setup_entry(
     )
 
 
-class DaygateSensor(DaygateEntity, SensorEntity):
+class DaygateSensor(DaygateSubjectEntity, SensorEntity):
     """One summary value of one subject."""
 
     entity_description: DaygateSensorDescription
@@ -134,15 +134,6 @@ class DaygateSensor(DaygateEntity, SensorEntity):
     ) -> None:
         super().__init__(coordinator, subject, description.key)
         self.entity_description = description
-
-    @property
-    def _summary(self) -> dict[str, Any] | None:
-        assert self.subject is not None
-        return self.coordinator.data.summaries.get(self.subject.id) if self.coordinator.data else None
-
-    @property
-    def available(self) -> bool:
-        return super().available and self._summary is not None
 
     @property
     def native_value(self) -> Any:

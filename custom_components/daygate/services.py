@@ -4,16 +4,18 @@ each through the daygate entry named, with an idempotency key.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from homeassistant.config_entries import ConfigEntryState
 from homeassistant.core import HomeAssistant, ServiceCall, ServiceResponse, SupportsResponse, callback
-from homeassistant.exceptions import HomeAssistantError, ServiceValidationError
+from homeassistant.exceptions import ServiceValidationError
 from homeassistant.helpers import config_validation as cv
 import voluptuous as vol
 
-from .api import DaygateApiError, DaygateError, DaygateForbiddenError
 from .const import DOMAIN
+
+if TYPE_CHECKING:
+    from . import DaygateRuntime
 
 ATTR_CONFIG_ENTRY = "config_entry_id"
 MEAL_TYPES = ["breakfast", "lunch", "dinner", "snack"]
@@ -35,7 +37,7 @@ VOLUNTEER_SCHEMA = vol.Schema(
 )
 
 
-def _client(hass: HomeAssistant, call: ServiceCall) -> Any:
+def _client(hass: HomeAssistant, call: ServiceCall) -> DaygateRuntime:
     entry_id = call.data[ATTR_CONFIG_ENTRY]
     entry = hass.config_entries.async_get_entry(entry_id)
     if entry is None or entry.domain != DOMAIN:
@@ -48,26 +50,8 @@ def _client(hass: HomeAssistant, call: ServiceCall) -> Any:
             translation_key="entry_not_loaded",
             translation_placeholders={"entry": entry.title},
         )
-    return entry.runtime_data
-
-
-async def _run(call: Any) -> dict[str, Any]:
-    try:
-        return dict(await call)
-    except DaygateForbiddenError as err:
-        raise ServiceValidationError(
-            translation_domain=DOMAIN,
-            translation_key="key_may_not_write",
-            translation_placeholders={"error": err.message},
-        ) from err
-    except DaygateApiError as err:
-        raise HomeAssistantError(
-            translation_domain=DOMAIN, translation_key="write_refused", translation_placeholders={"error": err.message}
-        ) from err
-    except DaygateError as err:
-        raise HomeAssistantError(
-            translation_domain=DOMAIN, translation_key="write_failed", translation_placeholders={"error": str(err)}
-        ) from err
+    runtime: DaygateRuntime = entry.runtime_data
+    return runtime
 
 
 @callback
@@ -76,17 +60,14 @@ def async_setup_services(hass: HomeAssistant) -> None:
 
     async def log_meal(call: ServiceCall) -> ServiceResponse:
         runtime = _client(hass, call)
-        answer = await _run(runtime.client.log_meal(call.data["text"], call.data.get("meal_type")))
-        await runtime.coordinator.async_request_refresh()
-        return answer
+        return dict(
+            await runtime.coordinator.write(runtime.client.log_meal(call.data["text"], call.data.get("meal_type")))
+        )
 
     async def volunteer(call: ServiceCall) -> ServiceResponse:
         runtime = _client(hass, call)
-        answer = await _run(
-            runtime.client.volunteer(call.data["dienst_id"], call.data["name"], call.data.get("tenant"))
-        )
-        await runtime.coordinator.async_request_refresh()
-        return answer
+        dienst_id, name, tenant = call.data["dienst_id"], call.data["name"], call.data.get("tenant")
+        return dict(await runtime.coordinator.write(runtime.client.volunteer(dienst_id, name, tenant)))
 
     hass.services.async_register(DOMAIN, "log_meal", log_meal, LOG_MEAL_SCHEMA, SupportsResponse.OPTIONAL)
     hass.services.async_register(DOMAIN, "volunteer", volunteer, VOLUNTEER_SCHEMA, SupportsResponse.OPTIONAL)

@@ -7,17 +7,14 @@ daygate has no route for them.
 
 from __future__ import annotations
 
-from typing import Any
-
 from homeassistant.components.todo import TodoItem, TodoListEntity
 from homeassistant.components.todo.const import TodoItemStatus, TodoListEntityFeature
 from homeassistant.core import HomeAssistant
-from homeassistant.exceptions import HomeAssistantError, ServiceValidationError
+from homeassistant.exceptions import ServiceValidationError
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 from homeassistant.util import dt as dt_util
 
 from . import DaygateConfigEntry
-from .api import DaygateApiError, DaygateError
 from .const import DOMAIN, TASK_LISTS
 from .coordinator import DaygateCoordinator, Subject
 from .entity import DaygateEntity
@@ -69,26 +66,10 @@ class DaygateTodoList(DaygateEntity, TodoListEntity):
     def _item(self, uid: str) -> TodoItem | None:
         return next((item for item in self.todo_items or [] if item.uid == uid), None)
 
-    async def _write(self, call: Any) -> None:
-        try:
-            await call
-        except DaygateApiError as err:
-            raise HomeAssistantError(
-                translation_domain=DOMAIN,
-                translation_key="write_refused",
-                translation_placeholders={"error": err.message},
-            ) from err
-        except DaygateError as err:
-            raise HomeAssistantError(
-                translation_domain=DOMAIN, translation_key="write_failed", translation_placeholders={"error": str(err)}
-            ) from err
-        # At once, not after the stream's quiet time: whoever wrote wants to see it.
-        await self.coordinator.async_refresh()
-
     async def async_create_todo_item(self, item: TodoItem) -> None:
         if not item.summary or not item.summary.strip():
             raise ServiceValidationError(translation_domain=DOMAIN, translation_key="empty_task")
-        await self._write(self.coordinator.client.add_task(item.summary.strip()))
+        await self.coordinator.write(self.coordinator.client.add_task(item.summary.strip()))
 
     async def async_update_todo_item(self, item: TodoItem) -> None:
         if item.uid is None or (current := self._item(item.uid)) is None:
@@ -98,6 +79,6 @@ class DaygateTodoList(DaygateEntity, TodoListEntity):
         if item.status == current.status:
             return
         if item.status == TodoItemStatus.COMPLETED:
-            await self._write(self.coordinator.client.complete_task(item.uid))
+            await self.coordinator.write(self.coordinator.client.complete_task(item.uid))
         else:
-            await self._write(self.coordinator.client.reopen_task(item.uid))
+            await self.coordinator.write(self.coordinator.client.reopen_task(item.uid))
