@@ -147,7 +147,7 @@ class DaygateCoordinator(DataUpdateCoordinator[DaygateData]):
     async def _async_update_data(self) -> DaygateData:
         identity = self.identity
         data = DaygateData()
-        today = dt_util.now(dt_util.get_time_zone(identity.timezone) or dt_util.DEFAULT_TIME_ZONE).date()
+        today = self.today()
         try:
             if identity.household:
                 household = await self.client.household_summary()
