@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 import json
 import os
+import shutil
 import sys
 import tempfile
 from typing import Any
@@ -50,6 +51,11 @@ class Gateway:
             self.demo.stop()
             self.demo = None
 
+    def close(self) -> None:
+        """Stops the demo for good and removes its state folder."""
+        self.stop()
+        shutil.rmtree(self.state, ignore_errors=True)
+
     def call(self, path: str, method: str = "GET", body: dict[str, Any] | None = None, key: str | None = None) -> Any:
         """Daygate's answer to a request (blocking: call it with hass.async_add_executor_job)."""
         data = json.dumps(body).encode() if body is not None else None
@@ -83,7 +89,7 @@ def gateway() -> Iterator[Gateway]:
     """The demo with a key that may read, write and read the household."""
     running = Gateway()
     yield running
-    running.stop()
+    running.close()
 
 
 def entry_for(gateway: Gateway, key: str | None = None) -> MockConfigEntry:

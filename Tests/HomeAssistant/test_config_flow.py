@@ -80,7 +80,7 @@ async def test_reauth_when_the_key_is_revoked(hass: HomeAssistant) -> None:
         assert entry.data[CONF_KEY] == OTHER_KEY
         assert entry.state is config_entries.ConfigEntryState.LOADED
     finally:
-        gateway.stop()
+        gateway.close()
 
 
 async def test_reconfigure(hass: HomeAssistant, gateway: Gateway) -> None:
@@ -105,4 +105,4 @@ async def test_reconfigure(hass: HomeAssistant, gateway: Gateway) -> None:
         assert result["type"] is FlowResultType.ABORT and result["reason"] == "wrong_profile"
         assert entry.data[CONF_URL] == gateway.url
     finally:
-        other.stop()
+        other.close()

@@ -19,7 +19,7 @@ from .helpers import entity_id
 def profile_gateway() -> Iterator[Gateway]:
     running = Gateway(scopes="read,write")
     yield running
-    running.stop()
+    running.close()
 
 
 async def test_one_profile(hass: HomeAssistant, profile_gateway: Gateway) -> None:

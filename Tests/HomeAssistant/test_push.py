@@ -53,4 +53,4 @@ async def test_the_gateway_gone_and_back(hass: HomeAssistant) -> None:
         await wait_for(hass, lambda: hass.states.get(sensor).state != STATE_UNAVAILABLE, 30)  # type: ignore[union-attr]
         assert coordinator.stream_connected
     finally:
-        gateway.stop()
+        gateway.close()

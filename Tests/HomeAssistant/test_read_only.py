@@ -21,7 +21,7 @@ from .helpers import entity_id
 def reader() -> Iterator[Gateway]:
     running = Gateway(scopes="read,household")
     yield running
-    running.stop()
+    running.close()
 
 
 async def test_read_only_entities(hass: HomeAssistant, reader: Gateway) -> None:

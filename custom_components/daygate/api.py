@@ -91,7 +91,11 @@ class DaygateClient:
                 text = await response.text()
                 if response.status >= 400:
                     raise _error(response.status, text)
-                return json.loads(text) if text else None
+                try:
+                    return json.loads(text) if text else None
+                except ValueError as err:
+                    # Something else answers at that address (a proxy's page, another service).
+                    raise DaygateApiError(response.status, "not_json", f"not daygate's JSON: {text[:80]!r}") from err
         except (aiohttp.ClientError, TimeoutError) as err:
             raise DaygateConnectionError(f"daygate at {self.url} did not answer: {err!r}") from err
 
