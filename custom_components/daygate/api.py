@@ -17,6 +17,8 @@ import uuid
 import aiohttp
 
 TIMEOUT = aiohttp.ClientTimeout(total=20)
+# daygate's events are one short data line; an event of more lines keeps this many.
+MAX_DATA_LINES = 64
 
 
 class DaygateError(Exception):
@@ -212,9 +214,10 @@ class DaygateClient:
                         continue
                     elif line.startswith("event:"):
                         name = line[6:].strip()
-                    elif line.startswith("data:"):
+                    elif line.startswith("data:") and len(data) < MAX_DATA_LINES:
                         data.append(line[5:].lstrip())
-        except (aiohttp.ClientError, TimeoutError) as err:
+        except (aiohttp.ClientError, TimeoutError, ValueError) as err:
+            # ValueError: a line longer than aiohttp reads (64 KiB); the stream is dropped and opened again.
             raise DaygateConnectionError(f"daygate's stream at {self.url} ended: {err!r}") from err
 
 
