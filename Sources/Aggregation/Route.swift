@@ -12,6 +12,8 @@ public struct Route: Sendable {
     public var sections: [RouteSection]
     /// Set on a household route: its sections run for every member (`HouseholdService`).
     public var household: HouseholdShape?
+    /// Fetched again for every profile once the gateway listens (`refresh_on_start`).
+    public var refreshOnStart: Bool
 
     /// How a household route's answer is put together.
     public struct HouseholdShape: Sendable, Hashable {
@@ -25,7 +27,7 @@ public struct Route: Sendable {
 
     public init(
         path: String, file: String, description: String?, deadline: TimeInterval, parameters: [RouteParameter],
-        sections: [RouteSection], household: HouseholdShape? = nil
+        sections: [RouteSection], household: HouseholdShape? = nil, refreshOnStart: Bool = false
     ) {
         self.path = path
         self.file = file
@@ -34,6 +36,7 @@ public struct Route: Sendable {
         self.parameters = parameters
         self.sections = sections
         self.household = household
+        self.refreshOnStart = refreshOnStart
     }
 
     /// The prefix of every household route's path (and of no other route's): the `household`

@@ -7,6 +7,7 @@ import Model
 /// path: /v1/events
 /// description: 8alls events of a local day or a range of days
 /// deadline: 2s
+/// refresh_on_start: true
 /// parameters:
 ///   date: { type: date, default: today, default_unless_given: [from, to] }
 ///   from: { type: date }
@@ -30,6 +31,16 @@ public struct RouteFile: Sendable, Codable, Hashable {
     /// Present on a household route (`/v1/household/…`): its sections run for every member of
     /// the configured household, and the answer is the household's (`HouseholdFile`).
     public var household: HouseholdFile?
+    /// Fetched again for every profile with its default parameters once the gateway listens
+    /// (`StartRefreshService`): the connections and sessions its sections need are open and
+    /// proven before the first client asks, and what the cache kept from before the start is
+    /// brought up to date.
+    public var refreshOnStart: Bool?
+
+    enum CodingKeys: String, CodingKey {
+        case path, description, deadline, parameters, sections, household
+        case refreshOnStart = "refresh_on_start"
+    }
 
     /// ```yaml
     /// household:

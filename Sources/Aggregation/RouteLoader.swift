@@ -241,10 +241,22 @@ public struct RouteLoader: Sendable {
             household = Route.HouseholdShape(combine: combine)
         }
 
+        if routeFile.refreshOnStart == true {
+            if household != nil {
+                problem(
+                    ["refresh_on_start"],
+                    "a household route runs its members' own sections: mark the members' route (/v1/today) instead")
+            }
+            if !pathNames.isEmpty {
+                problem(["refresh_on_start"], "a route with path parameters has no default request to refresh")
+            }
+        }
+
         guard problems.isEmpty else { throw RouteLoadError(problems: problems) }
         return Route(
             path: routeFile.path, file: file, description: routeFile.description, deadline: deadline,
-            parameters: parameters, sections: sections, household: household
+            parameters: parameters, sections: sections, household: household,
+            refreshOnStart: routeFile.refreshOnStart ?? false
         )
     }
 

@@ -60,8 +60,11 @@ struct GatewayRunner {
         let gateway = ReloadableGateway(runtime: runtime, file: configFile, source: reloadConfig)
         // systemd (`Type=notify`): READY=1 once the server listens, WATCHDOG=1 from each proof.
         let notifier = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
+        let (listening, listened) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let app = GatewayApplication.make(gateway: gateway) { port in
             notifier?.send("READY=1\nSTATUS=serving on port \(port)")
+            listened.yield()
+            listened.finish()
             await onListening(port)
         }
         let watchdog = WatchdogService(
@@ -73,6 +76,7 @@ struct GatewayRunner {
                 services: [
                     app, watchdog, BackendHintService(gateway: gateway), ReloadSignalService(gateway: gateway),
                     PendingWorkSignalService(gateway: gateway),
+                    StartRefreshService(gateway: gateway, listening: listening),
                 ]
                     + extraServices + [StreamCloser(feed: runtime.cache.changes)],
                 gracefulShutdownSignals: [.sigterm, .sigint], logger: logger

@@ -473,7 +473,7 @@ def main():
                 assert answer.value.status == 200, f"the next page answered {answer.value.status}"
                 wait_until(lambda: page.locator("#knowledge li").count() > len(before))
                 after = page.locator("#knowledge li").all_inner_texts()
-                assert after[:len(before)] == before, "the newest items are no longer first"
+                assert after[:len(before)] == before, f"the newest items are no longer first: {before} then {after}"
                 assert len(set(after)) == len(after), "an item is shown twice"
                 page_one = call(demo.url + "/v1/knowledge/recent?limit=5")
                 assert page_one["next_cursor"], "a full first page has a next_cursor"

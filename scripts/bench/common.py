@@ -355,11 +355,35 @@ class Gateway:
         self.command: list[str] = []
 
     def start(self) -> None:
+        self._exec()
+        wait_for_http("127.0.0.1", self.port, "/readyz", proc=self.proc, what="daygate serve")
+
+    def start_timed(self, poll: float = 0.002, timeout: float = 30.0) -> float:
+        """Starts the gateway and asks `/readyz` every `poll` seconds (a new connection each
+        time) until it answers 200: the milliseconds from exec to that answer."""
+        started = time.monotonic()
+        self._exec()
+        request = b"GET /readyz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+        while True:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"daygate serve exited with {self.proc.returncode} before it was ready")
+            if time.monotonic() - started > timeout:
+                raise RuntimeError(f"no /readyz 200 within {timeout:.0f} s")
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=5) as s:
+                    s.sendall(request)
+                    answer = s.recv(64)
+                if answer.startswith(b"HTTP/1.1 200"):
+                    return (time.monotonic() - started) * 1000
+            except OSError:
+                pass
+            time.sleep(poll)
+
+    def _exec(self) -> None:
         self.state_dir.mkdir(parents=True, exist_ok=True)
         self.command = [str(self.binary), "serve", "--config", str(self.config), "--listen", f"127.0.0.1:{self.port}",
                         "--state-dir", str(self.state_dir), "--log-level", self.log_level]
         self.proc = Processes.start("gateway", self.command, log_path=self.log_path)
-        wait_for_http("127.0.0.1", self.port, "/readyz", proc=self.proc, what="daygate serve")
 
     def stop(self) -> None:
         if self.proc is not None:
@@ -374,37 +398,66 @@ class Gateway:
     def rss_kb(self) -> int | None:
         return rss_kb(self.pid)
 
+    def memory_kb(self) -> tuple[int | None, int | None]:
+        """(VmRSS, RssAnon) in KiB, from one read of /proc/PID/status."""
+        return memory_kb(self.pid)
+
     def get(self, path: str, headers: dict | None = None, timeout: float = 30.0):
         return http_get("127.0.0.1", self.port, path, headers=headers, timeout=timeout)
 
 
-def rss_kb(pid: int) -> int | None:
+def status_kb(pid: int, *fields: str) -> dict[str, int]:
+    """The named KiB fields of /proc/PID/status (``VmRSS``, ``RssAnon``, …), from one read;
+    a field the kernel does not show, or a process that is gone, is left out."""
+    values: dict[str, int] = {}
     try:
         with open(f"/proc/{pid}/status") as handle:
-            for line in handle:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1])
+            text = handle.read()
     except OSError:
-        return None
-    return None
+        return values
+    for line in text.splitlines():
+        name, _, rest = line.partition(":")
+        if name in fields:
+            try:
+                values[name] = int(rest.split()[0])
+            except (IndexError, ValueError):
+                pass
+    return values
+
+
+def rss_kb(pid: int) -> int | None:
+    return status_kb(pid, "VmRSS").get("VmRSS")
+
+
+def memory_kb(pid: int) -> tuple[int | None, int | None]:
+    """(VmRSS, RssAnon) in KiB: the process's resident memory, and the part of it that is its
+    own anonymous memory (heap, stacks; not the binary and libraries mapped from files)."""
+    values = status_kb(pid, "VmRSS", "RssAnon")
+    return values.get("VmRSS"), values.get("RssAnon")
 
 
 class RSSSampler(threading.Thread):
-    """Samples VmRSS of a process every ``interval`` seconds until stopped."""
+    """Samples a process every ``interval`` seconds until stopped: VmRSS in ``samples`` and
+    RssAnon in ``anon_samples``, both (seconds since start, KiB) and from the same read of
+    /proc/PID/status."""
 
     def __init__(self, pid: int, interval: float):
         super().__init__(daemon=True)
         self.pid = pid
         self.interval = interval
         self.samples: list[tuple[float, int]] = []
+        self.anon_samples: list[tuple[float, int]] = []
         self._halt = threading.Event()
 
     def run(self) -> None:
         start = time.monotonic()
         while not self._halt.is_set():
-            value = rss_kb(self.pid)
-            if value is not None:
-                self.samples.append((time.monotonic() - start, value))
+            rss, anon = memory_kb(self.pid)
+            now = time.monotonic() - start
+            if rss is not None:
+                self.samples.append((now, rss))
+            if anon is not None:
+                self.anon_samples.append((now, anon))
             self._halt.wait(self.interval)
 
     def stop(self) -> list[tuple[float, int]]:
@@ -415,6 +468,10 @@ class RSSSampler(threading.Thread):
     @property
     def peak_kb(self) -> int:
         return max((v for _t, v in self.samples), default=0)
+
+    @property
+    def peak_anon_kb(self) -> int:
+        return max((v for _t, v in self.anon_samples), default=0)
 
 
 # MARK: - wrk

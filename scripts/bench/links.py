@@ -64,9 +64,16 @@ class FarLinks:
         async def close() -> None:
             for server in self.servers:
                 server.close()
+            # The relays still pumping end here, on their loop, before it stops: left pending they
+            # would be destroyed with the loop (and complain about it on stderr).
+            pending = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
+            for task in pending:
+                task.cancel()
+            await asyncio.gather(*pending, return_exceptions=True)
         asyncio.run_coroutine_threadsafe(close(), self.loop).result(timeout=10)
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(timeout=10)
+        self.loop.close()
 
     def port_for(self, target: int) -> int:
         return self.ports[target]

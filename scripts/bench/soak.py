@@ -3,12 +3,15 @@
 
 Ten minutes at a steady 500 requests a second over a mix of routes, against the
 simulators (`daygate simulate`) and `daygate serve`, while one or two simulators flap (every
-20 s: `{"down":"reset"}`, then healthy again). Checks:
+20 s: `{"down":"reset"}`, then healthy again). The one-hour long form is
+`make soak SOAK_MINUTES=60`. Checks:
 
 - no error outside the flapping backends' sections: every answer that is not 2xx, and every
   section that is not `ok`, must belong to a flapping backend (a client-side failure such as a
   reset or timeout of the gateway's own connection counts against it);
 - the gateway's RSS, sampled every 10 s, stays within +-10 % after the warm-up;
+- the gateway's RSS at the end (read as the load ends) is within 2 MB (MiB: 2048 KiB) of its
+  value right after the warm-up (the first sample at or after it);
 - the achieved request rate (reported; it must be within 2 % of the target for a PASS).
 
 The load is open-loop: a pacer thread schedules request i at t0 + i/rate and a pool of worker
@@ -52,6 +55,7 @@ from common import (  # noqa: E402
 
 RSS_TOLERANCE = 0.10
 RATE_TOLERANCE = 0.02
+RSS_DRIFT_KB = 2048  # the end's RSS within 2 MiB of the RSS right after the warm-up
 
 
 def cpu_seconds(pid: int) -> float | None:
@@ -335,6 +339,12 @@ def main() -> int:
     reference = after[0][1] if after else None
     deviation = max((abs(v - reference) / reference for _t, v in after), default=0.0) if reference else None
     rss_ok = reference is not None and deviation is not None and deviation <= RSS_TOLERANCE
+    # RSS at the end against right after the warm-up: the reading as the load ended (the last
+    # sample when that reading failed) minus the first sample at or after the warm-up.
+    warmed_at = after[0][0] if after else None
+    end_kb = rss_end if rss_end is not None else (samples[-1][1] if samples else None)
+    drift = end_kb - reference if end_kb is not None and reference is not None else None
+    drift_ok = drift is not None and abs(drift) <= RSS_DRIFT_KB
     achieved = stats.sent / elapsed if elapsed else 0
     full_seconds = [stats.per_second.get(s, 0) for s in range(1, int(elapsed) - 1)]
     rate_ok = achieved >= rate * (1 - RATE_TOLERANCE)
@@ -359,6 +369,11 @@ def main() -> int:
         f"| RSS after {warmup:.0f} s warm-up | {fmt_mb(reference)} → {fmt_mb(after[-1][1] if after else None)}, "
         f"max deviation {deviation * 100:.1f} % over {len(after)} samples | flat within ±{RSS_TOLERANCE:.0%} | {verdict(rss_ok)} |"
         if deviation is not None else "| RSS | no samples after warm-up | flat within ±10 % | **FAIL** |",
+        f"| RSS at the end against right after the warm-up | {fmt_mb(reference)} (at {warmed_at:.0f} s) → "
+        f"{fmt_mb(end_kb)} at the end: {drift / 1024:+.1f} MB ({drift:+,} KiB) "
+        f"| within {RSS_DRIFT_KB // 1024} MB (MiB: {RSS_DRIFT_KB:,} KiB) | {verdict(drift_ok)} |"
+        if drift is not None else f"| RSS at the end against right after the warm-up | no sample after the warm-up "
+        f"or at the end | within {RSS_DRIFT_KB // 1024} MB | **FAIL** |",
         "",
         "### Commands", "", "```sh",
         f"make soak{'' if not short else f' SOAK_MINUTES={minutes:g}'}",
@@ -403,7 +418,7 @@ def main() -> int:
         log(f"logs and configs kept in {workdir}")
     else:
         shutil.rmtree(workdir, ignore_errors=True)
-    if os.environ.get("SOAK_STRICT") == "1" and not (rss_ok and errors_ok and rate_ok):
+    if os.environ.get("SOAK_STRICT") == "1" and not (rss_ok and drift_ok and errors_ok and rate_ok):
         return 1
     return 0
 

@@ -25,6 +25,10 @@ struct GatewayHTTP1Channel: HTTPChannelHandler {
             limits.maxHeaderFieldSize = configuration.httpDecoder.maxHeaderFieldSize
             limits.maxHeaderListSize = configuration.httpDecoder.maxHeaderListSize
             limits.maxHeaderFieldCount = configuration.httpDecoder.maxHeaderFieldCount
+            // The buffer a connection reads into is kept for its next read, idle or not: 1 KB
+            // holds a request head of the gateway's clients in one read (SwiftNIO's default
+            // starts at 2 KB; a larger head makes it grow, read by read, up to 64 KB).
+            try channel.syncOptions?.setOption(ChannelOptions.recvAllocator, value: Self.readBuffers)
             let pipeline = channel.pipeline.syncOperations
             // SwiftNIO's `configureHTTPServerPipeline` pairs the decoder with the encoder: each
             // request's method is queued in the encoder and taken off by the response head it
@@ -50,6 +54,8 @@ struct GatewayHTTP1Channel: HTTPChannelHandler {
                 wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
         }
     }
+
+    static let readBuffers = AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 1024, maximum: 65536)
 
     func handle(value: Value, logger: Logger) async {
         await handleHTTP(asyncChannel: value, logger: logger)
