@@ -17,7 +17,11 @@ import Synchronization
 /// `no-cache` or any `Cache-Control`/`Pragma`, an `Origin`, `Connection` other than
 /// `keep-alive`, a body, a refused host or key, too many headers, an answer not kept — goes on
 /// to the router, which decides as always.
-struct HotAnswers: Sendable {
+///
+/// A class: each connection's handler holds the current one, and a struct of this many
+/// references would be copied out of the handler — a retain and a release of each — on every
+/// request it answers.
+final class HotAnswers: Sendable {
     /// A route the hot path serves, and how a request's query resolves against it.
     struct HotRoute: Sendable {
         let path: String

@@ -179,22 +179,12 @@ public final class ReloadableGateway: Sendable {
     }
 }
 
-/// Runs reloads one after another.
-/// The application's responder: the current router's, looked up per request.
-/// Every request goes to the current runtime's router, in a child task of the connection's
-/// task: the async frames of the router, its middleware and handlers live in that child's
-/// memory, which is given back when the answer is made. Run on the connection's own task they
-/// would stay behind after the request (Swift keeps a task's stack memory at its deepest until
-/// the task ends), about 17 KB on every idle keep-alive connection that once asked the router.
+/// The application's responder: the current router's, looked up per request (each request in a
+/// child task of its connection's task: `GatewayHTTP1Channel.inChildTask`).
 struct ReloadingResponder: HTTPResponder {
     let gateway: ReloadableGateway
 
     func respond(to request: Request, context: GatewayRequestContext) async throws -> Response {
-        let responder = gateway.responder
-        return try await withThrowingTaskGroup(of: Response.self) { group in
-            group.addTask { try await responder.respond(to: request, context: context) }
-            guard let response = try await group.next() else { throw CancellationError() }
-            return response
-        }
+        try await gateway.responder.respond(to: request, context: context)
     }
 }
