@@ -765,22 +765,30 @@ def main():
             def comes_back_after_a_failed_first_fetch():
                 # A cold gateway whose first fetches fail: the gateway says so once ("failed" over
                 # /v1/stream), backs off, and says nothing when the backend is back. The page must
-                # ask again by itself, without a reload.
+                # ask again by itself, without a reload. Tomorrow's day: today's is fetched by the
+                # gateway itself as it starts (refresh_on_start), before the faults are set.
                 nonlocal cold
                 cold = Demo(cold_state)
                 faulted = [name for name in ["eightalls", "tickedify", "ics"] if name in cold.simulators]
                 for name in faulted:
                     call(cold.simulators[name] + "/_sim/faults", "POST", {"error_status": 500})
+                tomorrow = (datetime.datetime.now(zoneinfo.ZoneInfo(ZONE)) + datetime.timedelta(days=1)).date()
                 fresh = browser.new_page(viewport={"width": 1280, "height": 900})
-                fresh.goto(cold.url + "/")
+                fresh.goto(cold.url + f"/?date={tomorrow.isoformat()}")
                 fresh.wait_for_selector(".badge[data-section=events][data-state=error]", timeout=20000)
                 fresh.wait_for_selector("#live[data-state=live]", timeout=20000)
                 loaded_at = fresh.evaluate("window.__daygate.loadedAt")
-                assert fresh.locator("#timeline li .title").count() == 0, "a timeline although plan and events failed"
+                assert fresh.locator(".badge[data-section=plan][data-state=error]").count() == 1, "the plan did not fail"
+                # (The subscribed calendars' events may be on the timeline: the gateway read the
+                # feeds as it started, before they failed.)
+                # What only the failed backends give: planned items, and 8alls' events (no calendar).
+                own = "#timeline li[data-kind]:not([data-kind=event]), #timeline li[data-kind=event]:not([data-calendar])"
+                assert fresh.locator(own).count() == 0, "planned items or 8alls' events although both failed"
                 for name in faulted:
                     call(cold.simulators[name] + "/_sim/faults", "POST", {})
                 started = time.time()
-                fresh.wait_for_selector("#timeline li .title", timeout=20000)
+                fresh.wait_for_selector(own, timeout=20000)
+                fresh.wait_for_selector(".badge[data-section=events][data-state=fresh]", timeout=20000)
                 assert fresh.evaluate("window.__daygate.loadedAt") == loaded_at, "the page reloaded"
                 return f"back {time.time() - started:.1f} s after the backends were"
             check("a section that failed on a cold gateway comes back by itself", comes_back_after_a_failed_first_fetch)
