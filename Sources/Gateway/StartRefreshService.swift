@@ -1,4 +1,5 @@
 import Aggregation
+import CoreMetrics
 import Foundation
 import Logging
 import Model
@@ -29,11 +30,16 @@ public struct StartRefreshService: Service {
     public func run() async throws {
         let gateway = self.gateway
         let listening = self.listening
+        // `daygate_start_refresh_running` is 1 until the refresh has ended (tests and operators
+        // that must not meet it wait for 0).
+        let running = Gauge(label: "daygate_start_refresh_running", factory: gateway.runtime.metrics.factory)
+        running.record(1)
         await cancelWhenGracefulShutdown {
             var started = listening.makeAsyncIterator()
             guard await started.next() != nil else { return }
             await Self.refresh(runtime: gateway.runtime)
         }
+        running.record(0)
         // A service that returns before shutdown stops the whole group: stay until then.
         try? await gracefulShutdown()
     }

@@ -92,3 +92,42 @@ import Testing
         }
     }
 }
+
+extension StartRefreshTests {
+    /// `daygate_start_refresh_running` is 1 from the start until the refresh has ended, then 0
+    /// (what the process tests wait for before they touch the backends).
+    @Test func saysInItsMetricsWhenItHasEnded() async throws {
+        try await withDemo { demo in
+            let (listening, listened) = AsyncStream<Void>.makeStream()
+            let service = StartRefreshService(
+                gateway: ReloadableGateway(runtime: demo.runtime, hotPath: false), listening: listening)
+            let running = Task { try await service.run() }
+            func gauge() async throws -> Double? {
+                try await demo.test { client in
+                    try await client.execute(uri: "/metrics", method: .get) { response in
+                        String(buffer: response.body).split(separator: "\n")
+                            .first { $0.hasPrefix("daygate_start_refresh_running ") }
+                            .flatMap { Double($0.split(separator: " ").last ?? "") }
+                    }
+                }
+            }
+            var before: Double?
+            for _ in 0..<200 where before == nil {
+                before = try await gauge()
+                if before == nil { try await Task.sleep(for: .milliseconds(10)) }
+            }
+            #expect(before == 1, "before the server listens")
+            listened.yield()
+            listened.finish()
+            // Then it waits for the shutdown, as a service does: the gauge says it has ended.
+            var after = try await gauge()
+            for _ in 0..<500 where after != 0 {
+                try await Task.sleep(for: .milliseconds(10))
+                after = try await gauge()
+            }
+            running.cancel()
+            #expect(after == 0)
+            #expect(demo.logs.text.contains("refreshed on start"))
+        }
+    }
+}

@@ -139,12 +139,33 @@ class Gateway:
             while time.time() < deadline and self.process.poll() is None:
                 try:
                     status, _, body = call(self.port, "/readyz", timeout=2)
+                    self.wait_for_start_refresh(deadline)
                     return status, body
                 except OSError:
                     time.sleep(0.05)
             if self.process.poll() is None:
                 raise AssertionError(f"no answer on /readyz within {timeout} s")
         raise AssertionError(f"`daygate serve` exited with {self.process.returncode}; see {self.log_path}")
+
+    def wait_for_start_refresh(self, deadline):
+        """Until the fetch a start makes (`refresh_on_start`) has ended, as
+        `daygate_start_refresh_running 0` in /metrics says: what a test does to the backends
+        right after a start must not meet that fetch half-way (a backend taken down under it
+        counts its failures, and its token refreshes count in the backend's totals)."""
+        while time.time() < deadline:
+            connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=2)
+            try:
+                connection.request("GET", "/metrics")
+                response = connection.getresponse()
+                text = response.read().decode(errors="replace")
+            finally:
+                connection.close()
+            if response.status != 200:
+                return  # a config with client keys: /metrics needs one, and this test did not wait
+            if "daygate_start_refresh_running 0" in text:
+                return
+            time.sleep(0.05)
+        raise AssertionError("the fetch a start makes (refresh_on_start) did not end in time")
 
     def stop(self):
         """SIGINT, as Ctrl-C: the gateway shuts down gracefully."""
