@@ -1554,6 +1554,7 @@ def main() -> int:
             if number not in only:
                 continue
             try:
+                sims.reset_login_limits()
                 results[key] = step()
             except Exception as error:  # report what failed, carry on with the rest
                 log(f"({number}) failed: {error!r}")
@@ -1570,6 +1571,7 @@ def main() -> int:
             if number not in only:
                 continue
             try:
+                sims.reset_login_limits()
                 results[key] = step()
             except Exception as error:
                 log(f"({number}) failed: {error!r}")

@@ -328,6 +328,13 @@ class Simulators:
         for backend in BACKENDS:
             self.set_faults(backend)
 
+    def reset_login_limits(self) -> None:
+        """Tickedify allows 5 logins per 15 minutes per address (its simulator too), and each
+        gateway a run starts on a fresh state folder logs in once (the fetch a start makes,
+        `refresh_on_start`, is the first to need it): a row must not meet the limit the rows
+        before it used up. A household's gateway keeps its session across restarts."""
+        self.control("tickedify", "POST", "/_sim/ratelimit/reset", {})
+
     def reset_stats(self) -> None:
         for backend in BACKENDS:
             self.control(backend, "POST", "/_sim/stats/reset", {})
