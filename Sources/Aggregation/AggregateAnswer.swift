@@ -35,6 +35,24 @@ public struct AggregateAnswer: Sendable {
     /// The cache generation (`CacheGeneration`) read before the first lookup.
     public var generation: UInt64 = 0
     public var profile: String = ""
+    /// The same answer at a later moment (`Aggregator.reaged`): nil from it when a lookup then
+    /// would come out otherwise; nil itself when the answer cannot be aged again (not reusable,
+    /// too large to compose on an event loop, or not an aggregated route's).
+    public var reaged: (@Sendable (_ at: Date) -> AggregateAnswer?)? = nil
+
+    /// The answer with the cache generation it was made in, the profile it answers, and how it
+    /// is aged again (`reaging`, from the same lookups; each aged answer can be aged again).
+    func madeAt(
+        generation: UInt64, profile: String, reaging: (@Sendable (_ at: Date) -> AggregateAnswer?)?
+    ) -> AggregateAnswer {
+        var answer = self
+        answer.generation = generation
+        answer.profile = profile
+        if let reaging, answer.reusableUntil != nil {
+            answer.reaged = { at in reaging(at)?.madeAt(generation: generation, profile: profile, reaging: reaging) }
+        }
+        return answer
+    }
 }
 
 /// What one section of a reused answer counts for its operation.

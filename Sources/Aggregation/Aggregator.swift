@@ -250,10 +250,37 @@ public final class Aggregator: Sendable {
                 log.debug("section", metadata: metadata)
             }
         }
-        var answer = await composeOffTheLoopsWhenLarge(values: values, results: results)
-        answer.generation = generation
-        answer.profile = profileName
-        return answer
+        let answer = await composeOffTheLoopsWhenLarge(values: values, results: results)
+        var reaging: (@Sendable (_ at: Date) -> AggregateAnswer?)? = nil
+        if Self.reagingBytes(results) {
+            reaging = { at in self.reaged(values: values, results: results, at: at) }
+        }
+        return answer.madeAt(generation: generation, profile: profileName, reaging: reaging)
+    }
+
+    /// `run`'s answer again at the later moment `at`, from the same lookups: the figures that
+    /// move with the clock (each section's age, the remaining freshness in `Cache-Control`,
+    /// `Age` and `Cache-Status`) read at `at`, everything else as it was. Nil unless every
+    /// section's lookup would still come out the same at `at` — a fresh hit still within its
+    /// freshness, a stale serve still within stale-while-revalidate — so a lookup at `at` would
+    /// change nothing but those figures (the cache's generation, which the caller checks, says
+    /// no refresh has ended since). What `AnswerMemo` keeps a polled answer with when its ages
+    /// tick, instead of a new composition through the router.
+    func reaged(values: [String: ArgumentValue], results: [SectionResult], at: Date) -> AggregateAnswer? {
+        var moved = results
+        for index in moved.indices {
+            guard let windows = moved[index].result.windows,
+                AnswerReaging.staysTheSame(moved[index].result.outcome, windows: windows, at: at)
+            else { return nil }
+            moved[index].report.ageSeconds = windows.ageSeconds(at: at)
+        }
+        return compose(values: values, results: moved, now: at)
+    }
+
+    /// Whether an answer of these sections is small enough to be aged again where it is asked
+    /// (`reaged`, on an event loop): below `largeAnswerBytes`, as `composeOffTheLoopsWhenLarge` decides.
+    static func reagingBytes(_ results: [SectionResult]) -> Bool {
+        results.reduce(0) { $0 + ($1.result.body?.count ?? 0) } < largeAnswerBytes
     }
 
     static func report(_ result: CacheLookupResult, backend: String, now: Date, durationMs: Double) -> SectionReport {
@@ -335,8 +362,8 @@ public final class Aggregator: Sendable {
         }
     }
 
-    func compose(values: [String: ArgumentValue], results: [SectionResult]) -> AggregateAnswer {
-        let now = self.now()
+    func compose(values: [String: ArgumentValue], results: [SectionResult], now: Date? = nil) -> AggregateAnswer {
+        let now = now ?? self.now()
         var fields: [String: Data] = [:]
         for (name, value) in values {
             fields[name] = Data(JSONValue.quoted(value.description).utf8)

@@ -27,10 +27,14 @@ extension AggregateAnswer {
         headers[.age] = String(ageSeconds)
         headers[.cacheStatus] = cacheStatus
         headers[.serverTiming] = serverTiming
-        return RenderedAnswer(
+        var rendered = RenderedAnswer(
             status: .init(code: status), headers: headers, body: ByteBuffer(bytes: body), etag: tag,
             reusableUntil: reusableUntil, generation: generation, profile: profile, reuses: reuses
         )
+        if let reaged {
+            rendered.reaged = { at in reaged(at)?.rendered }
+        }
+        return rendered
     }
 
     /// A strong validator over `validatorBody`: equal data (whatever its age) gives an equal

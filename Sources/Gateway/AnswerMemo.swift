@@ -13,8 +13,13 @@ import Synchronization
 /// `no-cache` requests skip it, and each reuse still counts a hit (or a stale serve) of every
 /// section it stands for.
 ///
+/// When a kept answer's clock runs out (an age or a remaining freshness ticks, several times a
+/// second for sections fetched at different moments) while nothing cached changed, it is aged
+/// again from its own lookups (`lookUp`, `Aggregator.reaged`) instead of composed anew: the
+/// requests that met a tick no longer go through the router, each with its task's memory.
+///
 /// Composing is single-flight per key (`answer(for:now:compose:)`): when a kept answer runs out
-/// (every second, as its ages tick) under load, the requests that find it gone wait for one
+/// and cannot be aged under load, the requests that find it gone wait for one
 /// composition instead of each running the aggregator — 256 connections used to compose 256
 /// answers at every tick, with their tasks' memory — unless the cache changed since that
 /// composition began (a write's invalidation): then they compose their own, as the cache's
@@ -34,6 +39,16 @@ final class AnswerMemo: Sendable {
         var wire: AnswerWire
         /// Counts what each reuse stands for (a hit or a stale serve per section).
         var hits: ReusedLookups
+        /// Whether a caller is aging it again (`lookUp`): the others do not wait for it.
+        var reaging = false
+    }
+
+    /// What `lookUp` found under a key.
+    private enum Found {
+        case none
+        case kept(Kept)
+        /// Run out by its clock (an age ticked) but agable: the caller ages it again.
+        case reage(Kept, @Sendable (_ at: Date) -> RenderedAnswer?)
     }
 
     private let entries = Mutex<[String: Kept]>([:])
@@ -156,18 +171,55 @@ final class AnswerMemo: Sendable {
         (flights.withLock { $0.count }, freshFlights.withLock { $0.count })
     }
 
+    /// The answer kept under `key` that may be given at `now`, counted as a reuse. One whose
+    /// clock ran out (an age or the remaining freshness ticked) while nothing cached changed is
+    /// aged again from its own lookups (`RenderedAnswer.reaged`) when they would come out the
+    /// same, by the first caller to find it so — the others meanwhile find nothing and compose
+    /// as before. So a polled answer ticks without a composition through the router: at 256
+    /// connections the requests that met a tick each went there (with their tasks' memory).
+    /// Aging runs where it is asked, on an event loop for the hot path: an answer's sections
+    /// are below `Aggregator.largeAnswerBytes` together, or it cannot be aged.
     private func lookUp(_ key: String, now: Date) -> Kept? {
         let current = cache.generation.current
-        let kept = entries.withLock { entries -> Kept? in
-            guard let kept = entries[key] else { return nil }
-            guard kept.answer.generation == current, let until = kept.answer.reusableUntil, now < until else {
+        let found = entries.withLock { entries -> Found in
+            guard let kept = entries[key] else { return .none }
+            guard kept.answer.generation == current, let until = kept.answer.reusableUntil else {
                 entries.removeValue(forKey: key)
-                return nil
+                return .none
             }
+            if now < until { return .kept(kept) }
+            guard let reaged = kept.answer.reaged else {
+                entries.removeValue(forKey: key)
+                return .none
+            }
+            if kept.reaging { return .none }
+            entries[key]?.reaging = true
+            return .reage(kept, reaged)
+        }
+        switch found {
+        case .none:
+            return nil
+        case .kept(let kept):
+            kept.hits.count()
+            return kept
+        case .reage(let old, let reaged):
+            let aged = reaged(now).flatMap { answer -> Kept? in
+                guard let until = answer.reusableUntil, now < until, answer.generation == current else { return nil }
+                return Kept(answer: answer, wire: AnswerWire(answer), hits: old.hits)
+            }
+            let kept = entries.withLock { entries -> Kept? in
+                // Unless another composition was kept meanwhile (then that one stays).
+                guard entries[key]?.reaging == true else { return nil }
+                guard let aged, aged.answer.generation == cache.generation.current else {
+                    entries.removeValue(forKey: key)
+                    return nil
+                }
+                entries[key] = aged
+                return aged
+            }
+            kept?.hits.count()
             return kept
         }
-        kept?.hits.count()
-        return kept
     }
 
     /// Keeps `answer` under `key` when it may be reused; drops what has run out when full.

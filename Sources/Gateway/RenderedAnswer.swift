@@ -20,6 +20,8 @@ struct RenderedAnswer: Sendable {
     var profile: String
     /// What each reuse counts per section (`AggregateAnswer.reuses`).
     var reuses: [SectionReuse]
+    /// The same answer at a later moment, rendered (`AggregateAnswer.reaged`).
+    var reaged: (@Sendable (_ at: Date) -> RenderedAnswer?)? = nil
 
     /// The same answer for a request that joined the composition of another (a `no-cache`
     /// burst): its `Cache-Status` says `collapsed`, as a request that joined a fetch does.

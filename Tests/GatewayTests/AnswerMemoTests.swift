@@ -127,4 +127,78 @@ struct AnswerMemoTests {
         #expect(composer.runs.load(ordering: .relaxed) == 2)
         #expect(Set(bodies) == ["run 1", "run 2"])
     }
+
+    /// An answer that can be aged again (`RenderedAnswer.reaged`), counting its agings.
+    final class Aging: Sendable {
+        let runs = Atomic<Int>(0)
+        let refuses: Bool
+
+        init(refuses: Bool = false) {
+            self.refuses = refuses
+        }
+
+        var count: Int { runs.load(ordering: .relaxed) }
+
+        func answer(_ label: String, until: Date, generation: UInt64) -> RenderedAnswer {
+            var answer = RenderedAnswer(
+                status: .ok, headers: [:], body: ByteBuffer(string: label), etag: "\"e\"", reusableUntil: until,
+                generation: generation, profile: "default", reuses: [])
+            answer.reaged = { at in
+                let run = self.runs.add(1, ordering: .relaxed).newValue
+                return self.refuses
+                    ? nil : self.answer("aged \(run)", until: at.addingTimeInterval(1), generation: generation)
+            }
+            return answer
+        }
+    }
+
+    /// When its clock runs out (an age ticks) and nothing cached changed, a kept answer is aged
+    /// again from its own lookups, once, by the first to find it so — for the router and the hot
+    /// path alike — instead of composed anew; not once the cache has changed.
+    @Test func aKeptAnswerWhoseClockRanOutIsAgedAgainNotComposed() async throws {
+        let (store, folder) = try Self.store()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let memo = AnswerMemo(cache: store)
+        let aging = Aging()
+        let start = Date()
+        memo.keep(
+            aging.answer("composed", until: start.addingTimeInterval(0.5), generation: store.generation.current),
+            for: "k", now: start)
+        #expect(memo.reuse("k", now: start.addingTimeInterval(0.2)).map { String(buffer: $0.body) } == "composed")
+        #expect(aging.count == 0)
+
+        let later = start.addingTimeInterval(3)
+        #expect(memo.reuse("k", now: later).map { String(buffer: $0.body) } == "aged 1")
+        #expect(memo.reuse("k", now: later.addingTimeInterval(0.5)).map { String(buffer: $0.body) } == "aged 1")
+        #expect(aging.count == 1, "kept once aged")
+        let hot = memo.reuseHot("k", now: later.addingTimeInterval(1.5))
+        #expect(hot.map { String(buffer: $0.wire.body) } == "aged 2")
+        let composer = Composer { store.generation.current }
+        composer.gate.open()
+        let routed = try await memo.answer(for: "k", now: { later.addingTimeInterval(2.5) }) {
+            try await composer.compose()
+        }
+        #expect(String(buffer: routed.body) == "aged 3")
+        #expect(composer.runs.load(ordering: .relaxed) == 0, "aged, not composed")
+
+        await store.invalidate(profile: "default", operation: "tickedify.daily_plan")
+        #expect(memo.reuse("k", now: later.addingTimeInterval(3.5)) == nil)
+        #expect(aging.count == 3, "not aged after the cache changed")
+    }
+
+    /// An answer whose lookups would not come out the same any more (a freshness ended) is
+    /// dropped when aging it says so, and not tried again.
+    @Test func anAnswerThatCannotBeAgedIsDropped() async throws {
+        let (store, folder) = try Self.store()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let memo = AnswerMemo(cache: store)
+        let aging = Aging(refuses: true)
+        let start = Date()
+        memo.keep(
+            aging.answer("composed", until: start.addingTimeInterval(0.5), generation: store.generation.current),
+            for: "k", now: start)
+        #expect(memo.reuse("k", now: start.addingTimeInterval(1)) == nil)
+        #expect(memo.reuse("k", now: start.addingTimeInterval(1.1)) == nil)
+        #expect(aging.count == 1)
+    }
 }

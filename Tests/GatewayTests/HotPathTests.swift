@@ -280,6 +280,42 @@ import Testing
         }
     }
 
+    /// When a kept answer's ages tick the hot path ages it again from its own lookups and goes on
+    /// answering (no composition through the router, no fetch): what it sends then is what a
+    /// composition at that moment gives, with the same validator.
+    @Test func whenItsAgesTickAKeptAnswerIsAgedOnTheHotPath() async throws {
+        let clock = SteppingClock()
+        try await withBoth(clock: clock) { hot, _, harness in
+            _ = try await hot.execute(uri: "/v1/today", method: .get)  // fetched
+            let kept = try await hot.execute(uri: "/v1/today", method: .get)  // composed by the router, kept
+            #expect(try await Self.hotAnswers(hot) == 0)
+            let fetches = harness.runtime.cache.counters().fetches
+
+            clock.set(clock.read().addingTimeInterval(5))  // every age ticked five times; all still fresh
+            let aged = try await hot.execute(uri: "/v1/today", method: .get)
+            #expect(try await Self.hotAnswers(hot) == 1, "aged on the hot path, not composed by the router")
+            #expect(harness.runtime.cache.counters().fetches == fetches)
+            let keptAge = try #require(kept.headers[.age].flatMap { Int($0) })
+            #expect(aged.headers[.age] == String(keptAge + 5))
+            #expect(aged.headers[.eTag] == kept.headers[.eTag])
+
+            let route = try #require(harness.runtime.routes.first { $0.path == "/v1/today" })
+            let composed = try await harness.runtime.aggregator.run(route: route, query: [], profileName: "default")
+            #expect(aged.headers[.age] == String(composed.ageSeconds))
+            #expect(aged.headers[.cacheControl] == composed.maxAge.map { "private, max-age=\($0)" })
+            #expect(try Self.withoutDurations(Data(buffer: aged.body)) == Self.withoutDurations(composed.body))
+        }
+    }
+
+    /// A body without each section's `duration_ms` (a lookup's own time).
+    static func withoutDurations(_ body: Data) throws -> Data {
+        var object = try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any])
+        var sections = try #require(object["sections"] as? [String: [String: Any]])
+        for name in sections.keys { sections[name]?["duration_ms"] = nil }
+        object["sections"] = sections
+        return try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+    }
+
     /// HTTP/1.0 (the connection closes after the answer) and absolute-form targets are the
     /// router's to judge, even for a kept answer.
     @Test func otherVersionsAndTargetFormsReachTheRouter() async throws {
