@@ -4,6 +4,7 @@ import Gateway
 import Hummingbird
 import Logging
 import Model
+import NIOCore
 import NIOPosix
 import ServiceLifecycle
 
@@ -85,9 +86,18 @@ struct GatewayRunner {
             try await group.run()
         } catch {
             await runtime.shutdown()
-            throw FailureMessage(text: "the gateway stopped: \(error)")
+            throw FailureMessage(text: "the gateway stopped: \(Self.describe(error))")
         }
         await runtime.shutdown()
+    }
+
+    /// Why the gateway stopped, in words: a taken address says what to do about it.
+    static func describe(_ error: any Error) -> String {
+        if let failure = error as? IOError, failure.errnoCode == EADDRINUSE {
+            return
+                "its address is in use: another program (perhaps another daygate) listens on that port. Stop it, or choose another port (`listen:` in the configuration, `serve --listen`, `demo --port`)"
+        }
+        return "\(error)"
     }
 }
 

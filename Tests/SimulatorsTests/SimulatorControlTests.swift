@@ -170,6 +170,23 @@ struct SimulatorControlTests {
         await again.stop()
     }
 
+    /// A stop asked from a cancelled task (a demo's service group ending because its gateway
+    /// could not listen) still waits until the server is gone: its port is free once it returns.
+    @Test func aStopAskedByACancelledTaskStillEndsTheServer() async throws {
+        let sim = try await EightAllsSimulator(options: .init(seedDay: testSeedDay, timeZone: testTimeZone)).start()
+        let stopping = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            await sim.stop()
+        }
+        await stopping.value
+        let ended = sim.ended.load(ordering: .relaxed)
+        #expect(ended, "the stop returned with the server left behind")
+        let again = try await EightAllsSimulator(options: .init(seedDay: testSeedDay, timeZone: testTimeZone)).start(
+            port: sim.port)
+        #expect(again.port == sim.port)
+        await again.stop()
+    }
+
     @Test func stopDoesNotWaitForeverOnSlowRequests() async throws {
         let sim = try await EightAllsSimulator(options: .init(seedDay: testSeedDay, timeZone: testTimeZone)).start()
         sim.control.setFaults(SimulatorFaults(latencyMs: 60_000))

@@ -302,6 +302,8 @@ public final class RunningSimulator: Sendable {
     private let task: Task<Void, Never>
     private let stopSignal: SimulatorStopSignal
     let connections: SimulatorConnections
+    /// Whether a stop saw the server end (not left behind).
+    let ended = Atomic<Bool>(false)
 
     init(
         kind: SimulatorKind, host: String, port: Int, control: SimulatorControl, group: ServiceGroup,
@@ -334,8 +336,15 @@ public final class RunningSimulator: Sendable {
     /// server's own shutdown does not close them, see `SimulatorConnections`); after
     /// `gracePeriod` every connection left is closed and the server task cancelled;
     /// `gracePeriod` after that, the wait ends whatever is left (reported in the log). Safe to
-    /// call more than once, also concurrently.
+    /// call more than once, also concurrently. The caller's cancellation does not cut these waits
+    /// short: a demo whose gateway failed to start (its port taken) stops its simulators from a
+    /// cancelled task, and each stop used to return at once, its server still running and
+    /// reported "left behind".
     public func stop(gracePeriod: Duration, closeAfter: Duration = .milliseconds(500)) async {
+        await Task { await self.stopAndWait(gracePeriod: gracePeriod, closeAfter: closeAfter) }.value
+    }
+
+    private func stopAndWait(gracePeriod: Duration, closeAfter: Duration) async {
         stopSignal.stop()
         await group.triggerGracefulShutdown()
         let server = task
@@ -349,9 +358,11 @@ public final class RunningSimulator: Sendable {
                     Logger(label: "daygate.simulator.\(kind.rawValue)").error(
                         "the simulator's server did not end after it was stopped; left behind",
                         metadata: ["open_connections": "\(connections.count)"])
+                    return
                 }
             }
         }
+        ended.store(true, ordering: .relaxed)
     }
 
     /// Whether `server` ended by `deadline`.
