@@ -7,12 +7,20 @@ public struct AggregateAnswer: Sendable {
     /// 200 when any section has data; 404 (`body` is then `{"error":{…}}`) when the route's only
     /// section failed with `not_found` (its backend says the thing asked for does not exist);
     /// 504 when every section timed out; 502 otherwise.
-    public var status: Int
-    public var body: Data
+    public var status: Int {
+        didSet { reaged = nil }
+    }
+    /// Setting it (a summary made of a route's answer) drops `reaged`, which would age the
+    /// answer it was made from.
+    public var body: Data {
+        didSet { reaged = nil }
+    }
     /// The body without what changes from one response to the next for the same data
     /// (`age_seconds`, each section's `cache` and `duration_ms`): what the ETag is computed
     /// over, so a client polling unchanged data gets 304s.
-    public var validatorBody: Data
+    public var validatorBody: Data {
+        didSet { reaged = nil }
+    }
     public var complete: Bool
     public var stale: Bool
     public var ageSeconds: Int
@@ -37,7 +45,8 @@ public struct AggregateAnswer: Sendable {
     public var profile: String = ""
     /// The same answer at a later moment (`Aggregator.reaged`): nil from it when a lookup then
     /// would come out otherwise; nil itself when the answer cannot be aged again (not reusable,
-    /// too large to compose on an event loop, or not an aggregated route's).
+    /// too large to compose on an event loop, not an aggregated route's, or its body was replaced
+    /// by something made of it that does not age itself again, as `SummaryService` does).
     public var reaged: (@Sendable (_ at: Date) -> AggregateAnswer?)? = nil
 
     /// The answer with the cache generation it was made in, the profile it answers, and how it

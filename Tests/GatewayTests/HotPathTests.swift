@@ -307,6 +307,25 @@ import Testing
         }
     }
 
+    /// The summary is made of a route's answer: at a tick it is aged as a summary (what is next
+    /// read again too), never as the answer it was made from.
+    @Test func whenItsAgesTickTheSummaryIsAgedAsTheSummary() async throws {
+        let clock = SteppingClock()
+        try await withBoth(clock: clock) { hot, _, harness in
+            _ = try await hot.execute(uri: "/v1/summary", method: .get)  // fetched
+            let kept = try await hot.execute(uri: "/v1/summary", method: .get)  // composed, kept
+            #expect(try await Self.hotAnswers(hot) == 0)
+
+            clock.set(clock.read().addingTimeInterval(5))
+            let aged = try await hot.execute(uri: "/v1/summary", method: .get)
+            #expect(try await Self.hotAnswers(hot) == 1, "aged on the hot path")
+            #expect(aged.headers[.eTag] == kept.headers[.eTag])
+            let composed = try await harness.runtime.summary.run(profileName: "default", forceRefresh: false)
+            #expect(aged.headers[.age] == String(composed.ageSeconds))
+            #expect(try Self.withoutDurations(Data(buffer: aged.body)) == Self.withoutDurations(composed.body))
+        }
+    }
+
     /// A body without each section's `duration_ms` (a lookup's own time).
     static func withoutDurations(_ body: Data) throws -> Data {
         var object = try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any])

@@ -77,10 +77,17 @@ public struct SummaryService: Sendable {
     public func run(_ request: Aggregator.ResolvedRequest, forceRefresh: Bool, logger: Logger? = nil)
         async throws(ErrorDetail) -> AggregateAnswer
     {
-        let zone = request.clock.timeZone
-        let now = request.clock.now
         let date = request.values["date"]?.date ?? request.clock.today
-        var answer = try await aggregator.run(request, forceRefresh: forceRefresh, logger: logger)
+        let made = try await aggregator.run(request, forceRefresh: forceRefresh, logger: logger)
+        return Self.summary(of: made, parts: parts, date: date, zone: request.clock.timeZone, now: request.clock.now)
+    }
+
+    /// The route's answer `made` as the summary at `now`; aged again as the summary of the route's
+    /// answer aged again (what is next read at the later moment too).
+    static func summary(
+        of made: AggregateAnswer, parts: [any SummaryPart], date: LocalDate, zone: TimeZone, now: Date
+    ) -> AggregateAnswer {
+        var answer = made
         let summary = Summary(answer: answer, parts: parts, date: date, zone: zone, now: now)
         var stable = summary
         stable.ageSeconds = 0
@@ -92,6 +99,11 @@ public struct SummaryService: Sendable {
         // is, and only until the next event or dienst starts.
         if let until = answer.reusableUntil, let changesAt = summary.changesAt {
             answer.reusableUntil = changesAt > now ? min(until, changesAt) : nil
+        }
+        if let reaged = made.reaged, answer.reusableUntil != nil {
+            answer.reaged = { at in
+                reaged(at).map { Self.summary(of: $0, parts: parts, date: date, zone: zone, now: at) }
+            }
         }
         return answer
     }
