@@ -188,9 +188,12 @@ def main():
 
             def subscribed_calendars():
                 # The demo's ICS calendars join the timeline, each event painted in its calendar's colour.
-                rows = page.eval_on_selector_all(
-                    "#timeline li[data-calendar]",
-                    "items => items.map(i => [i.dataset.calendar, getComputedStyle(i.querySelector('.what')).borderLeftColor])")
+                # One evaluation finds and reads them: the page draws itself again when a section is
+                # pushed, and an element found in one round trip and read in the next may be gone by
+                # then (a detached element's computed colour is empty).
+                rows = page.evaluate(
+                    "() => [...document.querySelectorAll('#timeline li[data-calendar]')]"
+                    ".map(i => [i.dataset.calendar, getComputedStyle(i.querySelector('.what')).borderLeftColor])")
                 assert rows, "no subscribed calendar's event on the timeline"
                 colours = {"school": "rgb(245, 158, 11)", "holidays": "rgb(220, 38, 38)", "club": "rgb(22, 163, 74)",
                            "work": "rgb(37, 99, 235)"}
