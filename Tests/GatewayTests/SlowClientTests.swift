@@ -7,8 +7,8 @@ import Testing
 
 /// Slow and hostile clients against a live gateway with short configured limits
 /// (`ConnectionGuardHandler`, `ConnectionBudget`, `StreamQuota`): heads that never finish,
-/// bodies that trickle, idle keep-alives, too many streams, a full connection budget, and an
-/// HTTP/1.1 request without `Host`.
+/// bodies that trickle, idle keep-alives, too many streams, a full connection budget, an
+/// HTTP/1.1 request without `Host`, and one that cannot be parsed.
 @Suite(.serialized) struct SlowClientTests {
     static let quick = LimitsSettings(
         headerTimeout: .milliseconds(600), bodyTimeout: .milliseconds(600), idleTimeout: .milliseconds(800),
@@ -155,6 +155,27 @@ import Testing
             old.send("GET /healthz HTTP/1.0\r\n\r\n")
             await old.waitForClose(timeout: .seconds(3))
             #expect(old.text.hasPrefix("HTTP/1.0 400") || old.text.hasPrefix("HTTP/1.1 400"), "\(old.text)")
+        }
+    }
+
+    @Test func aMalformedRequestIsAnsweredWithAJSON400AndClosed() async throws {
+        try await withGateway { _, port in
+            let bad = try RawClient(port: port)
+            bad.send("GET /healthz HTTP/1.1\r\nHost: localhost\r\nNo colon here\r\n\r\n")
+            await bad.waitForClose(timeout: .seconds(3))
+            #expect(bad.status == 400)
+            #expect(bad.text.contains("Content-Type: application/json"), "\(bad.text)")
+            #expect(bad.body.contains(#""code":"malformed_request""#), "\(bad.text)")
+
+            // Pipelined after a good request: the good one is answered first, then the 400.
+            let after = try RawClient(port: port)
+            after.send(
+                "GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n"
+                    + "GET /healthz HTTP/1.1\r\nHost: localhost\r\nNo colon here\r\n\r\n")
+            await after.waitForClose(timeout: .seconds(3))
+            #expect(after.status == 200, "\(after.text)")
+            #expect(after.text.contains("HTTP/1.1 400 Bad Request"), "\(after.text)")
+            #expect(after.text.contains(#""code":"malformed_request""#), "\(after.text)")
         }
     }
 

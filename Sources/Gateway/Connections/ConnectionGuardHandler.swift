@@ -7,8 +7,9 @@ import NIOHTTP1
 /// whose client is too slow (`ConnectionTimeouts`: a head that does not arrive, a body that
 /// trickles, a keep-alive left idle), sheds idle ones when the connection budget is full
 /// (`ConnectionPressure`), refuses an HTTP/1.1 request without exactly one `Host` header
-/// (400, as RFC 9112 requires) before anything else sees it, and leaves the body out of every
-/// answer to a `HEAD` (`ResponseFraming`).
+/// (400, as RFC 9112 requires) before anything else sees it, answers a request SwiftNIO's
+/// decoder cannot parse with a JSON 400 and closes, and leaves the body out of every answer to
+/// a `HEAD` (`ResponseFraming`).
 ///
 /// It learns of answers from the `.end` the router writes and from `HotAnswerHandler.AnswerWritten`
 /// for answers the hot path writes past it. One timer per connection, moved only when a
@@ -29,6 +30,9 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
     private var readAt = NIODeadline.now()
     /// A request being refused: its parts are dropped until its end, then the answer is written.
     private var refusing: (status: HTTPResponseStatus, code: String, message: String)?
+    /// A request the decoder could not parse, answered once the answers owed before it are
+    /// written (pipelined requests); the connection reads nothing more.
+    private var malformed = false
 
     init(budget: ConnectionBudget) {
         self.budget = budget
@@ -76,6 +80,33 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
         }
     }
 
+    /// A request SwiftNIO's decoder could not parse (`HTTPParserError`: a bad header line, a
+    /// header over the limits, a bad chunk): a JSON 400 with `Connection: close`, written after
+    /// the answers owed to the requests before it, then the connection is closed. When the
+    /// request's head has already gone on (its body is malformed), its answer may have begun:
+    /// the connection is closed without one. Later errors of the same decoder (it refuses what
+    /// comes after) are not passed on either: the connection is ending.
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if malformed { return }
+        guard error is HTTPParserError else {
+            context.fireErrorCaught(error)
+            return
+        }
+        malformed = true
+        if case .body = timeouts.reading {
+            context.close(promise: nil)
+            return
+        }
+        answerMalformedWhenDue(context: context)
+    }
+
+    private func answerMalformedWhenDue(context: ChannelHandlerContext) {
+        guard malformed, timeouts.pending == 0, !framing.answering else { return }
+        answerAndClose(
+            context: context, status: .badRequest, code: "malformed_request",
+            message: "the request could not be read as HTTP/1.1")
+    }
+
     func channelWritabilityChanged(context: ChannelHandlerContext) {
         timeouts.writabilityChanged(context.channel.isWritable, now: .now())
         armTimer(context: context)
@@ -101,6 +132,9 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
         case .end:
             framing.answerEnds()
             timeouts.answerWritten(now: .now())
+            context.write(data, promise: promise)
+            answerMalformedWhenDue(context: context)
+            return
         }
         context.write(data, promise: promise)
     }
@@ -115,6 +149,7 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
         framing.answeredElsewhere()
         timeouts.answerWritten(now: readAt)
         promise?.succeed()
+        answerMalformedWhenDue(context: context)
     }
 
     /// Exactly one `Host` header (RFC 9112 §3.2).

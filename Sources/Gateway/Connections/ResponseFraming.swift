@@ -13,6 +13,8 @@ struct ResponseFraming {
     private var more: CircularBuffer<Bool>?
     /// The answer being written is to a `HEAD`: its body parts are dropped.
     private(set) var droppingBody = false
+    /// An answer's head is written and its end is not yet.
+    private(set) var answering = false
 
     mutating func requestRead(isHead: Bool) {
         if first == nil {
@@ -26,11 +28,13 @@ struct ResponseFraming {
     /// An answer's head is written: from now its body is dropped if it answers a `HEAD`.
     mutating func answerBegins() {
         droppingBody = takeOldest() ?? false
+        answering = true
     }
 
     /// An answer is written to its end.
     mutating func answerEnds() {
         droppingBody = false
+        answering = false
     }
 
     /// An answer was written whole elsewhere (the hot path, framed already).

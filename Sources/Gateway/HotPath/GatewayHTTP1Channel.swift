@@ -20,27 +20,11 @@ struct GatewayHTTP1Channel: HTTPChannelHandler {
     var configuration = HTTP1Channel.Configuration()
 
     /// - Parameter responder: Hummingbird's, run for each request in a child task of the
-    ///   connection's task (`inChildTask`).
+    ///   connection's task (`handle`).
     init(responder: @escaping HTTPChannelHandler.Responder, budget: ConnectionBudget, answers: HotAnswersSource?) {
-        self.responder = Self.inChildTask(responder)
+        self.responder = responder
         self.budget = budget
         self.answers = answers
-    }
-
-    /// Runs each request — Hummingbird's responder, the router, its middleware and handlers, and
-    /// the writing of the answer — in a child task of the connection's task. Swift keeps a
-    /// task's stack memory at the deepest the task ever went until the task ends (in slabs of
-    /// 1 KB, reused, never given back), and a connection's task lives as long as the
-    /// connection: run there, one request through the router left about 27 KB behind on every
-    /// idle keep-alive connection. A child task's memory is given back when the answer is
-    /// written. (A streamed answer, `/v1/stream`, runs in its child for as long as it lasts.)
-    static func inChildTask(_ respond: @escaping HTTPChannelHandler.Responder) -> HTTPChannelHandler.Responder {
-        { request, writer, channel in
-            let handOver = WriterHandOver(writer)
-            try await withThrowingDiscardingTaskGroup { group in
-                group.addTask { try await respond(request, handOver.take(), channel) }
-            }
-        }
     }
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
@@ -81,23 +65,4 @@ struct GatewayHTTP1Channel: HTTPChannelHandler {
 
     static let readBuffers = AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 1024, maximum: 65536)
 
-    func handle(value: Value, logger: Logger) async {
-        await handleHTTP(asyncChannel: value, logger: logger)
-    }
-}
-
-/// Carries a request's response writer (not copyable) into the child task that answers with it
-/// (`GatewayHTTP1Channel.inChildTask`); taken exactly once, while the connection's task waits
-/// for that child.
-private final class WriterHandOver: @unchecked Sendable {
-    private var writer: ResponseWriter?
-
-    init(_ writer: consuming ResponseWriter) {
-        self.writer = .some(writer)
-    }
-
-    func take() -> ResponseWriter {
-        guard let writer = writer.take() else { preconditionFailure("a response writer was taken twice") }
-        return writer
-    }
 }

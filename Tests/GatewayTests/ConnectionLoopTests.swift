@@ -1,0 +1,138 @@
+import CoreMetrics
+import HTTPTypes
+import HummingbirdCore
+import Logging
+import NIOCore
+import NIOEmbedded
+import NIOHTTPTypes
+import Synchronization
+import Testing
+
+@testable import Gateway
+
+/// The connection's loop (`GatewayHTTP1Channel.handle`), driven part by part over a testing
+/// channel: each request is answered in a child task of its own, not the connection's, the loop
+/// waits for the next head in the connection's task, bodies reach the handler and what it
+/// leaves is skipped, and `Connection: close` ends the connection.
+@Suite struct ConnectionLoopTests {
+    /// Records, per request: the task that answered it, the body it read, its path.
+    final class Seen: Sendable {
+        let tasks = Mutex<[Int]>([])
+        let bodies = Mutex<[String]>([])
+    }
+
+    static func loop(reading bodyOf: @escaping @Sendable (String) -> Bool = { _ in true }, seen: Seen)
+        -> GatewayHTTP1Channel
+    {
+        let budget = ConnectionBudget(
+            limit: 16, timeouts: .init(head: .seconds(10), body: .seconds(10), idle: .seconds(60)),
+            metrics: NOOPMetricsHandler.instance, logger: Logger(label: "test"))
+        return GatewayHTTP1Channel(
+            responder: { request, writer, _ in
+                seen.tasks.withLock { $0.append(withUnsafeCurrentTask { $0?.hashValue } ?? 0) }
+                if bodyOf(request.head.path ?? "") {
+                    let body = try await request.body.collect(upTo: 1 << 16)
+                    seen.bodies.withLock { $0.append(String(buffer: body)) }
+                }
+                try await writer.writeResponse(HTTPResponse(status: .noContent))
+            }, budget: budget, answers: nil)
+    }
+
+    static func head(_ path: String, close: Bool = false) -> HTTPRequestPart {
+        var fields = HTTPFields()
+        if close { fields[.connection] = "close" }
+        return .head(HTTPRequest(method: .post, scheme: nil, authority: "localhost", path: path, headerFields: fields))
+    }
+
+    /// Waits for `count` answers (`.end`s) on `channel`.
+    static func answers(_ count: Int, on channel: NIOAsyncTestingChannel) async throws -> Int {
+        var ends = 0
+        while ends < count {
+            if case .end = try await channel.waitForOutboundWrite(as: HTTPResponsePart.self) { ends += 1 }
+        }
+        return ends
+    }
+
+    static func wrap(_ channel: NIOAsyncTestingChannel) async throws -> GatewayHTTP1Channel.Value {
+        try await channel.eventLoop.submit {
+            try GatewayHTTP1Channel.Value(
+                wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
+        }.get()
+    }
+
+    @Test func eachRequestIsAnsweredInAChildTaskThatEndsWithIt() async throws {
+        let seen = Seen()
+        let loop = Self.loop(seen: seen)
+        let channel = NIOAsyncTestingChannel()
+        let value = try await Self.wrap(channel)
+        let connectionTask = Mutex(0)
+        let connection = Task {
+            connectionTask.withLock { $0 = withUnsafeCurrentTask { $0?.hashValue } ?? 0 }
+            await loop.handle(value: value, logger: Logger(label: "test"))
+        }
+        for path in ["/a", "/b"] {
+            try await channel.writeInbound(Self.head(path))
+            try await channel.writeInbound(HTTPRequestPart.body(ByteBuffer(string: "body of \(path)")))
+            try await channel.writeInbound(HTTPRequestPart.end(nil))
+            _ = try await Self.answers(1, on: channel)
+        }
+        try await channel.close()
+        await connection.value
+        let tasks = seen.tasks.withLock { $0 }
+        #expect(tasks.count == 2)
+        // (Two children one after the other may share an address; the connection's task lives on.)
+        #expect(!tasks.contains(connectionTask.withLock { $0 }), "a request was answered in the connection's task")
+        #expect(seen.bodies.withLock { $0 } == ["body of /a", "body of /b"])
+    }
+
+    @Test func aBodyTheHandlerLeavesIsSkippedAndTheNextRequestAnswered() async throws {
+        let seen = Seen()
+        let loop = Self.loop(reading: { $0 != "/unread" }, seen: seen)
+        let channel = NIOAsyncTestingChannel()
+        let value = try await Self.wrap(channel)
+        let connection = Task { await loop.handle(value: value, logger: Logger(label: "test")) }
+        // Pipelined: the first body is not read by its handler; the second request follows.
+        try await channel.writeInbound(Self.head("/unread"))
+        try await channel.writeInbound(HTTPRequestPart.body(ByteBuffer(string: "left")))
+        try await channel.writeInbound(HTTPRequestPart.body(ByteBuffer(string: "behind")))
+        try await channel.writeInbound(HTTPRequestPart.end(nil))
+        try await channel.writeInbound(Self.head("/read"))
+        try await channel.writeInbound(HTTPRequestPart.body(ByteBuffer(string: "second")))
+        try await channel.writeInbound(HTTPRequestPart.end(nil))
+        #expect(try await Self.answers(2, on: channel) == 2)
+        try await channel.close()
+        await connection.value
+        #expect(seen.bodies.withLock { $0 } == ["second"])
+    }
+
+    @Test func connectionCloseEndsTheLoopAfterItsAnswer() async throws {
+        let seen = Seen()
+        let loop = Self.loop(seen: seen)
+        let channel = NIOAsyncTestingChannel()
+        let value = try await Self.wrap(channel)
+        let connection = Task { await loop.handle(value: value, logger: Logger(label: "test")) }
+        try await channel.writeInbound(Self.head("/last", close: true))
+        try await channel.writeInbound(HTTPRequestPart.end(nil))
+        _ = try await Self.answers(1, on: channel)
+        // The loop finished its sending side (the testing channel closes with it) and waits for
+        // the connection to close; a request sent after it is not answered.
+        _ = try? await channel.writeInbound(Self.head("/after"))
+        _ = try? await channel.writeInbound(HTTPRequestPart.end(nil))
+        try? await channel.close()
+        await connection.value
+        #expect(seen.tasks.withLock { $0.count } == 1)
+    }
+
+    @Test func aBodyPartWhereAHeadBelongsEndsTheConnection() async throws {
+        let seen = Seen()
+        let loop = Self.loop(seen: seen)
+        let channel = NIOAsyncTestingChannel()
+        let value = try await Self.wrap(channel)
+        let connection = Task { await loop.handle(value: value, logger: Logger(label: "test")) }
+        try await channel.writeInbound(HTTPRequestPart.body(ByteBuffer(string: "stray")))
+        // The loop closes the channel itself (no answer, no request reaches the responder).
+        try await channel.closeFuture.get()
+        await connection.value
+        #expect(seen.tasks.withLock { $0.isEmpty })
+    }
+}
