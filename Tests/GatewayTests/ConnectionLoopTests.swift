@@ -15,7 +15,8 @@ import Testing
 /// waits for the next head in the connection's task, bodies reach the handler and what it
 /// leaves is skipped, and `Connection: close` ends the connection.
 @Suite struct ConnectionLoopTests {
-    /// Records, per request: the task that answered it, the body it read, its path.
+    /// Records, per request: the task that answered it, the body it read (and a connection's own
+    /// task, `connect`).
     final class Seen: Sendable {
         let tasks = Mutex<[Int]>([])
         let bodies = Mutex<[String]>([])
@@ -53,23 +54,27 @@ import Testing
         return ends
     }
 
-    static func wrap(_ channel: NIOAsyncTestingChannel) async throws -> GatewayHTTP1Channel.Value {
-        try await channel.eventLoop.submit {
+    /// A testing channel wrapped as the server wraps a connection, `loop` running on it in a task,
+    /// and that task's identity once it runs.
+    static func connect(_ loop: GatewayHTTP1Channel) async throws -> (
+        NIOAsyncTestingChannel, Task<Void, Never>, Seen
+    ) {
+        let channel = NIOAsyncTestingChannel()
+        let value = try await channel.eventLoop.submit {
             try GatewayHTTP1Channel.Value(
                 wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
         }.get()
+        let identity = Seen()
+        let task = Task {
+            identity.tasks.withLock { $0 = [withUnsafeCurrentTask { $0?.hashValue } ?? 0] }
+            await loop.handle(value: value, logger: Logger(label: "test"))
+        }
+        return (channel, task, identity)
     }
 
     @Test func eachRequestIsAnsweredInAChildTaskThatEndsWithIt() async throws {
         let seen = Seen()
-        let loop = Self.loop(seen: seen)
-        let channel = NIOAsyncTestingChannel()
-        let value = try await Self.wrap(channel)
-        let connectionTask = Mutex(0)
-        let connection = Task {
-            connectionTask.withLock { $0 = withUnsafeCurrentTask { $0?.hashValue } ?? 0 }
-            await loop.handle(value: value, logger: Logger(label: "test"))
-        }
+        let (channel, connection, connectionTask) = try await Self.connect(Self.loop(seen: seen))
         for path in ["/a", "/b"] {
             try await channel.writeInbound(Self.head(path))
             try await channel.writeInbound(HTTPRequestPart.body(ByteBuffer(string: "body of \(path)")))
@@ -81,16 +86,15 @@ import Testing
         let tasks = seen.tasks.withLock { $0 }
         #expect(tasks.count == 2)
         // (Two children one after the other may share an address; the connection's task lives on.)
-        #expect(!tasks.contains(connectionTask.withLock { $0 }), "a request was answered in the connection's task")
+        let connectionTasks = connectionTask.tasks.withLock { $0 }
+        #expect(connectionTasks.count == 1)
+        #expect(!tasks.contains { connectionTasks.contains($0) }, "a request was answered in the connection's task")
         #expect(seen.bodies.withLock { $0 } == ["body of /a", "body of /b"])
     }
 
     @Test func aBodyTheHandlerLeavesIsSkippedAndTheNextRequestAnswered() async throws {
         let seen = Seen()
-        let loop = Self.loop(reading: { $0 != "/unread" }, seen: seen)
-        let channel = NIOAsyncTestingChannel()
-        let value = try await Self.wrap(channel)
-        let connection = Task { await loop.handle(value: value, logger: Logger(label: "test")) }
+        let (channel, connection, _) = try await Self.connect(Self.loop(reading: { $0 != "/unread" }, seen: seen))
         // Pipelined: the first body is not read by its handler; the second request follows.
         try await channel.writeInbound(Self.head("/unread"))
         try await channel.writeInbound(HTTPRequestPart.body(ByteBuffer(string: "left")))
@@ -107,10 +111,7 @@ import Testing
 
     @Test func connectionCloseEndsTheLoopAfterItsAnswer() async throws {
         let seen = Seen()
-        let loop = Self.loop(seen: seen)
-        let channel = NIOAsyncTestingChannel()
-        let value = try await Self.wrap(channel)
-        let connection = Task { await loop.handle(value: value, logger: Logger(label: "test")) }
+        let (channel, connection, _) = try await Self.connect(Self.loop(seen: seen))
         try await channel.writeInbound(Self.head("/last", close: true))
         try await channel.writeInbound(HTTPRequestPart.end(nil))
         _ = try await Self.answers(1, on: channel)
@@ -123,12 +124,23 @@ import Testing
         #expect(seen.tasks.withLock { $0.count } == 1)
     }
 
+    /// The server's group cancelled (no graceful shutdown): a connection waiting for a head ends
+    /// and its channel is closed, whatever the client does.
+    @Test func aCancelledConnectionWaitingForARequestEndsAndCloses() async throws {
+        let seen = Seen()
+        let (channel, connection, _) = try await Self.connect(Self.loop(seen: seen))
+        try await channel.writeInbound(Self.head("/a"))
+        try await channel.writeInbound(HTTPRequestPart.end(nil))
+        _ = try await Self.answers(1, on: channel)
+        connection.cancel()
+        await connection.value
+        try await channel.closeFuture.get()
+        #expect(seen.tasks.withLock { $0.count } == 1)
+    }
+
     @Test func aBodyPartWhereAHeadBelongsEndsTheConnection() async throws {
         let seen = Seen()
-        let loop = Self.loop(seen: seen)
-        let channel = NIOAsyncTestingChannel()
-        let value = try await Self.wrap(channel)
-        let connection = Task { await loop.handle(value: value, logger: Logger(label: "test")) }
+        let (channel, connection, _) = try await Self.connect(Self.loop(seen: seen))
         try await channel.writeInbound(HTTPRequestPart.body(ByteBuffer(string: "stray")))
         // The loop closes the channel itself (no answer, no request reaches the responder).
         try await channel.closeFuture.get()

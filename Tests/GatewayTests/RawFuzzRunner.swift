@@ -106,6 +106,9 @@ enum RawFuzzRunner {
                 result.answered += 1
                 result.statuses[status, default: 0] += 1
                 if status >= 500, status != 502, status != 504 { violation("answered \(status)") }
+                if status >= 400, !rawCase.headNoBody, !bodyless, !isJSONError(outcome.data) {
+                    violation("answered \(status) without a JSON error body")
+                }
                 if rawCase.headNoBody, let headEnd = headerEnd(outcome.data), outcome.data.count > headEnd {
                     violation("HEAD answer followed by \(outcome.data.count - headEnd) body bytes")
                 }
@@ -131,6 +134,21 @@ enum RawFuzzRunner {
         let body = Data(outcome.data[headEnd...])
         guard status == 200 else { return "\(status)" }
         return (try? JSONSerialization.jsonObject(with: body)) is [String: Any] ? "200 JSON" : "200 not JSON"
+    }
+
+    /// Whether the first answer in `data` carries `{"error":{"code",…}}` (within its
+    /// Content-Length when it has one).
+    static func isJSONError(_ data: [UInt8]) -> Bool {
+        guard let end = headerEnd(data) else { return false }
+        let head = String(decoding: data[..<end], as: UTF8.self).lowercased()
+        var body = Array(data[end...])
+        if let line = head.split(separator: "\r\n").first(where: { $0.hasPrefix("content-length:") }),
+            let length = Int(line.dropFirst(15).trimmingCharacters(in: .whitespaces)), length <= body.count
+        {
+            body = Array(body.prefix(length))
+        }
+        let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any]
+        return (object?["error"] as? [String: Any])?["code"] is String
     }
 
     static func statusCode(_ data: [UInt8]) -> Int? {

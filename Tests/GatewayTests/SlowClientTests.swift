@@ -179,6 +179,27 @@ import Testing
         }
     }
 
+    /// The server's task group cancelled (how a test's gateway ends, and a service group that
+    /// cannot shut down gracefully): a keep-alive connection its client holds open is closed,
+    /// not waited for until its idle limit.
+    @Test func aCancelledServerClosesTheKeepAliveConnectionsItsClientsHold() async throws {
+        let patient = LimitsSettings(
+            headerTimeout: .seconds(60), bodyTimeout: .seconds(60), idleTimeout: .seconds(60), streamsPerClient: 2)
+        let started = ContinuousClock.now
+        let client = try await withDemo(limits: patient) { demo in
+            try await withServedGateway(ReloadableGateway(runtime: demo.runtime)) { port in
+                let client = try RawClient(port: port)
+                client.send("GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n")
+                await client.wait(timeout: .seconds(5)) { $0.body.hasSuffix("}") }
+                #expect(client.status == 200)
+                return client
+            }
+        }
+        #expect(ContinuousClock.now - started < .seconds(20), "the gateway waited for the idle client")
+        await client.waitForClose(timeout: .seconds(5))
+        #expect(client.closed)
+    }
+
     static let streamRequest = "GET /v1/stream HTTP/1.1\r\nHost: localhost\r\n\r\n"
 
     static func openStream(_ port: Int) async throws -> RawClient {

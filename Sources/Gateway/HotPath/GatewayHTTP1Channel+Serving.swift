@@ -19,25 +19,30 @@ extension GatewayHTTP1Channel {
     /// request answered in a child task, still kept five slabs and the last request's head
     /// (about 14.6 KB of RSS per idle connection in `make bench` row 5). Here the connection's
     /// task never goes deeper than the wait for a head, and holds no request while it waits.
+    /// That wait has no cancellation handler of its own (Hummingbird's wraps the whole loop in
+    /// one, a slab of about 1 KB more on every connection): SwiftNIO's stream ends the wait of a
+    /// cancelled task and closes the channel; the wait for the client to close, after the loop,
+    /// closes the channel itself when cancelled (`aCancelledServerClosesTheKeepAliveConnectionsItsClientsHold`).
     /// A malformed request never reaches it: `ConnectionGuardHandler` answers it.
     func handle(value: Value, logger: Logger) async {
         let channel = value.channel
         let responder = self.responder
         do {
-            try await withTaskCancellationHandler {
-                try await value.executeThenClose { inbound, outbound in
-                    let parts = RequestParts(inbound)
-                    while let head = try await parts.nextHead() {
-                        let goesOn = try await Self.answer(
-                            head, parts: parts, outbound: outbound, channel: channel, responder: responder)
-                        if !goesOn { break }
-                    }
-                    // Close the sending side and wait for the client (or a timeout) to close.
-                    outbound.finish()
-                    try await channel.closeFuture.get()
+            try await value.executeThenClose { inbound, outbound in
+                let parts = RequestParts(inbound)
+                while let head = try await parts.nextHead() {
+                    let goesOn = try await Self.answer(
+                        head, parts: parts, outbound: outbound, channel: channel, responder: responder)
+                    if !goesOn { break }
                 }
-            } onCancel: {
-                channel.close(mode: .input, promise: nil)
+                // Close the sending side and wait for the client (or a timeout) to close; a
+                // cancelled task (the server's group ending without a graceful shutdown) closes it.
+                outbound.finish()
+                try await withTaskCancellationHandler {
+                    try await channel.closeFuture.get()
+                } onCancel: {
+                    channel.close(promise: nil)
+                }
             }
         } catch {
             logger.trace("the connection ended", metadata: ["error": "\(error)"])
