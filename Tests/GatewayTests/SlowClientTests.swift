@@ -158,7 +158,7 @@ import Testing
         }
     }
 
-    @Test func aMalformedRequestIsAnsweredWithAJSON400AndClosed() async throws {
+    @Test func aMalformedRequestIsAnsweredWithAJSONErrorAndClosed() async throws {
         try await withGateway { _, port in
             let bad = try RawClient(port: port)
             bad.send("GET /healthz HTTP/1.1\r\nHost: localhost\r\nNo colon here\r\n\r\n")
@@ -176,6 +176,15 @@ import Testing
             #expect(after.status == 200, "\(after.text)")
             #expect(after.text.contains("HTTP/1.1 400 Bad Request"), "\(after.text)")
             #expect(after.text.contains(#""code":"malformed_request""#), "\(after.text)")
+
+            // A head larger than the decoder reads (80 KB): 431.
+            let large = try RawClient(port: port)
+            large.send(
+                "GET /healthz HTTP/1.1\r\nHost: localhost\r\nCookie: " + String(repeating: "a", count: 100_000)
+                    + "\r\n\r\n")
+            await large.waitForClose(timeout: .seconds(3))
+            #expect(large.status == 431, "\(large.text.prefix(300))")
+            #expect(large.body.contains(#""code":"headers_too_large""#), "\(large.text.prefix(300))")
         }
     }
 

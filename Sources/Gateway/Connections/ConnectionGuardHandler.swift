@@ -32,7 +32,7 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
     private var refusing: (status: HTTPResponseStatus, code: String, message: String)?
     /// A request the decoder could not parse, answered once the answers owed before it are
     /// written (pipelined requests); the connection reads nothing more.
-    private var malformed = false
+    private var malformed: (status: HTTPResponseStatus, code: String, message: String)?
 
     init(budget: ConnectionBudget) {
         self.budget = budget
@@ -80,19 +80,23 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
         }
     }
 
-    /// A request SwiftNIO's decoder could not parse (`HTTPParserError`: a bad header line, a
-    /// header over the limits, a bad chunk): a JSON 400 with `Connection: close`, written after
-    /// the answers owed to the requests before it, then the connection is closed. When the
-    /// request's head has already gone on (its body is malformed), its answer may have begun:
-    /// the connection is closed without one. Later errors of the same decoder (it refuses what
-    /// comes after) are not passed on either: the connection is ending.
+    /// A request SwiftNIO's decoder could not parse (`HTTPParserError`): a head over the
+    /// decoder's limits is a JSON 431 (`headers_too_large`), anything else (a bad header line, a
+    /// bad chunk) a JSON 400 (`malformed_request`), with `Connection: close`, written after the
+    /// answers owed to the requests before it; then the connection is closed. When the request's
+    /// head has already gone on (its body is malformed), its answer may have begun: the
+    /// connection is closed without one. Later errors of the same decoder (it refuses what comes
+    /// after) are not passed on either: the connection is ending.
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        if malformed { return }
-        guard error is HTTPParserError else {
+        if malformed != nil { return }
+        guard let error = error as? HTTPParserError else {
             context.fireErrorCaught(error)
             return
         }
-        malformed = true
+        malformed =
+            error == .headerOverflow
+            ? (.requestHeaderFieldsTooLarge, "headers_too_large", "the request's head is larger than the gateway reads")
+            : (.badRequest, "malformed_request", "the request could not be read as HTTP/1.1")
         if case .body = timeouts.reading {
             context.close(promise: nil)
             return
@@ -101,10 +105,8 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
     }
 
     private func answerMalformedWhenDue(context: ChannelHandlerContext) {
-        guard malformed, timeouts.pending == 0, !framing.answering else { return }
-        answerAndClose(
-            context: context, status: .badRequest, code: "malformed_request",
-            message: "the request could not be read as HTTP/1.1")
+        guard let refusal = malformed, timeouts.pending == 0, !framing.answering else { return }
+        answerAndClose(context: context, status: refusal.status, code: refusal.code, message: refusal.message)
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
