@@ -8,8 +8,8 @@ import NIOHTTP1
 /// trickles, a keep-alive left idle), sheds idle ones when the connection budget is full
 /// (`ConnectionPressure`), refuses an HTTP/1.1 request without exactly one `Host` header
 /// (400, as RFC 9112 requires) before anything else sees it, answers a request SwiftNIO's
-/// decoder cannot parse with a JSON 400 and closes, and leaves the body out of every answer to
-/// a `HEAD` (`ResponseFraming`).
+/// decoder cannot parse with a JSON 400 (431 for a head over its limits) and closes, and leaves
+/// the body out of every answer to a `HEAD` (`ResponseFraming`).
 ///
 /// It learns of answers from the `.end` the router writes and from `HotAnswerHandler.AnswerWritten`
 /// for answers the hot path writes past it. One timer per connection, moved only when a
@@ -84,20 +84,23 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
     /// decoder's limits is a JSON 431 (`headers_too_large`), anything else (a bad header line, a
     /// bad chunk) a JSON 400 (`malformed_request`), with `Connection: close`, written after the
     /// answers owed to the requests before it; then the connection is closed. When the request's
-    /// head has already gone on (its body is malformed), its answer may have begun: the
-    /// connection is closed without one. Later errors of the same decoder (it refuses what comes
-    /// after) are not passed on either: the connection is ending.
+    /// head has already gone on (a bad chunk, or the connection closed before the body's end),
+    /// its handler may be reading the body and its answer may have begun: the error goes on to
+    /// the handler (its body ends in the error, not as if it were whole) and the connection is
+    /// closed without an answer. Later errors of the same decoder (it refuses what comes after)
+    /// are not passed on: the connection is ending.
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         if malformed != nil { return }
-        guard let error = error as? HTTPParserError else {
+        guard let parserError = error as? HTTPParserError else {
             context.fireErrorCaught(error)
             return
         }
         malformed =
-            error == .headerOverflow
+            parserError == .headerOverflow
             ? (.requestHeaderFieldsTooLarge, "headers_too_large", "the request's head is larger than the gateway reads")
             : (.badRequest, "malformed_request", "the request could not be read as HTTP/1.1")
         if case .body = timeouts.reading {
+            context.fireErrorCaught(error)
             context.close(promise: nil)
             return
         }
