@@ -72,7 +72,7 @@ import Testing
         return (channel, task, identity)
     }
 
-    @Test func eachRequestIsAnsweredInAChildTaskThatEndsWithIt() async throws {
+    @Test func eachRequestIsAnsweredInAChildTaskNotTheConnections() async throws {
         let seen = Seen()
         let (channel, connection, connectionTask) = try await Self.connect(Self.loop(seen: seen))
         for path in ["/a", "/b"] {

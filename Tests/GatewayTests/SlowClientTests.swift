@@ -136,53 +136,53 @@ import Testing
         }
     }
 
+    /// A raw client that sent `request` and waited (3 s at most) for the gateway to close.
+    static func sentUntilClosed(_ port: Int, _ request: String) async throws -> RawClient {
+        let client = try RawClient(port: port)
+        client.send(request)
+        await client.waitForClose(timeout: .seconds(3))
+        return client
+    }
+
     @Test func anHTTP11RequestWithoutHostIsRefused() async throws {
         try await withGateway { _, port in
-            let missing = try RawClient(port: port)
-            missing.send("GET /healthz HTTP/1.1\r\n\r\n")
-            await missing.waitForClose(timeout: .seconds(3))
+            let missing = try await Self.sentUntilClosed(port, "GET /healthz HTTP/1.1\r\n\r\n")
             #expect(missing.status == 400)
             #expect(missing.body.contains(#""code":"missing_host""#), "\(missing.text)")
 
-            let twice = try RawClient(port: port)
-            twice.send("GET /healthz HTTP/1.1\r\nHost: localhost\r\nHost: example.org\r\n\r\n")
-            await twice.waitForClose(timeout: .seconds(3))
+            let twice = try await Self.sentUntilClosed(
+                port, "GET /healthz HTTP/1.1\r\nHost: localhost\r\nHost: example.org\r\n\r\n")
             #expect(twice.status == 400)
 
             // HTTP/1.0 predates Host, but a request without one cannot be checked against DNS
             // rebinding: refused too (the 2026-11 security review).
-            let old = try RawClient(port: port)
-            old.send("GET /healthz HTTP/1.0\r\n\r\n")
-            await old.waitForClose(timeout: .seconds(3))
+            let old = try await Self.sentUntilClosed(port, "GET /healthz HTTP/1.0\r\n\r\n")
             #expect(old.text.hasPrefix("HTTP/1.0 400") || old.text.hasPrefix("HTTP/1.1 400"), "\(old.text)")
         }
     }
 
     @Test func aMalformedRequestIsAnsweredWithAJSONErrorAndClosed() async throws {
         try await withGateway { _, port in
-            let bad = try RawClient(port: port)
-            bad.send("GET /healthz HTTP/1.1\r\nHost: localhost\r\nNo colon here\r\n\r\n")
-            await bad.waitForClose(timeout: .seconds(3))
+            let bad = try await Self.sentUntilClosed(
+                port, "GET /healthz HTTP/1.1\r\nHost: localhost\r\nNo colon here\r\n\r\n")
             #expect(bad.status == 400)
             #expect(bad.text.contains("Content-Type: application/json"), "\(bad.text)")
             #expect(bad.body.contains(#""code":"malformed_request""#), "\(bad.text)")
 
             // Pipelined after a good request: the good one is answered first, then the 400.
-            let after = try RawClient(port: port)
-            after.send(
+            let after = try await Self.sentUntilClosed(
+                port,
                 "GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n"
                     + "GET /healthz HTTP/1.1\r\nHost: localhost\r\nNo colon here\r\n\r\n")
-            await after.waitForClose(timeout: .seconds(3))
             #expect(after.status == 200, "\(after.text)")
             #expect(after.text.contains("HTTP/1.1 400 Bad Request"), "\(after.text)")
             #expect(after.text.contains(#""code":"malformed_request""#), "\(after.text)")
 
             // A head larger than the decoder reads (80 KB): 431.
-            let large = try RawClient(port: port)
-            large.send(
+            let large = try await Self.sentUntilClosed(
+                port,
                 "GET /healthz HTTP/1.1\r\nHost: localhost\r\nCookie: " + String(repeating: "a", count: 100_000)
                     + "\r\n\r\n")
-            await large.waitForClose(timeout: .seconds(3))
             #expect(large.status == 431, "\(large.text.prefix(300))")
             #expect(large.body.contains(#""code":"headers_too_large""#), "\(large.text.prefix(300))")
         }
