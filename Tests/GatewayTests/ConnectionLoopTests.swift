@@ -4,6 +4,7 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import NIOEmbedded
+import NIOHTTP1
 import NIOHTTPTypes
 import Synchronization
 import Testing
@@ -20,6 +21,7 @@ import Testing
     final class Seen: Sendable {
         let tasks = Mutex<[Int]>([])
         let bodies = Mutex<[String]>([])
+        let bodyErrors = Mutex<[String]>([])
     }
 
     static func loop(reading bodyOf: @escaping @Sendable (String) -> Bool = { _ in true }, seen: Seen)
@@ -32,8 +34,13 @@ import Testing
             responder: { request, writer, _ in
                 seen.tasks.withLock { $0.append(withUnsafeCurrentTask { $0?.hashValue } ?? 0) }
                 if bodyOf(request.head.path ?? "") {
-                    let body = try await request.body.collect(upTo: 1 << 16)
-                    seen.bodies.withLock { $0.append(String(buffer: body)) }
+                    do {
+                        let body = try await request.body.collect(upTo: 1 << 16)
+                        seen.bodies.withLock { $0.append(String(buffer: body)) }
+                    } catch {
+                        seen.bodyErrors.withLock { $0.append("\(error)") }
+                        throw error
+                    }
                 }
                 try await writer.writeResponse(HTTPResponse(status: .noContent))
             }, budget: budget, answers: nil)
@@ -136,6 +143,20 @@ import Testing
         await connection.value
         try await channel.closeFuture.get()
         #expect(seen.tasks.withLock { $0.count } == 1)
+    }
+
+    /// The parser failing inside a body (`ConnectionGuardHandler` passes its error on): the
+    /// handler's body read ends in that error, not as a body that ended, and the connection ends.
+    @Test func aBodyTheParserFailsInIsAnErrorToItsHandler() async throws {
+        let seen = Seen()
+        let (channel, connection, _) = try await Self.connect(Self.loop(seen: seen))
+        try await channel.writeInbound(Self.head("/cut"))
+        try await channel.writeInbound(HTTPRequestPart.body(ByteBuffer(string: "half a bo")))
+        channel.pipeline.fireErrorCaught(HTTPParserError.invalidChunkSize)
+        await connection.value
+        #expect(seen.bodies.withLock { $0 }.isEmpty, "a cut body was read as whole")
+        #expect(seen.bodyErrors.withLock { $0.count } == 1)
+        try await channel.closeFuture.get()
     }
 
     @Test func aBodyPartWhereAHeadBelongsEndsTheConnection() async throws {

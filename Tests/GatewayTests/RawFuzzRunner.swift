@@ -142,13 +142,17 @@ enum RawFuzzRunner {
         guard let end = headerEnd(data) else { return false }
         let head = String(decoding: data[..<end], as: UTF8.self).lowercased()
         var body = Array(data[end...])
-        if let line = head.split(separator: "\r\n").first(where: { $0.hasPrefix("content-length:") }),
-            let length = Int(line.dropFirst(15).trimmingCharacters(in: .whitespaces)), length <= body.count
-        {
-            body = Array(body.prefix(length))
-        }
+        if let length = contentLength(head), length <= body.count { body = Array(body.prefix(length)) }
         let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any]
         return (object?["error"] as? [String: Any])?["code"] is String
+    }
+
+    /// The Content-Length of an answer's head (lowercased), when it has one.
+    static func contentLength(_ head: String) -> Int? {
+        guard let line = head.split(separator: "\r\n").first(where: { $0.hasPrefix("content-length:") }) else {
+            return nil
+        }
+        return Int(line.dropFirst(15).trimmingCharacters(in: .whitespaces))
     }
 
     static func statusCode(_ data: [UInt8]) -> Int? {
@@ -180,11 +184,7 @@ enum RawFuzzRunner {
             }
             if headNoBody { return false }  // read to the close, to see any stray body bytes
             if status == 204 || status == 304 || bodyless { return true }  // HEAD/CONNECT answers carry no body
-            if let line = head.split(separator: "\r\n").first(where: { $0.hasPrefix("content-length:") }),
-                let length = Int(line.dropFirst(15).trimmingCharacters(in: .whitespaces))
-            {
-                return rest.count - end >= length
-            }
+            if let length = contentLength(head) { return rest.count - end >= length }
             if head.contains("transfer-encoding: chunked") {
                 return String(decoding: rest[end...].suffix(7), as: UTF8.self).hasSuffix("0\r\n\r\n")
             }
