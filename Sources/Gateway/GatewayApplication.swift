@@ -174,10 +174,20 @@ public enum GatewayApplication {
         let address = listen ?? runtime.config.listen
         let answers = gateway.hot
         let budget = runtime.connections
+        let responder = ReloadingResponder(gateway: gateway)
+        let logger = runtime.logger
         return Application(
-            responder: ReloadingResponder(gateway: gateway),
-            server: HTTPServerBuilder { responder in
-                GatewayHTTP1Channel(responder: responder, budget: budget, answers: answers)
+            responder: responder,
+            // Hummingbird's own responder closure writes through an `NIOAsyncChannel`, which needs
+            // a task per connection; the gateway's connections park between requests and call the
+            // responder themselves (`GatewayHTTP1Channel.answer`).
+            server: HTTPServerBuilder { _ in
+                GatewayHTTP1Channel(
+                    respond: { request, channel in
+                        try await responder.respond(
+                            to: request,
+                            context: GatewayRequestContext(source: .init(channel: channel, logger: logger)))
+                    }, budget: budget, answers: answers)
             },
             // A deep accept queue: a burst of new connections (a dashboard wall, a load test)
             // must not overflow the default 256 and wait out SYN retransmits (1 s, 3 s, …); past
@@ -186,6 +196,7 @@ public enum GatewayApplication {
                 address: .hostname(address.host, port: address.port), serverName: Self.serverName, backlog: 1024,
                 availableConnectionsDelegate: budget.acceptGate
             ),
+            services: [OpenConnectionsCloser(budget: budget)],
             onServerRunning: { channel in
                 await onServerRunning(channel.localAddress?.port ?? address.port)
             },

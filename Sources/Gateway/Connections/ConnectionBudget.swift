@@ -82,6 +82,16 @@ public final class ConnectionBudget: Sendable {
         }
     }
 
+    /// Cancels the request each open connection answers and closes the connection (a server
+    /// cancelled without a graceful shutdown: a parked connection has no task that the
+    /// cancellation could end, and a request's task is not a child of the server's).
+    func closeAll() {
+        for channel in state.withLock({ Array($0.channels.values) }) {
+            channel.pipeline.fireUserInboundEventTriggered(ServerCancelled())
+            channel.close(promise: nil)
+        }
+    }
+
     func countClosed(_ reason: ConnectionTimeouts.Reason) {
         closedCounters[reason]?.increment()
     }
@@ -153,3 +163,6 @@ public final class ConnectionBudget: Sendable {
 struct ConnectionPressure {
     var on: Bool
 }
+
+/// Sent through each connection's pipeline when the server is cancelled (`closeAll`).
+struct ServerCancelled: Sendable {}

@@ -10,21 +10,33 @@ import NIOHTTPTypesHTTP1
 /// heads and can write finished bytes: `ConnectionGuardHandler` (slow clients, the connection
 /// budget's pressure, `Host`), `ConnectionPersistenceHandler` (closing after the answer to an
 /// HTTP/1.0 request or `Connection: close`), then `HotAnswerHandler` (kept answers, unless
-/// `answers` is nil).
-struct GatewayHTTP1Channel: HTTPChannelHandler {
-    typealias Value = NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>
+/// `answers` is nil); after Hummingbird's connection state handler (idle limit, graceful
+/// shutdown), `RequestDispatchHandler` starts a task for each request the hot path leaves.
+struct GatewayHTTP1Channel: ServerChildChannel {
+    /// What the server is given for a connection once its pipeline is set up.
+    struct Value: ServerChildChannelValue {
+        let channel: any Channel
+    }
 
-    let responder: HTTPChannelHandler.Responder
+    /// Hummingbird's responder with a request's context: the router's answer to a request.
+    typealias Respond = @Sendable (Request, any Channel) async throws -> Response
+
+    let respond: Respond
     let budget: ConnectionBudget
     let answers: HotAnswersSource?
+    let serverName: String
     var configuration = HTTP1Channel.Configuration()
 
-    /// - Parameter responder: Hummingbird's, run for each request in a child task of the
-    ///   connection's task (`handle`).
-    init(responder: @escaping HTTPChannelHandler.Responder, budget: ConnectionBudget, answers: HotAnswersSource?) {
-        self.responder = responder
+    /// - Parameter respond: the router's answer to a request, run for each request in a task of
+    ///   its own (`RequestDispatchHandler`, `answer`).
+    init(
+        respond: @escaping Respond, budget: ConnectionBudget, answers: HotAnswersSource?,
+        serverName: String = GatewayApplication.serverName
+    ) {
+        self.respond = respond
         self.budget = budget
         self.answers = answers
+        self.serverName = serverName
     }
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
@@ -58,8 +70,13 @@ struct GatewayHTTP1Channel: HTTPChannelHandler {
             try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
             try pipeline.addHandler(
                 HTTPConnectionStateHandler(idleTimeout: configuration.idleTimeout.map { .init($0) }, logger: logger))
-            return try NIOAsyncChannel(
-                wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
+            let respond = respond
+            let serverName = serverName
+            try pipeline.addHandler(
+                RequestDispatchHandler { head, body, channel in
+                    await Self.answer(head, body: body, channel: channel, respond: respond, serverName: serverName)
+                })
+            return Value(channel: channel)
         }
     }
 

@@ -18,6 +18,16 @@ final class HTTPDate: Sendable {
         }
     }
 
+    private let header = Mutex<(second: Int64, value: String)>((-1, ""))
+
+    /// The `Date` header's value for the Unix `second` (the router's answers).
+    func header(second: Int64) -> String {
+        header.withLock { header in
+            if header.second != second { header = (second, Self.format(Int(second))) }
+            return header.value
+        }
+    }
+
     static func format(_ second: Int) -> String {
         Civil.httpDate(Int64(second))
     }

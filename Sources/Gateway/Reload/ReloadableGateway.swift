@@ -180,7 +180,7 @@ public final class ReloadableGateway: Sendable {
 }
 
 /// The application's responder: the current router's, looked up per request (each request in a
-/// child task of its connection's task: `GatewayHTTP1Channel.answer`).
+/// task of its own: `GatewayHTTP1Channel.answer`).
 struct ReloadingResponder: HTTPResponder {
     let gateway: ReloadableGateway
 
