@@ -46,6 +46,12 @@ final class RawClient: @unchecked Sendable {
         Glibc.close(fd)
     }
 
+    /// Ends the client's sending side (a half-close: the server reads its end), keeping its
+    /// receiving side open.
+    func finishSending() {
+        shutdown(fd, Int32(SHUT_WR))
+    }
+
     /// Sends all of `text`; false when the connection refused it (closed by the server).
     @discardableResult
     func send(_ text: String) -> Bool {

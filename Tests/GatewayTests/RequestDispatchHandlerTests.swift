@@ -149,6 +149,18 @@ import Testing
         #expect(seen.paths.withLock { $0 } == ["/last"])
     }
 
+    /// A client that sends a request and half-closes (SwiftNIO's `inputClosed`; Hummingbird's
+    /// server allows remote half-closure): it is answered, then the connection is closed.
+    @Test func aClientThatFinishedSendingIsAnsweredThenClosed() async throws {
+        let seen = Seen()
+        let (channel, _) = try await Self.connect(seen: seen)
+        try await Self.send("/last", on: channel)
+        channel.pipeline.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
+        #expect(try await Self.answers(1, on: channel) == [204])
+        for _ in 0..<500 where channel.isActive { try await Task.sleep(for: .milliseconds(2)) }
+        #expect(!channel.isActive, "a client that finished sending was kept open")
+    }
+
     /// A client that leaves while its request is answered: the request's task runs on to its end
     /// (a write to a backend is not cut halfway), and nothing more is started.
     @Test func aClientThatLeavesDoesNotCutItsRequestShort() async throws {

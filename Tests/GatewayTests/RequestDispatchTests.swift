@@ -91,6 +91,22 @@ import Testing
         #expect(inBody.failed().isEmpty, "a closed connection was closed twice")
     }
 
+    @Test func aClientThatFinishedSendingIsAnsweredWhatItSentThenClosed() {
+        var idle = RequestDispatch()
+        #expect(idle.inputClosed() == [.close])
+        var answering = RequestDispatch()
+        _ = answering.read(.head(Self.head("/a")))
+        _ = answering.read(.end(nil))
+        _ = answering.read(.head(Self.head("/b")))
+        _ = answering.read(.end(nil))
+        #expect(answering.inputClosed().isEmpty)
+        #expect(answering.answered(goesOn: true) == [.start(Self.head("/b")), .finishBody])
+        #expect(answering.answered(goesOn: true) == [.close])
+        var midBody = RequestDispatch()
+        _ = midBody.read(.head(Self.head("/upload")))
+        #expect(midBody.inputClosed() == [.close])
+    }
+
     @Test func anEndedConnectionStartsNothingMore() {
         var dispatch = RequestDispatch()
         _ = dispatch.read(.head(Self.head("/a")))

@@ -209,6 +209,24 @@ import Testing
         #expect(client.closed)
     }
 
+    /// A client that sends its requests and half-closes (`printf … | nc -N`): every request it
+    /// sent is answered, then the gateway closes the connection instead of keeping it to the
+    /// idle limit.
+    @Test func aClientThatFinishesSendingIsAnsweredThenClosed() async throws {
+        let patient = LimitsSettings(
+            headerTimeout: .seconds(60), bodyTimeout: .seconds(60), idleTimeout: .seconds(60), streamsPerClient: 2)
+        try await withDemo(limits: patient) { demo in
+            try await withServedGateway(ReloadableGateway(runtime: demo.runtime)) { port in
+                let client = try RawClient(port: port)
+                client.send(String(repeating: "GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n", count: 2))
+                client.finishSending()
+                let (closed, _) = await client.waitForClose(timeout: .seconds(5))
+                #expect(client.answers == 2, "\(client.text.prefix(400))")
+                #expect(closed, "the half-closed connection was kept open (to the 60 s idle limit)")
+            }
+        }
+    }
+
     static let streamRequest = "GET /v1/stream HTTP/1.1\r\nHost: localhost\r\n\r\n"
 
     static func openStream(_ port: Int) async throws -> RawClient {

@@ -40,6 +40,9 @@ struct RequestDispatch {
 
     private(set) var state = State.parked
     private(set) var queued = CircularBuffer<HTTPRequestPart>()
+    /// The client has finished sending (it half-closed): what it sent is answered, then the
+    /// connection is closed.
+    private(set) var inputEnded = false
     /// Whether the current request's body takes more (its reader has not fallen behind).
     private(set) var bodyWantsMore = true
 
@@ -74,7 +77,7 @@ struct RequestDispatch {
             return []
         case (.skipping, .end):
             state = .parked
-            return []
+            return endedInput()
         case (.parked, .body), (.parked, .end), (.answering(bodyEnded: false), .head), (.skipping, .head):
             // SwiftNIO's decoder never gives these.
             state = .closed
@@ -102,7 +105,7 @@ struct RequestDispatch {
             return [.finishBody]
         }
         state = .parked
-        guard !queued.isEmpty else { return [] }
+        guard !queued.isEmpty else { return endedInput() }
         var actions: [Action] = []
         while let part = queued.first {
             if case .head = part, !actions.isEmpty { break }
@@ -110,6 +113,24 @@ struct RequestDispatch {
             actions += read(part)
         }
         return actions
+    }
+
+    /// The client finished sending (SwiftNIO's `inputClosed`): a connection with nothing to
+    /// answer closes now, one answering closes once it has answered what was sent. A request
+    /// whose body the client stopped sending within cannot be answered: it closes now.
+    mutating func inputClosed() -> [Action] {
+        inputEnded = true
+        switch state {
+        case .parked: return endedInput()
+        case .answering(bodyEnded: true), .closed: return []
+        case .answering(bodyEnded: false), .skipping: return failed()
+        }
+    }
+
+    private mutating func endedInput() -> [Action] {
+        guard inputEnded, state == .parked, queued.isEmpty else { return [] }
+        state = .closed
+        return [.close]
     }
 
     /// The channel's pipeline reported an error (a body the parser failed in): the request's

@@ -62,6 +62,8 @@ final class RequestDispatchHandler: ChannelDuplexHandler {
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if event is ServerCancelled {
             task?.cancel()
+        } else if let event = event as? ChannelEvent, event == .inputClosed {
+            perform(dispatch.inputClosed())
         }
         context.fireUserInboundEventTriggered(event)
     }
