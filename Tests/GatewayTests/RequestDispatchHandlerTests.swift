@@ -44,7 +44,7 @@ import Testing
                     throw error
                 }
             }
-            if path == "/hold" {
+            if path == "/hold" || path == "/slow" {
                 await withCheckedContinuation { continuation in seen.release.withLock { $0 = continuation } }
                 seen.finished.withLock { $0 += 1 }
             }
@@ -109,6 +109,42 @@ import Testing
             try await Task.sleep(for: .milliseconds(2))
         }
         return false
+    }
+
+    /// Counts the reads that reach the front of the pipeline (the dispatcher withholds them
+    /// while a body's reader is behind).
+    final class ReadProbe: ChannelOutboundHandler, Sendable {
+        typealias OutboundIn = Any
+        let reads = Mutex(0)
+        func read(context: ChannelHandlerContext) {
+            reads.withLock { $0 += 1 }
+            context.read()
+        }
+    }
+
+    /// A body whose reader is behind: the connection stops reading (a read asked for is
+    /// withheld) and reads again once the reader has taken the parts — the wake-up a parked
+    /// connection depends on; the reader gets every part.
+    @Test func aReaderBehindPausesReadingAndTakingThePartsResumesIt() async throws {
+        let seen = Seen()
+        let (channel, _) = try await Self.connect(seen: seen)
+        let probe = ReadProbe()
+        try await channel.pipeline.addHandler(probe, position: .first)
+        try await channel.writeInbound(Self.head("/slow"))
+        // The handler of /slow waits for `release` before reading its body.
+        while seen.release.withLock({ $0 == nil }) { try await Task.sleep(for: .milliseconds(2)) }
+        let parts = (0..<12).map { "part \($0);" }
+        for part in parts { try await channel.writeInbound(HTTPRequestPart.body(ByteBuffer(string: part))) }
+        let before = probe.reads.withLock { $0 }
+        try await channel.eventLoop.submit { channel.pipeline.syncOperations.read() }.get()
+        #expect(probe.reads.withLock { $0 } == before, "a read went on while the body's reader was behind")
+        seen.release.withLock { $0?.resume() }
+        for _ in 0..<500 where probe.reads.withLock({ $0 }) == before { try await Task.sleep(for: .milliseconds(2)) }
+        #expect(probe.reads.withLock { $0 } == before + 1, "the withheld read was not made once the reader caught up")
+        try await channel.writeInbound(HTTPRequestPart.end(nil))
+        #expect(try await Self.answers(1, on: channel) == [204])
+        #expect(seen.bodies.withLock { $0 } == [parts.joined()])
+        try await channel.close()
     }
 
     @Test func eachRequestIsAnsweredInATaskOfItsOwnAndNoTaskWaitsBetween() async throws {
