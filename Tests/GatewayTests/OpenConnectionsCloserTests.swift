@@ -28,17 +28,20 @@ import Testing
         return channels
     }
 
-    static func group(_ budget: ConnectionBudget) -> ServiceGroup {
-        ServiceGroup(
+    /// `count` connections registered with a budget whose closer runs in a service group: the
+    /// connections, the group and the task running it.
+    static func running(_ count: Int) async throws -> ([NIOAsyncTestingChannel], ServiceGroup, Task<Void, any Error>) {
+        let budget = Self.budget()
+        let channels = try await Self.connections(count, in: budget)
+        let group = ServiceGroup(
             configuration: .init(services: [OpenConnectionsCloser(budget: budget)], logger: Logger(label: "test")))
+        let running = Task { try await group.run() }
+        try await Task.sleep(for: .milliseconds(50))
+        return (channels, group, running)
     }
 
     @Test func aCancelledServerClosesEveryOpenConnection() async throws {
-        let budget = Self.budget()
-        let channels = try await Self.connections(3, in: budget)
-        let group = Self.group(budget)
-        let running = Task { try await group.run() }
-        try await Task.sleep(for: .milliseconds(50))
+        let (channels, _, running) = try await Self.running(3)
         running.cancel()
         _ = try? await running.value
         for channel in channels {
@@ -48,11 +51,7 @@ import Testing
     }
 
     @Test func aGracefulShutdownLeavesTheConnectionsToQuiescing() async throws {
-        let budget = Self.budget()
-        let channels = try await Self.connections(2, in: budget)
-        let group = Self.group(budget)
-        let running = Task { try await group.run() }
-        try await Task.sleep(for: .milliseconds(50))
+        let (channels, group, running) = try await Self.running(2)
         await group.triggerGracefulShutdown()
         try await running.value
         for channel in channels {
