@@ -28,7 +28,7 @@ final class HotAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// What this connection asked last (`HotAnswers.Recent`).
     private var recent: HotAnswers.Recent?
     /// Whether anything was passed on since the last read ended: if not, the handlers after
-    /// this one (the conversion to HTTP types, the connection's task) have nothing to do when
+    /// this one (the conversion to HTTP types, the request dispatcher) have nothing to do when
     /// this one ends.
     private var passedOnInRead = false
 
