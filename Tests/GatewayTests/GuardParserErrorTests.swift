@@ -1,5 +1,3 @@
-import CoreMetrics
-import Logging
 import NIOCore
 import NIOEmbedded
 import NIOHTTP1
@@ -31,9 +29,7 @@ import Testing
     }
 
     static func channel() throws -> (EmbeddedChannel, Behind) {
-        let budget = ConnectionBudget(
-            limit: 16, timeouts: .init(head: .seconds(10), body: .seconds(10), idle: .seconds(60)),
-            metrics: NOOPMetricsHandler.instance, logger: Logger(label: "test"))
+        let budget = ConnectionBudget.forTests()
         let channel = EmbeddedChannel()
         let behind = Behind()
         try channel.pipeline.syncOperations.addHandler(HTTPResponseEncoder())

@@ -1,4 +1,3 @@
-import CoreMetrics
 import Logging
 import NIOCore
 import NIOEmbedded
@@ -11,12 +10,6 @@ import Testing
 /// no task for the cancellation to end, so the closer closes every open one; a graceful shutdown
 /// leaves them to Hummingbird's quiescing, which closes each once its answer is written.
 @Suite struct OpenConnectionsCloserTests {
-    static func budget() -> ConnectionBudget {
-        ConnectionBudget(
-            limit: 16, timeouts: .init(head: .seconds(10), body: .seconds(10), idle: .seconds(60)),
-            metrics: NOOPMetricsHandler.instance, logger: Logger(label: "test"))
-    }
-
     static func connections(_ count: Int, in budget: ConnectionBudget) async throws -> [NIOAsyncTestingChannel] {
         var channels: [NIOAsyncTestingChannel] = []
         for _ in 0..<count {
@@ -31,7 +24,7 @@ import Testing
     /// `count` connections registered with a budget whose closer runs in a service group: the
     /// connections, the group and the task running it.
     static func running(_ count: Int) async throws -> ([NIOAsyncTestingChannel], ServiceGroup, Task<Void, any Error>) {
-        let budget = Self.budget()
+        let budget = ConnectionBudget.forTests()
         let channels = try await Self.connections(count, in: budget)
         let group = ServiceGroup(
             configuration: .init(services: [OpenConnectionsCloser(budget: budget)], logger: Logger(label: "test")))

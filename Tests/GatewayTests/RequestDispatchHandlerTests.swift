@@ -219,7 +219,7 @@ import Testing
         let (channel, _) = try await Self.connect(seen: seen)
         try await Self.send("/wait", on: channel)
         while seen.paths.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(2)) }
-        let budget = OpenConnectionsCloserTests.budget()
+        let budget = ConnectionBudget.forTests()
         budget.register(channel)
         budget.closeAll()
         for _ in 0..<500 where seen.cancelled.withLock({ $0 }) == 0 { try await Task.sleep(for: .milliseconds(2)) }
