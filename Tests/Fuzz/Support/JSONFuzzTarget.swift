@@ -25,8 +25,14 @@ public enum JSONFuzzTarget {
                 failure = error
             }
             // JSONDecoder's cost is quadratic in the nesting; past a few hundred levels the
-            // comparison would only measure that.
-            let reference = bytes.count < 20_000 ? try? JSONDecoder().decode(JSONValue.self, from: Data(bytes)) : nil
+            // comparison would only measure that. Nor is it asked about what the parser refuses
+            // as nested too deep: Foundation's JSONDecoder (Swift 6.3.1) crashes the process on an
+            // input that ends with its 513th opening bracket (`[` × 513; found by this target,
+            // kept in regressions/json). The gateway never hands it such bytes: what it decodes
+            // with JSONDecoder is its own output or a body this parser has read.
+            let tooDeep = failure?.message.hasPrefix("nested deeper") ?? false
+            let reference =
+                bytes.count < 20_000 && !tooDeep ? try? JSONDecoder().decode(JSONValue.self, from: Data(bytes)) : nil
             switch (parsed, reference) {
             case (let parsed?, let reference?):
                 invariant(
