@@ -95,6 +95,20 @@ import Testing
             }
             // Four reuses (hot and router, GET and HEAD): each counts a hit for every section.
             #expect(harness.runtime.cache.counters().hits - hitsBefore == 4 * sections)
+            // The status line too, which the typed answers above do not show: the hot path once
+            // wrote `HTTP/1.1 200 ` (a kept answer's status has no reason phrase) where the
+            // router writes `HTTP/1.1 200 OK`.
+            var statusLines: [String] = []
+            for port in [hot.port, plain.port] {
+                let port = try #require(port)
+                let request = "GET /v1/today HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: keep-alive\r\n\r\n"
+                let outcome = RawFuzzRunner.exchange(
+                    port: port, bytes: Array(request.utf8), waitMilliseconds: 10_000, headNoBody: false)
+                let answer = String(decoding: outcome.data, as: UTF8.self)
+                statusLines.append(answer.components(separatedBy: "\r\n").first ?? "")
+            }
+            #expect(statusLines == ["HTTP/1.1 200 OK", "HTTP/1.1 200 OK"])
+            #expect(harness.runtime.cache.counters().hits - hitsBefore == 6 * sections)
             let tag = try #require(first.headers[.eTag])
             let notModified = try await hot.execute(uri: "/v1/today", method: .get, headers: [.ifNoneMatch: tag])
             let routerNotModified = try await plain.execute(
@@ -105,8 +119,8 @@ import Testing
 
             let echoed = try await hot.execute(uri: "/v1/today", method: .get, headers: [Self.requestID: "trace-7"])
             #expect(echoed.headers[Self.requestID] == "trace-7")
-            // GET, HEAD, the 304 and the echoed id: four answers on the hot path.
-            #expect(try await Self.hotAnswers(hot) == 4)
+            // GET, HEAD, the raw GET, the 304 and the echoed id: five answers on the hot path.
+            #expect(try await Self.hotAnswers(hot) == 5)
         }
     }
 

@@ -1,6 +1,7 @@
 import Aggregation
 import HTTPTypes
 import NIOCore
+import NIOHTTP1
 
 /// A kept answer as HTTP/1.1 bytes, made once when `AnswerMemo` keeps it: the status line and
 /// every header the answer owns, and those every answer of the server carries, for the full
@@ -43,10 +44,14 @@ final class AnswerWire: Sendable {
         return (full, status, method != .head)
     }
 
-    /// Status line and header lines as SwiftNIO's `HTTPResponseEncoder` writes them.
+    /// Status line and header lines as SwiftNIO's `HTTPResponseEncoder` writes them for the
+    /// router. The status line's reason phrase is the one the router's answer gets: a status
+    /// made from its code alone (`HTTPResponse.Status(code:)`, as a kept answer's is) has none,
+    /// and on the router's way SwiftNIO gives it its standard one (`200 OK`, not `200 `).
     private static func head(status: HTTPResponse.Status, headers: HTTPFields, contentLength: Int?) -> ByteBuffer {
+        let line = HTTPResponseStatus(statusCode: status.code, reasonPhrase: status.reasonPhrase)
         var buffer = ByteBuffer()
-        buffer.writeString("HTTP/1.1 \(status.code) \(status.reasonPhrase)\r\n")
+        buffer.writeString("HTTP/1.1 \(line.code) \(line.reasonPhrase)\r\n")
         for field in headers where field.name != .contentLength {
             buffer.writeString(field.name.rawName)
             buffer.writeString(": ")
