@@ -42,7 +42,9 @@ public actor CacheStore {
     /// waiters get the stale entry or a timeout) and its key freed for the next request.
     private let fetchLimit: Duration
     /// Waits out `fetchLimit` for one fetch (a test decides when it ends instead of the clock).
-    private let overrunTimer: @Sendable (Duration) async -> Void
+    /// How a fetch's limit is timed: nil for `DeadlineTimers` (no task of its own per fetch);
+    /// tests give a wait they end themselves.
+    private let overrunTimer: (@Sendable (Duration) async -> Void)?
 
     private nonisolated let book: CacheCounterBook
     /// Advances on every change to what is cached (see `CacheGeneration`).
@@ -53,14 +55,14 @@ public actor CacheStore {
         var forced: Bool
         var collapsed: Bool
         var timeoutError: ErrorDetail
-        var timer: Task<Void, Never>?
+        var timer: DeadlineTimers.Timer?
     }
 
     public init(
         database: CacheDatabase, maxBytes: Int, memoryBytes: Int,
         metrics: any MetricsFactory = NOOPMetricsHandler.instance,
         logger: Logger = Logger(label: "daygate.cache"), fetchLimit: Duration = .seconds(60),
-        overrunTimer: @escaping @Sendable (Duration) async -> Void = { try? await Task.sleep(for: $0) },
+        overrunTimer: (@Sendable (Duration) async -> Void)? = nil,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.fetchLimit = fetchLimit
@@ -309,11 +311,23 @@ public actor CacheStore {
         let limit = fetchLimit
         let timer = overrunTimer
         let task = Task {
-            let overrun = Task {
-                await timer(limit)
-                if !Task.isCancelled { self.fetchOverran(key, id: id, limit: limit) }
+            let overran: @Sendable () -> Void = { Task { await self.fetchOverran(key, id: id, limit: limit) } }
+            let overrun: DeadlineTimers.Timer?
+            let overrunTask: Task<Void, Never>?
+            if let timer {
+                overrun = nil
+                overrunTask = Task {
+                    await timer(limit)
+                    if !Task.isCancelled { overran() }
+                }
+            } else {
+                overrun = DeadlineTimers.shared.schedule(at: .now + limit, overran)
+                overrunTask = nil
             }
-            defer { overrun.cancel() }
+            defer {
+                overrun?.cancel()
+                overrunTask?.cancel()
+            }
             do {
                 let value = try await fetch()
                 guard self.isInFlight(key, id: id) else { return }
@@ -523,10 +537,8 @@ public actor CacheStore {
                 var waiter = Waiter(
                     continuation: continuation, forced: forced, collapsed: collapsed, timeoutError: timeoutError)
                 if let deadline {
-                    waiter.timer = Task {
-                        try? await Task.sleep(for: deadline)
-                        guard !Task.isCancelled else { return }
-                        self.deadlineReached(key, waiterID: id)
+                    waiter.timer = DeadlineTimers.shared.schedule(at: .now + deadline) {
+                        Task { await self.deadlineReached(key, waiterID: id) }
                     }
                 }
                 waiters[key, default: [:]][id] = waiter

@@ -77,16 +77,16 @@ final class WaitSlot<Success: Sendable>: Sendable {
         continuation?.resume(with: outcome)
     }
 
-    /// Suspends until an offer; `watch` starts what offers the awaited outcome. A timer offers
-    /// the deadline and the task's cancellation offers `CancellationError`.
+    /// Suspends until an offer; `watch` starts what offers the awaited outcome. A timer
+    /// (`DeadlineTimers`) offers the deadline and the task's cancellation offers
+    /// `CancellationError`.
     func wait(
         until deadline: ContinuousClock.Instant, watch: () -> Task<Void, Never>
     ) async throws -> Success {
         // The watcher ends with the awaited work (which has a deadline of its own).
         _ = watch()
-        let timer = Task {
-            try? await Task.sleep(until: deadline, clock: .continuous)
-            if !Task.isCancelled { self.offer(.failure(BoundedWait.Ended.deadlinePassed)) }
+        let timer = DeadlineTimers.shared.schedule(at: deadline) {
+            self.offer(.failure(BoundedWait.Ended.deadlinePassed))
         }
         defer { timer.cancel() }
         return try await withTaskCancellationHandler {

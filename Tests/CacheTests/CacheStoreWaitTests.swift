@@ -11,7 +11,7 @@ import Testing
 struct CacheStoreWaitTests {
     static func store(
         fetchLimit: Duration, clock: TestClock = TestClock(),
-        overrunTimer: @escaping @Sendable (Duration) async -> Void = { try? await Task.sleep(for: $0) }
+        overrunTimer: (@Sendable (Duration) async -> Void)? = nil
     ) throws -> (CacheStore, ScratchFolder) {
         let folder = ScratchFolder()
         let store = CacheStore(
@@ -70,6 +70,40 @@ struct CacheStoreWaitTests {
         }
         #expect(third.outcome == .fresh)
         #expect(third.body == Data("[1]".utf8))
+    }
+
+    /// The same with the store's own timers (`DeadlineTimers`, what the gateway runs with) and
+    /// a short limit: the stuck fetch's waiter is answered once the limit has passed.
+    @Test(.timeLimit(.minutes(1))) func theStoresOwnTimerAbandonsAFetchAtItsLimit() async throws {
+        let (store, folder) = try Self.store(fetchLimit: .milliseconds(200))
+        defer { withExtendedLifetime(folder) {} }
+        let never = Gate()
+        let began = ContinuousClock.now
+        let result = await store.lookup(CacheFixture.key, policy: CacheFixture.policy) {
+            await never.wait()
+            return CacheValue(body: Data("[0]".utf8))
+        }
+        #expect(ContinuousClock.now - began >= .milliseconds(200))
+        #expect(result.outcome == .failed)
+        #expect(result.error?.code == "upstream_timeout")
+        never.open()
+    }
+
+    /// A caller's own deadline ends its wait with the store's own timers too.
+    @Test(.timeLimit(.minutes(1))) func aCallersDeadlineEndsItsWait() async throws {
+        let (store, folder) = try Self.store(fetchLimit: .seconds(3600))
+        defer { withExtendedLifetime(folder) {} }
+        let never = Gate()
+        let began = ContinuousClock.now
+        let result = await store.lookup(
+            CacheFixture.key, policy: CacheFixture.policy, deadline: .milliseconds(100)
+        ) {
+            await never.wait()
+            return CacheValue(body: Data("[0]".utf8))
+        }
+        #expect(ContinuousClock.now - began >= .milliseconds(100))
+        #expect(result.outcome == .timedOut)
+        never.open()
     }
 
     @Test(.timeLimit(.minutes(1))) func aCancelledCallerStopsWaitingAtOnce() async throws {
