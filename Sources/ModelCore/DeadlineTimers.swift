@@ -48,7 +48,9 @@ public final class DeadlineTimers: Sendable {
             let (id, start) = state.schedule.add(action, at: deadline)
             guard case .runner(let runner, let until) = start else { return (id, nil) }
             let previous = state.runner
-            state.runner = Task { await self.run(runner, until: until) }
+            // Detached: the runner outlives the wait that started it and must not keep that
+            // task's locals (a request's logger, say) for as long as it sleeps.
+            state.runner = Task.detached { await self.run(runner, until: until) }
             return (id, previous)
         }
         superseded?.cancel()
