@@ -41,11 +41,24 @@ public enum BoundedWait {
     public static func run<Success: Sendable>(
         until deadline: ContinuousClock.Instant, _ operation: @escaping @Sendable () async throws -> Success
     ) async throws -> Success {
-        let task = Task { try await operation() }
+        // The operation's task offers its own outcome: no second task to watch it (every
+        // upstream call comes through here).
+        let slot = WaitSlot<Success>()
+        var started: Task<Void, Never>?
         do {
-            return try await value(of: task, until: deadline)
+            return try await slot.wait(until: deadline) {
+                let task = Task {
+                    do {
+                        slot.offer(.success(try await operation()))
+                    } catch {
+                        slot.offer(.failure(error))
+                    }
+                }
+                started = task
+                return task
+            }
         } catch {
-            task.cancel()
+            started?.cancel()
             throw error
         }
     }
