@@ -11,8 +11,10 @@ import Synchronization
 /// (now + a fixed limit) are later than the earliest one and wake nothing.
 ///
 /// An action runs on the runner's task: it must be short and must not block (offer a result,
-/// start a task). It runs at or after its deadline, never before, and never after `cancel`
-/// has returned — unless it had begun already.
+/// start a task). It runs at or after its deadline, never before. `cancel` keeps it from
+/// running unless the runner has already taken it as due: an action may still run just after
+/// its timer was cancelled, so each one checks that what it ends is still waiting (a taken
+/// `WaitSlot` ignores the offer, the cache looks its waiter and fetch up by id).
 public final class DeadlineTimers: Sendable {
     /// The process's timers.
     public static let shared = DeadlineTimers()
@@ -34,7 +36,7 @@ public final class DeadlineTimers: Sendable {
         let owner: DeadlineTimers
         let id: UInt64
 
-        /// Takes the action out; it does not run after this returns (it may be running).
+        /// Takes the action out, unless the runner has already taken it as due.
         public func cancel() {
             // The action is released outside the lock: what it holds may have a deinit.
             let action = owner.state.withLock { $0.schedule.cancel(id) }
