@@ -89,23 +89,6 @@ struct CacheStoreWaitTests {
         never.open()
     }
 
-    /// A caller's own deadline ends its wait with the store's own timers too.
-    @Test(.timeLimit(.minutes(1))) func aCallersDeadlineEndsItsWait() async throws {
-        let (store, folder) = try Self.store(fetchLimit: .seconds(3600))
-        defer { withExtendedLifetime(folder) {} }
-        let never = Gate()
-        let began = ContinuousClock.now
-        let result = await store.lookup(
-            CacheFixture.key, policy: CacheFixture.policy, deadline: .milliseconds(100)
-        ) {
-            await never.wait()
-            return CacheValue(body: Data("[0]".utf8))
-        }
-        #expect(ContinuousClock.now - began >= .milliseconds(100))
-        #expect(result.outcome == .timedOut)
-        never.open()
-    }
-
     @Test(.timeLimit(.minutes(1))) func aCancelledCallerStopsWaitingAtOnce() async throws {
         let (store, folder) = try Self.store(fetchLimit: .seconds(3600))
         defer { withExtendedLifetime(folder) {} }
