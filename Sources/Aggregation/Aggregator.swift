@@ -3,6 +3,7 @@ import Cache
 import Foundation
 import Logging
 import Model
+import Synchronization
 
 /// Runs a route for a profile: parses its parameters, normalises each section's arguments,
 /// asks the cache for every section at once under the route's deadline, and writes the
@@ -18,6 +19,10 @@ public final class Aggregator: Sendable {
     /// Each profile's ``ProfileConfig/settingsFingerprint(of:)`` per backend, computed once:
     /// part of every cache key, beside the operation's credential fingerprint.
     private let settingsFingerprints: [String: [String: String]]
+    /// ``fingerprint(of:profileName:profile:)`` per profile and operation, made on first use:
+    /// two SHA-256 digests of settings that do not change while this aggregator lives (a reload
+    /// makes a new one), which every section of every request otherwise made again.
+    private let fingerprints = Mutex<[String: String]>([:])
 
     public init(
         config: DaygateConfig, cache: CacheStore, http: UpstreamHTTP, sessions: SessionRegistry,
@@ -36,11 +41,16 @@ public final class Aggregator: Sendable {
     }
 
     /// What a cache key of `operation` for `profileName` carries besides its arguments: the
-    /// account the operation uses and every setting of its backend's section.
+    /// account the operation uses and every setting of its backend's section. `profile` is
+    /// `config.profiles[profileName]` (the fingerprint is kept per profile name).
     func fingerprint(of operation: any BackendOperation, profileName: String, profile: ProfileConfig) -> String {
+        let memo = profileName + "\u{0}" + operation.name
+        if let known = fingerprints.withLock({ $0[memo] }) { return known }
         let settings =
             settingsFingerprints[profileName]?[operation.backend] ?? profile.settingsFingerprint(of: operation.backend)
-        return CredentialFingerprint.of([operation.credentialFingerprint(for: profile), settings])
+        let made = CredentialFingerprint.of([operation.credentialFingerprint(for: profile), settings])
+        fingerprints.withLock { $0[memo] = made }
+        return made
     }
 
     /// The gateway's clock read now, in the household's zone: one reading per request.

@@ -1,4 +1,5 @@
 import Foundation
+import Model
 
 /// Builds query strings the strict way: everything but RFC 3986 unreserved characters is
 /// percent-encoded, so a `+` in an offset reaches the server as `%2B`, not as a space.
@@ -10,8 +11,13 @@ public enum QueryString {
     }
 
     public static func escape(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text
+        // What `addingPercentEncoding` would leave as it is, without building a new string.
+        if unreservedASCII.containsAll(of: text) { return text }
+        return text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text
     }
+
+    /// ``unreserved`` (ASCII only).
+    static let unreservedASCII = ASCIIByteSet(lettersDigitsAnd: "-._~")
 
     /// Encodes one path segment: `/` and `..` cannot change the upstream path.
     public static func pathSegment(_ text: String) -> String {

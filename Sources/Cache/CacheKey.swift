@@ -51,8 +51,13 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
     public func hash(into hasher: inout Hasher) { hasher.combine(storageKey) }
 
     private static func escape(_ value: String) -> String {
-        value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value
+        // What `addingPercentEncoding` would leave as it is, without building a new string.
+        if allowedASCII.containsAll(of: value) { return value }
+        return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value
     }
+
+    /// The ASCII part of ``allowed``.
+    private static let allowedASCII = ASCIIByteSet(lettersDigitsAnd: "-._~:=&%")
 
     private static let allowed: CharacterSet = {
         var set = CharacterSet.alphanumerics

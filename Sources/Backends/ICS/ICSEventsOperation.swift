@@ -39,15 +39,20 @@ public struct ICSEventsOperation: BackendOperation {
     let feeds: ICSFeedStore
     let workers: ICSWorkers
     let limits: ICSLimits
+    let memo: ICSExpansionMemo
 
     public init() {
         self.init(feeds: .shared)
     }
 
-    init(feeds: ICSFeedStore, workers: ICSWorkers = .shared, limits: ICSLimits = .standard) {
+    init(
+        feeds: ICSFeedStore, workers: ICSWorkers = .shared, limits: ICSLimits = .standard,
+        memo: ICSExpansionMemo = .shared
+    ) {
         self.feeds = feeds
         self.workers = workers
         self.limits = limits
+        self.memo = memo
     }
 
     public var name: String { "ics.events" }
@@ -109,6 +114,7 @@ public struct ICSEventsOperation: BackendOperation {
             arguments["calendar"]?.string.map { name in settings.calendars.filter { $0.name == name } }
             ?? settings.calendars
         let limits = self.limits
+        let memo = self.memo
         let answers = await withTaskGroup(of: (Int, Result<ICSFeedStore.Answer, any Error>).self) { group in
             for (index, calendar) in chosen.enumerated() {
                 group.addTask {
@@ -136,7 +142,7 @@ public struct ICSEventsOperation: BackendOperation {
             Result {
                 try Self.answer(
                     Array(zip(chosen, answers)), from: from, to: to.adding(days: 1), zone: zone, limits: limits,
-                    filters: filters, budget: budget)
+                    filters: filters, budget: budget, memo: memo)
             }
         }
         return try output.get()
@@ -148,7 +154,7 @@ public struct ICSEventsOperation: BackendOperation {
     static func answer(
         _ calendars: [(ICSSettings.Calendar, Result<ICSFeedStore.Answer, any Error>)], from: LocalDate,
         to: LocalDate, zone: TimeZone, limits: ICSLimits, filters: (status: String?, type: String?),
-        budget: ICSWorkBudget
+        budget: ICSWorkBudget, memo: ICSExpansionMemo? = nil
     ) throws -> OperationOutput {
         var events: [(Date, Event)] = []
         var issues: [SectionIssue] = []
@@ -191,8 +197,9 @@ public struct ICSEventsOperation: BackendOperation {
                                 message: "\(calendar.name): left out because \(reason)"))
                         continue
                     }
-                    let expansion = feed.expand(
-                        from: from, to: to, limits: feedLimits, budget: ICSWorkBudget(feedLimits, parent: budget))
+                    let expansion = Self.expansion(
+                        of: feed, copy: answer.copy, calendar: calendar, from: from, to: to, zone: zone,
+                        limits: feedLimits, budget: budget, memo: memo)
                     let found = feed.issues + expansion.issues
                     issues += found.filter { $0.kind == .limit }.map {
                         SectionIssue(scope: calendar.name, code: "feed_limit", message: "\(calendar.name): \($0)")
@@ -200,9 +207,7 @@ public struct ICSEventsOperation: BackendOperation {
                     issues += found.filter { $0.kind == .problem }.prefix(maximumIssuesPerCalendar).map {
                         SectionIssue(scope: calendar.name, code: "event_skipped", message: "\(calendar.name): \($0)")
                     }
-                    events += expansion.occurrences.map {
-                        ($0.start, Self.event($0, calendar: calendar, zone: zone))
-                    }
+                    events += expansion.events.lazy.map { ($0.start, $0.event) }
                 }
             }
         }
@@ -217,6 +222,28 @@ public struct ICSEventsOperation: BackendOperation {
             .sorted { ($0.0, $0.1.end, $0.1.title, $0.1.id) < ($1.0, $1.1.end, $1.1.title, $1.1.id) }
             .map(\.1)
         return try OperationOutput(encoding: unified, issues: issues)
+    }
+
+    /// One calendar's events over `[from, to)` and the issues of their expansion: from `memo`
+    /// when it kept this copy's expansion over this range, else expanded within `limits` and
+    /// `budget` (and kept, unless a deadline or a cancellation cut it short).
+    static func expansion(
+        of feed: ICSCalendar, copy: ICSFeedCopy, calendar: ICSSettings.Calendar, from: LocalDate, to: LocalDate,
+        zone: TimeZone, limits: ICSLimits, budget: ICSWorkBudget, memo: ICSExpansionMemo?
+    ) -> ICSExpansionMemo.Expansion {
+        let key = ICSExpansionMemo.Key(
+            digest: copy.digest, byteCount: copy.byteCount, changedAt: copy.changedAt, calendar: calendar.name,
+            color: calendar.color, from: from, to: to, zone: zone.identifier, maximumInstances: limits.maximumInstances)
+        if let kept = memo?.expansion(key) { return kept }
+        let feedBudget = ICSWorkBudget(limits, parent: budget)
+        let expanded = feed.expand(from: from, to: to, limits: limits, budget: feedBudget)
+        let expansion = ICSExpansionMemo.Expansion(
+            events: expanded.occurrences.map { ($0.start, Self.event($0, calendar: calendar, zone: zone)) },
+            issues: expanded.issues)
+        if feedBudget.stop == nil || feedBudget.stop == .steps, budget.stop == nil {
+            memo?.keep(expansion, under: key)
+        }
+        return expansion
     }
 
     /// The unified event of one occurrence. Its id is stable across fetches: calendar, UID and

@@ -54,6 +54,15 @@ public struct LenientFields: Sendable {
     /// allocating nothing: Foundation's `lowercased` and `replacingOccurrences` made the fold a
     /// fifth of a cold plan's CPU. Other text is compared by its folds.
     static func foldedEqual(_ a: String, _ b: String) -> Bool {
+        // Native strings (every key parsed and every literal name) in place, byte by byte.
+        let inPlace = a.utf8.withContiguousStorageIfAvailable { left in
+            b.utf8.withContiguousStorageIfAvailable { right in foldedEqual(left, right) }
+        }
+        switch inPlace {
+        case .some(.some(.some(let equal))): return equal
+        case .some(.some(.none)): return fold(a) == fold(b)
+        default: break
+        }
         /// The next byte that counts, lowercased (ASCII); `_` and `-` are skipped.
         func next(_ bytes: inout String.UTF8View.Iterator) -> UInt8? {
             while let byte = bytes.next() {
@@ -73,6 +82,26 @@ public struct LenientFields: Sendable {
             guard let x, let y else { return x == nil && y == nil }
             if x >= 0x80 || y >= 0x80 { return fold(a) == fold(b) }
             if x != y { return false }
+        }
+    }
+
+    /// ``foldedEqual(_:_:)`` of two ASCII keys' bytes; nil when either has a byte outside ASCII
+    /// (compared by their folds then).
+    private static func foldedEqual(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool? {
+        var i = 0
+        var j = 0
+        while true {
+            while i < a.count, a[i] == UInt8(ascii: "_") || a[i] == UInt8(ascii: "-") { i += 1 }
+            while j < b.count, b[j] == UInt8(ascii: "_") || b[j] == UInt8(ascii: "-") { j += 1 }
+            guard i < a.count, j < b.count else { return i == a.count && j == b.count }
+            var x = a[i]
+            var y = b[j]
+            if x >= 0x80 || y >= 0x80 { return nil }
+            if x >= UInt8(ascii: "A") && x <= UInt8(ascii: "Z") { x += 32 }
+            if y >= UInt8(ascii: "A") && y <= UInt8(ascii: "Z") { y += 32 }
+            if x != y { return false }
+            i += 1
+            j += 1
         }
     }
 

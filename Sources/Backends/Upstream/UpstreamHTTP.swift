@@ -156,9 +156,11 @@ public final class UpstreamHTTP: Sendable {
                 case .failure(let error): retry.allows(method: method, failure: error, attempt: attempt)
                 }
             attempt += 1
+            // A retry only when it can still finish inside the call's own time limit (the
+            // pause drawn only for a retry: a random draw is a system call).
+            guard retryable else { return try outcome.get() }
             let pause = retry.pause(before: attempt)
-            // A retry only when it can still finish inside the call's own time limit.
-            guard retryable, ContinuousClock.now + pause + retry.minimumAttempt < deadline else {
+            guard ContinuousClock.now + pause + retry.minimumAttempt < deadline else {
                 return try outcome.get()
             }
             try await Task.sleep(for: pause)
@@ -214,7 +216,7 @@ public final class UpstreamHTTP: Sendable {
         if !headers.contains(where: { $0.0.lowercased() == "accept" }) {
             request.headers.add(name: "Accept", value: "application/json")
         }
-        request.headers.add(name: "User-Agent", value: "daygate/\(DaygateVersion.current)")
+        request.headers.add(name: "User-Agent", value: Self.userAgent)
         for (name, value) in headers {
             request.headers.add(name: name, value: value)
         }
@@ -222,7 +224,8 @@ public final class UpstreamHTTP: Sendable {
             request.headers.add(name: "Content-Type", value: "application/json")
             request.body = .bytes(ByteBuffer(bytes: body))
         }
-        let seconds = Self.describe(timeout)
+        // Written into a message only when the call fails.
+        var seconds: String { Self.describe(timeout) }
         // The call's time limit covers the body too: AsyncHTTPClient's deadline ends with the
         // head, and a body trickled a few bytes at a time never trips its read timeout.
         let deadline = ContinuousClock.now + .milliseconds(Int64(timeout * 1000))
@@ -320,6 +323,9 @@ public final class UpstreamHTTP: Sendable {
                 status: response.status, retryAfter: retryAfter)
         }
     }
+
+    /// What every upstream call says it is.
+    static let userAgent = "daygate/\(DaygateVersion.current)"
 
     /// "500 ms", "2 s", "1.5 s": a duration for messages.
     public static func describe(_ seconds: TimeInterval) -> String {
