@@ -2,7 +2,7 @@
 /// its UTF-8 with no allocation. Percent-encoding asks it first, so that the common text (dates,
 /// names, numbers) skips Foundation's `addingPercentEncoding`, which builds a new string every
 /// time — a cache key and an upstream query are escaped on every request.
-public struct ASCIIByteSet: Sendable, Equatable {
+public struct ASCIIByteSet: Sendable {
     private var low: UInt64 = 0
     private var high: UInt64 = 0
 

@@ -154,7 +154,7 @@ public struct ICSEventsOperation: BackendOperation {
     static func answer(
         _ calendars: [(ICSSettings.Calendar, Result<ICSFeedStore.Answer, any Error>)], from: LocalDate,
         to: LocalDate, zone: TimeZone, limits: ICSLimits, filters: (status: String?, type: String?),
-        budget: ICSWorkBudget, memo: ICSExpansionMemo? = nil
+        budget: ICSWorkBudget, memo: ICSExpansionMemo
     ) throws -> OperationOutput {
         var events: [(Date, Event)] = []
         var issues: [SectionIssue] = []
@@ -229,19 +229,19 @@ public struct ICSEventsOperation: BackendOperation {
     /// `budget` (and kept, unless a deadline or a cancellation cut it short).
     static func expansion(
         of feed: ICSCalendar, copy: ICSFeedCopy, calendar: ICSSettings.Calendar, from: LocalDate, to: LocalDate,
-        zone: TimeZone, limits: ICSLimits, budget: ICSWorkBudget, memo: ICSExpansionMemo?
+        zone: TimeZone, limits: ICSLimits, budget: ICSWorkBudget, memo: ICSExpansionMemo
     ) -> ICSExpansionMemo.Expansion {
         let key = ICSExpansionMemo.Key(
             digest: copy.digest, byteCount: copy.byteCount, changedAt: copy.changedAt, calendar: calendar.name,
             color: calendar.color, from: from, to: to, zone: zone.identifier, maximumInstances: limits.maximumInstances)
-        if let kept = memo?.expansion(key) { return kept }
+        if let kept = memo.expansion(key) { return kept }
         let feedBudget = ICSWorkBudget(limits, parent: budget)
         let expanded = feed.expand(from: from, to: to, limits: limits, budget: feedBudget)
         let expansion = ICSExpansionMemo.Expansion(
             events: expanded.occurrences.map { ($0.start, Self.event($0, calendar: calendar, zone: zone)) },
             issues: expanded.issues)
         if feedBudget.stop == nil || feedBudget.stop == .steps, budget.stop == nil {
-            memo?.keep(expansion, under: key)
+            memo.keep(expansion, under: key)
         }
         return expansion
     }
