@@ -20,8 +20,20 @@ import Testing
     final class SteppingClock: Sendable {
         private let current: Mutex<Date>
 
-        init(_ start: Date = Date()) {
+        /// Starts at `start`: by default now, or ten minutes earlier within ten minutes before
+        /// midnight in the demo's zone — tests step it by a minute or two, and a step past
+        /// midnight makes "today" another day (every date-keyed section a miss; seen at 23:59).
+        init(_ start: Date = SteppingClock.clearOfMidnight(Date())) {
             current = Mutex(start)
+        }
+
+        static func clearOfMidnight(_ now: Date) -> Date {
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = DemoHarness.zone
+            guard let next = calendar.date(byAdding: .day, value: 1, to: calendar.startOfDay(for: now)) else {
+                return now
+            }
+            return next.timeIntervalSince(now) < 600 ? now.addingTimeInterval(-600) : now
         }
 
         func read() -> Date {
