@@ -15,6 +15,7 @@ public final class CacheDatabase: Sendable {
     /// Writes are `async` (GRDB's writer queue does the work; no reader is involved).
     let pool: DatabasePool
     private let health = Mutex<StorageHealth>(StorageHealth())
+    private let storeQueue = Mutex(CacheWriteBatching<PendingStore>(limit: CacheDatabase.storeBatchLimit))
 
     /// One row of `cache_entry`.
     public struct StoredEntry: Sendable, Equatable {
@@ -220,41 +221,87 @@ public final class CacheDatabase: Sendable {
     }
 
     /// Writes the entry, drops expired ones, and evicts the oldest until the store is within
-    /// `maxBytes`. Returns the keys evicted for size.
-    @discardableResult
-    public func store(_ entry: StoredEntry, maxBytes: Int, now: Date) async throws -> [String] {
-        // Every cold section ends here: the statements are prepared once per connection
-        // (`cachedStatement`), not parsed again on each write.
-        try await write { db in
-            try db.cachedStatement(
-                sql: """
-                    INSERT INTO cache_entry (key, profile, operation, arguments, body, meta, size, fetched_at, fresh_until, revalidate_until, expires_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    ON CONFLICT(key) DO UPDATE SET arguments = excluded.arguments, body = excluded.body, meta = excluded.meta, size = excluded.size,
-                      fetched_at = excluded.fetched_at, fresh_until = excluded.fresh_until, revalidate_until = excluded.revalidate_until,
-                      expires_at = excluded.expires_at
-                    """
-            ).execute(
-                arguments: [
-                    entry.key, entry.profile, entry.operation, entry.arguments.map(StoredArguments.encode),
-                    entry.value.body, entry.value.meta, Self.size(of: entry),
-                    entry.windows.fetchedAt.timeIntervalSince1970, entry.windows.freshUntil.timeIntervalSince1970,
-                    entry.windows.revalidateUntil.timeIntervalSince1970, entry.windows.expiresAt.timeIntervalSince1970,
-                ]
-            )
-            try db.cachedStatement(sql: "DELETE FROM cache_entry WHERE expires_at <= ?").execute(
-                arguments: [now.timeIntervalSince1970])
-            var total = try Int.fetchOne(db.cachedStatement(sql: "SELECT COALESCE(SUM(size), 0) FROM cache_entry")) ?? 0
-            guard total > maxBytes else { return [] }
-            var evicted: [String] = []
-            let rows = try Row.fetchAll(db, sql: "SELECT key, size FROM cache_entry ORDER BY fetched_at ASC")
-            for row in rows where total > maxBytes {
-                let key: String = row["key"]
-                try db.execute(sql: "DELETE FROM cache_entry WHERE key = ?", arguments: [key])
-                total -= row["size"] as Int
-                evicted.append(key)
+    /// `maxBytes`. Entries that arrive while a transaction is on its way are written together
+    /// in the next one (`CacheWriteBatching`, at most `storeBatchLimit`). A batch succeeds or
+    /// fails as one: an entry has no failure of its own (every column is bound, the key is
+    /// upserted), so a failure is the database's (disk full, locked by another process) and each
+    /// entry in the batch gets it.
+    public func store(_ entry: StoredEntry, maxBytes: Int, now: Date) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            let action = storeQueue.withLock {
+                $0.enqueue(PendingStore(entry: entry, maxBytes: maxBytes, now: now, continuation: continuation))
             }
-            return evicted
+            if action == .startWriter {
+                Task { await self.writeStores() }
+            }
+        }
+    }
+
+    /// The most entries one transaction writes.
+    static let storeBatchLimit = 64
+
+    /// An entry waiting for its transaction, and the writer waiting for it.
+    struct PendingStore: Sendable {
+        var entry: StoredEntry
+        var maxBytes: Int
+        var now: Date
+        var continuation: CheckedContinuation<Void, any Error>
+    }
+
+    /// How many entries have been handed to `store` since the database was opened (tests wait
+    /// for it).
+    var storesAccepted: Int { storeQueue.withLock { $0.accepted } }
+
+    /// The writer: one transaction per batch, until none waits.
+    private func writeStores() async {
+        while let batch = storeQueue.withLock({ $0.nextBatch() }) {
+            let entries = batch.map(\.entry)
+            let maxBytes = batch.map(\.maxBytes).min() ?? 0
+            let now = batch.map(\.now).max() ?? Date()
+            do {
+                try await write { db in
+                    for entry in entries { try Self.insert(entry, db) }
+                    try Self.trim(db, maxBytes: maxBytes, now: now)
+                }
+                for pending in batch { pending.continuation.resume() }
+            } catch {
+                for pending in batch { pending.continuation.resume(throwing: error) }
+            }
+        }
+    }
+
+    /// Every cold section ends here: the statements are prepared once per connection
+    /// (`cachedStatement`), not parsed again on each write.
+    private static func insert(_ entry: StoredEntry, _ db: Database) throws {
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO cache_entry (key, profile, operation, arguments, body, meta, size, fetched_at, fresh_until, revalidate_until, expires_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT(key) DO UPDATE SET arguments = excluded.arguments, body = excluded.body, meta = excluded.meta, size = excluded.size,
+                  fetched_at = excluded.fetched_at, fresh_until = excluded.fresh_until, revalidate_until = excluded.revalidate_until,
+                  expires_at = excluded.expires_at
+                """
+        ).execute(
+            arguments: [
+                entry.key, entry.profile, entry.operation, entry.arguments.map(StoredArguments.encode),
+                entry.value.body, entry.value.meta, Self.size(of: entry),
+                entry.windows.fetchedAt.timeIntervalSince1970, entry.windows.freshUntil.timeIntervalSince1970,
+                entry.windows.revalidateUntil.timeIntervalSince1970, entry.windows.expiresAt.timeIntervalSince1970,
+            ]
+        )
+    }
+
+    /// Drops expired entries, then the oldest until the store is within `maxBytes`.
+    private static func trim(_ db: Database, maxBytes: Int, now: Date) throws {
+        try db.cachedStatement(sql: "DELETE FROM cache_entry WHERE expires_at <= ?").execute(
+            arguments: [now.timeIntervalSince1970])
+        var total = try Int.fetchOne(db.cachedStatement(sql: "SELECT COALESCE(SUM(size), 0) FROM cache_entry")) ?? 0
+        guard total > maxBytes else { return }
+        let rows = try Row.fetchAll(db, sql: "SELECT key, size FROM cache_entry ORDER BY fetched_at ASC")
+        for row in rows where total > maxBytes {
+            let key: String = row["key"]
+            try db.execute(sql: "DELETE FROM cache_entry WHERE key = ?", arguments: [key])
+            total -= row["size"] as Int
         }
     }
 

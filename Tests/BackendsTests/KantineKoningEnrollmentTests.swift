@@ -139,6 +139,49 @@ struct KantineKoningEnrollmentTests {
         #expect(Set(merged.map(\.tenant)) == ["a", "b"])
     }
 
+    /// A day's diensten are made from the rows of that day's ids only (the server answers a year
+    /// back), and keep what the whole merge keeps: an id whose newer row moved out of the day is
+    /// not kept, one that moved in is, the strongest role of two enrollments stays.
+    @Test func aDaysDienstenAreMadeFromThatDaysIDsAlone() {
+        func row(_ id: String, _ start: String, updated: String? = nil) -> JSONValue {
+            var fields: [String: JSONValue] = [
+                "id": .string(id), "start_tijd": .string(start), "eind_tijd": .string("2026-12-30T23:00:00Z"),
+            ]
+            if let updated { fields["updated_at"] = .string(updated) }
+            return .object(JSONObject(fields))
+        }
+        let member = KantineKoningSettings.Enrollment(tenant: "a", role: "member", token: Secret("t1"), label: "a")
+        let manager = KantineKoningSettings.Enrollment(tenant: "a", role: "manager", token: Secret("t2"), label: "m")
+        var year = (1...300).map { row("old-\($0)", "2026-0\(1 + $0 % 9)-1\($0 % 10)T10:00:00Z") }
+        year += [
+            row("today", "2026-11-28T09:00:00Z"),
+            row("moved-out", "2026-11-28T12:00:00Z", updated: "2026-11-01T00:00:00Z"),
+            row("moved-in", "2026-11-20T12:00:00Z", updated: "2026-11-01T00:00:00Z"),
+            // Amsterdam's day starts at 23:00 UTC the day before.
+            row("at-midnight", "2026-11-27T23:00:00Z"), row("before-midnight", "2026-11-27T22:59:59Z"),
+        ]
+        let newer = [
+            row("moved-out", "2026-11-29T12:00:00Z", updated: "2026-11-02T00:00:00Z"),
+            row("moved-in", "2026-11-28T18:00:00Z", updated: "2026-11-02T00:00:00Z"),
+            row("today", "2026-11-28T09:00:00Z"),
+        ]
+        let seen = [(member, year), (manager, newer)]
+        let day = LocalDate(year: 2026, month: 11, day: 28)
+        let zone = Self.zone
+        let kept = KantineKoningDienstenOperation.kept(seen, window: (day, day), zone: zone, now: Self.now)
+        #expect(kept.map(\.id) == ["at-midnight", "today", "moved-in"])
+        #expect(kept.first { $0.id == "today" }?.role == "manager")
+
+        let interval = DateInterval(start: day.start(in: zone), end: day.adding(days: 1).start(in: zone))
+        let rows = KantineKoningDienstenOperation.rows(of: seen, near: interval)
+        #expect(rows.map(\.1.count) == [5, 3], "only the rows of ids with a row near the day")
+        // The same as merging everything, then keeping the day.
+        let everything = KantineKoningDienstenOperation.merge(seen, zone: zone, now: Self.now).filter {
+            LenientDate.parse($0.start).map(interval.contains) == true && LenientDate.parse($0.start) != interval.end
+        }
+        #expect(kept == everything)
+    }
+
     /// The sources name no cancelled value (the app shows `status` as text): the Dutch and English
     /// words are read as cancelled, anything else as planned.
     @Test func cancelledIsReadInEitherLanguage() {

@@ -98,9 +98,38 @@ public struct KantineKoningDienstenOperation: BackendOperation {
     ) -> [Dienst] {
         let interval = DateInterval(
             start: window.first.start(in: zone), end: window.last.adding(days: 1).start(in: zone))
-        return merge(seen, zone: zone, now: now).filter { dienst in
+        return merge(rows(of: seen, near: interval), zone: zone, now: now).filter { dienst in
             guard let start = LenientDate.parse(dienst.start) else { return false }
             return interval.contains(start) && start != interval.end
+        }
+    }
+
+    /// The rows whose dienst may be kept: those of a club and id with some row starting within a
+    /// minute of `interval` (the merged dienst of an id is one of its rows, and a start is
+    /// compared as written back, to the second). The server answers a year back; `/v1/today`
+    /// keeps one day of it, so the rest is not made into diensten only to be dropped.
+    static func rows(
+        of seen: [(KantineKoningSettings.Enrollment, [JSONValue])], near interval: DateInterval
+    ) -> [(KantineKoningSettings.Enrollment, [JSONValue])] {
+        let near = DateInterval(
+            start: interval.start.addingTimeInterval(-60), end: interval.end.addingTimeInterval(60))
+        var keys: [[String?]] = []
+        var wanted: Set<String> = []
+        for (enrollment, rows) in seen {
+            keys.append(
+                rows.map { row in
+                    guard let fields = LenientFields(row), let id = fields.string("id") else { return nil }
+                    let key = (fields.string("tenant_id", "tenant") ?? enrollment.tenant) + "|" + id
+                    if let start = fields.string("start_tijd", "start").flatMap({ LenientDate.parse($0) }),
+                        near.contains(start)
+                    {
+                        wanted.insert(key)
+                    }
+                    return key
+                })
+        }
+        return zip(seen, keys).map { pair, keys in
+            (pair.0, zip(pair.1, keys).compactMap { row, key in key.map(wanted.contains) == true ? row : nil })
         }
     }
 
