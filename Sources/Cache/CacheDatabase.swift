@@ -16,6 +16,7 @@ public final class CacheDatabase: Sendable {
     let pool: DatabasePool
     private let health = Mutex<StorageHealth>(StorageHealth())
     private let storeQueue = Mutex(CacheWriteBatching<PendingStore>(limit: CacheDatabase.storeBatchLimit))
+    private let trimSchedule = Mutex(CacheTrimSchedule())
 
     /// One row of `cache_entry`.
     public struct StoredEntry: Sendable, Equatable {
@@ -220,9 +221,10 @@ public final class CacheDatabase: Sendable {
         }
     }
 
-    /// Writes the entry, drops expired ones, and evicts the oldest until the store is within
-    /// `maxBytes`. Entries that arrive while a transaction is on its way are written together
-    /// in the next one (`CacheWriteBatching`, at most `storeBatchLimit`). A batch succeeds or
+    /// Writes the entry; now and then (`CacheTrimSchedule`) drops expired ones and evicts the
+    /// oldest until the store is within `maxBytes`. Entries that arrive while a transaction is on
+    /// its way are written together in the next one (`CacheWriteBatching`, at most
+    /// `storeBatchLimit`). A batch succeeds or
     /// fails as one: an entry has no failure of its own (every column is bound, the key is
     /// upserted), so a failure is the database's (disk full, locked by another process) and each
     /// entry in the batch gets it.
@@ -258,13 +260,16 @@ public final class CacheDatabase: Sendable {
             let entries = batch.map(\.entry)
             let maxBytes = batch.map(\.maxBytes).min() ?? 0
             let now = batch.map(\.now).max() ?? Date()
+            let bytes = entries.reduce(0) { $0 + Self.size(of: $1) }
+            let trims = trimSchedule.withLock { $0.batch(writing: bytes, maxBytes: maxBytes) }
             do {
                 try await write { db in
                     for entry in entries { try Self.insert(entry, db) }
-                    try Self.trim(db, maxBytes: maxBytes, now: now)
+                    if trims { try Self.trim(db, maxBytes: maxBytes, now: now) }
                 }
                 for pending in batch { pending.continuation.resume() }
             } catch {
+                trimSchedule.withLock { $0.batchFailed() }
                 for pending in batch { pending.continuation.resume(throwing: error) }
             }
         }

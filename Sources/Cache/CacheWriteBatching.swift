@@ -42,9 +42,12 @@ struct CacheWriteBatching<Item> {
             writing = false
             return nil
         }
-        let count = min(limit, pending.count)
-        let batch = Array(pending.prefix(count))
-        pending.removeFirst(count)
+        guard pending.count > limit else {
+            defer { pending = [] }
+            return pending
+        }
+        let batch = Array(pending.prefix(limit))
+        pending.removeFirst(limit)
         return batch
     }
 }

@@ -98,8 +98,19 @@ extension AggregateAnswer {
     /// `Server-Timing`: each section's time with its backend and cache outcome.
     var serverTiming: String {
         lookups.sorted(by: { $0.key < $1.key }).map { name, lookup in
-            "\(Self.token(name));dur=\(String(format: "%.1f", lookup.durationMs));desc=\"\(lookup.backend) \(lookup.word)\""
+            "\(Self.token(name));dur=\(Self.oneDecimal(lookup.durationMs));desc=\"\(lookup.backend) \(lookup.word)\""
         }.joined(separator: ", ")
+    }
+
+    /// A duration in milliseconds with one decimal, as `%.1f` writes it (without Foundation's
+    /// `String(format:)`, a tenth of a cold day's own work in this header): rounded to the
+    /// nearest tenth, a half away from zero. `%.1f` rounds the exact binary value, so a value
+    /// written in decimal as an exact half (0.25, 0.35) may come out a tenth apart.
+    static func oneDecimal(_ milliseconds: Double) -> String {
+        guard milliseconds.isFinite, abs(milliseconds) < 1e15 else { return String(format: "%.1f", milliseconds) }
+        let tenths = Int((abs(milliseconds) * 10).rounded())
+        let sign = milliseconds.sign == .minus ? "-" : ""
+        return "\(sign)\(tenths / 10).\(tenths % 10)"
     }
 
     /// A section name as an HTTP token (route files allow little else, but be safe).

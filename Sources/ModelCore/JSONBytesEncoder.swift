@@ -12,7 +12,7 @@ import Foundation
 /// checked byte for byte in `JSONBytesEncoderTests` (hand-picked and generated values).
 public enum JSONBytesEncoder {
     public static func encode(_ value: some Encodable) throws -> Data {
-        let root = try JSONBytesSlot.encoding(value, at: [])
+        let root = try JSONBytesSlot.encoding(value, at: nil)
         var out: [UInt8] = []
         out.reserveCapacity(1024)
         try root.write(to: &out, at: [])
@@ -46,13 +46,46 @@ final class JSONBytesArray {
     var items: [JSONBytesNode] = []
 }
 
+/// Where a value sits: the step to it from its parent's place. The `codingPath` a container or
+/// encoder shows is made from it only when asked (by an error, or a type that reads it), so a
+/// nested value costs one small object instead of two arrays, and an array element's key (with
+/// its "Index n" text) is made only then.
+final class JSONBytesPath {
+    enum Step {
+        case key(any CodingKey)
+        case index(Int)
+    }
+
+    let parent: JSONBytesPath?
+    let step: Step
+
+    init(_ parent: JSONBytesPath?, _ step: Step) {
+        self.parent = parent
+        self.step = step
+    }
+
+    /// The keys from the root to `path` (none for the root).
+    static func codingPath(_ path: JSONBytesPath?) -> [any CodingKey] {
+        var keys: [any CodingKey] = []
+        var place = path
+        while let current = place {
+            switch current.step {
+            case .key(let key): keys.append(key)
+            case .index(let index): keys.append(JSONBytesKey(intValue: index))
+            }
+            place = current.parent
+        }
+        return keys.reversed()
+    }
+}
+
 /// The value encoded at one place.
 enum JSONBytesSlot {
-    static func encoding<T: Encodable>(_ value: T, at path: [any CodingKey]) throws -> JSONBytesNode {
+    static func encoding<T: Encodable>(_ value: T, at path: JSONBytesPath?) throws -> JSONBytesNode {
         if T.self == URL.self || T.self == Data.self || T.self == Decimal.self || T.self == NSDecimalNumber.self {
             return .raw(try Array(JSONCoding.encoder.encode(value)))
         }
-        let encoder = JSONBytesEncoding(codingPath: path)
+        let encoder = JSONBytesEncoding(path: path)
         try value.encode(to: encoder)
         return encoder.node ?? .object(JSONBytesObject())
     }
@@ -62,12 +95,13 @@ enum JSONBytesSlot {
 // MARK: - The encoder and its containers
 
 final class JSONBytesEncoding: Encoder {
-    let codingPath: [any CodingKey]
+    let path: JSONBytesPath?
+    var codingPath: [any CodingKey] { JSONBytesPath.codingPath(path) }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
     var node: JSONBytesNode?
 
-    init(codingPath: [any CodingKey]) {
-        self.codingPath = codingPath
+    init(path: JSONBytesPath?) {
+        self.path = path
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
@@ -78,7 +112,7 @@ final class JSONBytesEncoding: Encoder {
             object = JSONBytesObject()
             node = .object(object)
         }
-        return KeyedEncodingContainer(JSONBytesKeyedContainer<Key>(object: object, codingPath: codingPath))
+        return KeyedEncodingContainer(JSONBytesKeyedContainer<Key>(object: object, path: path))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -89,7 +123,7 @@ final class JSONBytesEncoding: Encoder {
             array = JSONBytesArray()
             node = .array(array)
         }
-        return JSONBytesUnkeyedContainer(array: array, codingPath: codingPath)
+        return JSONBytesUnkeyedContainer(array: array, path: path)
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
@@ -99,7 +133,8 @@ final class JSONBytesEncoding: Encoder {
 
 struct JSONBytesKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let object: JSONBytesObject
-    let codingPath: [any CodingKey]
+    let path: JSONBytesPath?
+    var codingPath: [any CodingKey] { JSONBytesPath.codingPath(path) }
 
     private func put(_ value: JSONBytesNode, _ key: Key) {
         object.fields.append((key.stringValue, value))
@@ -122,7 +157,7 @@ struct JSONBytesKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: UInt64, forKey key: Key) throws { put(.integer(String(value)), key) }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        put(try JSONBytesSlot.encoding(value, at: codingPath + [key]), key)
+        put(try JSONBytesSlot.encoding(value, at: JSONBytesPath(path, .key(key))), key)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
@@ -131,13 +166,13 @@ struct JSONBytesKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         let nested = JSONBytesObject()
         put(.object(nested), key)
         return KeyedEncodingContainer(
-            JSONBytesKeyedContainer<NestedKey>(object: nested, codingPath: codingPath + [key]))
+            JSONBytesKeyedContainer<NestedKey>(object: nested, path: JSONBytesPath(path, .key(key))))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
         let nested = JSONBytesArray()
         put(.array(nested), key)
-        return JSONBytesUnkeyedContainer(array: nested, codingPath: codingPath + [key])
+        return JSONBytesUnkeyedContainer(array: nested, path: JSONBytesPath(path, .key(key)))
     }
 
     mutating func superEncoder() -> any Encoder {
@@ -149,7 +184,7 @@ struct JSONBytesKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     }
 
     private func superEncoder(named key: any CodingKey) -> any Encoder {
-        let encoder = JSONBytesEncoding(codingPath: codingPath + [key])
+        let encoder = JSONBytesEncoding(path: JSONBytesPath(path, .key(key)))
         object.fields.append((key.stringValue, .encoder(encoder)))
         return encoder
     }
@@ -181,34 +216,36 @@ extension JSONBytesScalarSink {
 
 struct JSONBytesUnkeyedContainer: UnkeyedEncodingContainer, JSONBytesScalarSink {
     let array: JSONBytesArray
-    let codingPath: [any CodingKey]
+    let path: JSONBytesPath?
+    var codingPath: [any CodingKey] { JSONBytesPath.codingPath(path) }
     var count: Int { array.items.count }
 
     func put(_ value: JSONBytesNode) { array.items.append(value) }
-    private var nextKey: any CodingKey { JSONBytesKey(intValue: array.items.count) }
+    /// The place of the next element.
+    private var next: JSONBytesPath { JSONBytesPath(path, .index(array.items.count)) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        put(try JSONBytesSlot.encoding(value, at: codingPath + [nextKey]))
+        put(try JSONBytesSlot.encoding(value, at: next))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
         -> KeyedEncodingContainer<NestedKey>
     {
         let nested = JSONBytesObject()
-        let path = codingPath + [nextKey]
+        let place = next
         put(.object(nested))
-        return KeyedEncodingContainer(JSONBytesKeyedContainer<NestedKey>(object: nested, codingPath: path))
+        return KeyedEncodingContainer(JSONBytesKeyedContainer<NestedKey>(object: nested, path: place))
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
         let nested = JSONBytesArray()
-        let path = codingPath + [nextKey]
+        let place = next
         put(.array(nested))
-        return JSONBytesUnkeyedContainer(array: nested, codingPath: path)
+        return JSONBytesUnkeyedContainer(array: nested, path: place)
     }
 
     mutating func superEncoder() -> any Encoder {
-        let encoder = JSONBytesEncoding(codingPath: codingPath + [nextKey])
+        let encoder = JSONBytesEncoding(path: next)
         put(.encoder(encoder))
         return encoder
     }
@@ -221,7 +258,7 @@ struct JSONBytesSingleValueContainer: SingleValueEncodingContainer, JSONBytesSca
     func put(_ value: JSONBytesNode) { encoder.node = value }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        put(try JSONBytesSlot.encoding(value, at: codingPath))
+        put(try JSONBytesSlot.encoding(value, at: encoder.path))
     }
 }
 

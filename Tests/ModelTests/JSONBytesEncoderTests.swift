@@ -68,6 +68,54 @@ struct JSONBytesEncoderTests {
         }
     }
 
+    /// A value that writes where it sits: its encoder's `codingPath`.
+    struct Where: Encodable {
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(Self.text(encoder.codingPath))
+        }
+
+        static func text(_ path: [any CodingKey]) -> String {
+            path.map { key in key.intValue.map { "[\($0)]" } ?? key.stringValue }.joined(separator: "/")
+        }
+    }
+
+    /// `Where`s at every kind of place, and the containers' own `codingPath`s.
+    struct Places: Encodable {
+        enum Keys: String, CodingKey { case here, list, inner, parent, containers }
+
+        func encode(to encoder: any Encoder) throws {
+            var keyed = encoder.container(keyedBy: Keys.self)
+            try keyed.encode(Where(), forKey: .here)
+            try keyed.encode([Where(), Where()], forKey: .list)
+            try keyed.encode(["a": [Where()]], forKey: .inner)
+            try Where().encode(to: keyed.superEncoder(forKey: .parent))
+            var list = keyed.nestedUnkeyedContainer(forKey: .containers)
+            try list.encode(Where.text(list.codingPath))
+            var nested = list.nestedContainer(keyedBy: Keys.self)
+            try nested.encode(Where.text(nested.codingPath), forKey: .here)
+            try nested.encode(Where(), forKey: .list)
+            var deeper = list.nestedUnkeyedContainer()
+            try deeper.encode(Where.text(deeper.codingPath))
+            try deeper.encode(Where())
+            try Where().encode(to: list.superEncoder())
+        }
+    }
+
+    /// The coding path a value or container sees is its whole path from the root, at every
+    /// depth (it is made only when asked). `JSONEncoder` agrees except inside a nested container
+    /// (below an element of `containers`), where it leaves out the container's own steps
+    /// (`list` instead of `containers/[1]/list`); no type of ours reads a coding path there.
+    @Test func codingPathsAreWholePaths() throws {
+        let expected =
+            #"{"containers":["containers",{"here":"containers/[1]","list":"containers/[1]/list"},"#
+            + #"["containers/[2]","containers/[2]/[1]"],"containers/[3]"],"here":"here","#
+            + #""inner":{"a":["inner/a/[0]"]},"list":["list/[0]","list/[1]"],"parent":"parent"}"#
+        #expect(try Self.ours(Places()) == expected)
+        let inList = try Self.ours([Places(), Places()])
+        #expect(inList.contains(#""[1]/containers/[2]/[1]""#) && inList.contains(#""[0]/inner/a/[0]""#))
+    }
+
     @Test func handPickedValuesAreWrittenAsJSONEncoderWritesThem() throws {
         try Self.expectSame(Plain())
         try Self.expectSame(Containers())
