@@ -137,6 +137,7 @@ let package = Package(
             name: "BackendsTests",
             dependencies: [
                 "Backends", "CalendarReader", "ChildProcess", "Gates", "Model", "Simulators", "Yams",
+                .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),

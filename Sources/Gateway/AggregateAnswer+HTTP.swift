@@ -52,9 +52,8 @@ extension AggregateAnswer {
     /// `If-None-Match` uses the weak comparison (RFC 9110 §13.1.2): `W/` is ignored; `*`
     /// matches any current representation.
     static func matches(_ condition: String, etag: String) -> Bool {
-        let candidates = condition.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        return candidates.contains { candidate in
-            candidate == "*" || (candidate.hasPrefix("W/") ? String(candidate.dropFirst(2)) : candidate) == etag
+        HTTPFieldList.members(condition).contains { candidate in
+            candidate == "*" || (candidate.hasPrefix("W/") ? candidate.dropFirst(2) : candidate) == etag
         }
     }
 

@@ -43,7 +43,7 @@ struct AggregateRouteHandler: Sendable {
     /// `Cache-Control: no-cache` (or `max-age=0`, or `Pragma: no-cache`) asks for a refetch.
     static func wantsRefresh(_ request: Request) -> Bool {
         let cacheControl = request.headers[values: .cacheControl].joined(separator: ",").lowercased()
-        let directives = cacheControl.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let directives = HTTPFieldList.members(cacheControl)
         if directives.contains("no-cache") || directives.contains("max-age=0") { return true }
         return request.headers[.pragma]?.lowercased().contains("no-cache") == true
     }

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Backends
+import CoreMetrics
 import Foundation
 import Model
 import Prometheus
@@ -102,6 +103,45 @@ struct UpstreamMonitorTests {
         #expect(text.contains(#"daygate_upstream_requests_total{backend="eightalls",result="upstream_timeout"} 1"#))
         #expect(text.contains(#"daygate_upstream_errors_total{backend="eightalls",code="upstream_timeout"} 1"#))
         #expect(text.contains(#"daygate_upstream_request_duration_seconds_count{backend="eightalls"} 2"#))
+    }
+
+    /// Counts the handles asked of a factory that records into `registry`.
+    final class CountingFactory: MetricsFactory, Sendable {
+        let inner: PrometheusMetricsFactory
+        let made = Mutex(0)
+        init(registry: PrometheusCollectorRegistry) { inner = PrometheusMetricsFactory(registry: registry) }
+        func makeCounter(label: String, dimensions: [(String, String)]) -> any CounterHandler {
+            made.withLock { $0 += 1 }
+            return inner.makeCounter(label: label, dimensions: dimensions)
+        }
+        func makeRecorder(label: String, dimensions: [(String, String)], aggregate: Bool) -> any RecorderHandler {
+            made.withLock { $0 += 1 }
+            return inner.makeRecorder(label: label, dimensions: dimensions, aggregate: aggregate)
+        }
+        func makeTimer(label: String, dimensions: [(String, String)]) -> any TimerHandler {
+            made.withLock { $0 += 1 }
+            return inner.makeTimer(label: label, dimensions: dimensions)
+        }
+        func destroyCounter(_ handler: any CounterHandler) { inner.destroyCounter(handler) }
+        func destroyRecorder(_ handler: any RecorderHandler) { inner.destroyRecorder(handler) }
+        func destroyTimer(_ handler: any TimerHandler) { inner.destroyTimer(handler) }
+    }
+
+    /// A backend's request counter and timer are made once, not on every call; what they count
+    /// is the same.
+    @Test func metricHandlesAreMadeOncePerBackendAndResult() {
+        let registry = PrometheusCollectorRegistry()
+        let factory = CountingFactory(registry: registry)
+        let monitor = UpstreamMonitor(metrics: factory)
+        for _ in 0..<50 {
+            monitor.record(source, .answered(status: 200, retryAfter: nil, error: nil), duration: .milliseconds(3))
+        }
+        #expect(factory.made.withLock { $0 } == 2, "one counter and one timer")
+        monitor.record(source, .answered(status: 404, retryAfter: nil, error: nil), duration: .milliseconds(3))
+        #expect(factory.made.withLock { $0 } == 3, "a new result: one more counter")
+        let text = registry.emitToString()
+        #expect(text.contains(#"daygate_upstream_requests_total{backend="eightalls",result="2xx"} 50"#))
+        #expect(text.contains(#"daygate_upstream_request_duration_seconds_count{backend="eightalls"} 51"#))
     }
 
     /// Against the 8alls simulator answering 500: after the threshold no call reaches it

@@ -51,6 +51,14 @@ public final class UpstreamMonitor: Sendable {
     }
 
     private let records = NIOLockedValueBox<[UpstreamSource: Record]>([:])
+    /// Each backend's metric handles, made once: the factory otherwise looks a handle up by
+    /// label and dimensions on every call.
+    private let handles = NIOLockedValueBox<[String: MetricHandles]>([:])
+
+    private struct MetricHandles {
+        var duration: CoreMetrics.Timer
+        var requests: [String: Counter] = [:]
+    }
     private let policy: CircuitBreaker.Policy
     private let metrics: any MetricsFactory
     private let now: @Sendable () -> Date
@@ -152,17 +160,37 @@ public final class UpstreamMonitor: Sendable {
         case .failed(let error): label = error.kind.rawValue
         case .abandoned: label = "cancelled"
         }
-        let dimensions = [("backend", source.backend)]
-        Counter(
-            label: "daygate_upstream_requests_total", dimensions: dimensions + [("result", label)], factory: metrics
-        ).increment()
-        CoreMetrics.Timer(label: "daygate_upstream_request_duration_seconds", dimensions: dimensions, factory: metrics)
-            .recordInterval(duration)
+        let (requests, timer) = handles(source.backend, result: label)
+        requests.increment()
+        timer.recordInterval(duration)
         if let failure {
             Counter(
-                label: "daygate_upstream_errors_total", dimensions: dimensions + [("code", failure.code)],
+                label: "daygate_upstream_errors_total",
+                dimensions: [("backend", source.backend), ("code", failure.code)],
                 factory: metrics
             ).increment()
+        }
+    }
+
+    /// The requests counter of `backend` and `result`, and `backend`'s duration timer.
+    private func handles(_ backend: String, result: String) -> (Counter, CoreMetrics.Timer) {
+        handles.withLockedValue { all in
+            var entry =
+                all[backend]
+                ?? MetricHandles(
+                    duration: CoreMetrics.Timer(
+                        label: "daygate_upstream_request_duration_seconds", dimensions: [("backend", backend)],
+                        factory: metrics))
+            let requests =
+                entry.requests[result]
+                ?? Counter(
+                    label: "daygate_upstream_requests_total", dimensions: [("backend", backend), ("result", result)],
+                    factory: metrics)
+            if entry.requests[result] == nil {
+                entry.requests[result] = requests
+                all[backend] = entry
+            }
+            return (requests, entry.duration)
         }
     }
 
