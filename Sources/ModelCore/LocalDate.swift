@@ -28,11 +28,26 @@ public struct LocalDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
 
     /// The day `instant` falls on in `zone`.
     public init(containing instant: Date, in zone: TimeZone) {
+        // Within the Gregorian era of Foundation's calendar (it counts Julian days before
+        // 1582-10-15) and well inside Int: the zone's offset at the instant and the civil
+        // date of the local day number, without a calendar computation. Equal to the calendar's
+        // answer (`LocalDateTests`).
+        let seconds = instant.timeIntervalSince1970
+        if seconds > Self.gregorianSeconds.lowerBound, seconds < Self.gregorianSeconds.upperBound {
+            let local = Int(seconds.rounded(.down)) + zone.secondsFromGMT(for: instant)
+            let (year, month, day) = Civil.date(fromDays: Civil.floorDiv(local, 86_400))
+            self.init(year: year, month: month, day: day)
+            return
+        }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
         let parts = calendar.dateComponents([.year, .month, .day], from: instant)
         self.init(year: parts.year ?? 1970, month: parts.month ?? 1, day: parts.day ?? 1)
     }
+
+    /// Instants (seconds since 1970) whose day is computed without a calendar: from 1583-01-02
+    /// to the year 9999.
+    static let gregorianSeconds: Range<TimeInterval> = -12_212_467_200..<253_402_214_400
 
     /// The day `now` falls on in `zone`. The last answer is kept with the instants its day
     /// spans there (23 or 25 hours around a DST change), so asking again on the same day —

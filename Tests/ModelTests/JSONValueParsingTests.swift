@@ -65,6 +65,9 @@ struct JSONValueParsingTests {
     @Test func bytesThatAreNotUTF8() {
         for bytes: [UInt8] in [
             [0x22, 0xC3, 0x28, 0x22], [0x22, 0xFF, 0x22], [0x22, 0xED, 0xA0, 0x80, 0x22], [0xFF], [0],
+            // A cut-off sequence that decoding repairs with one character of the same length.
+            [0x22, 0xF1, 0x80, 0x80, 0x22],
+            [0x22] + Array("a longer string than a small one".utf8) + [0xF1, 0x80, 0x80, 0x22],
         ] {
             Self.compare(bytes, "\(bytes)")
         }
