@@ -136,7 +136,7 @@ let package = Package(
         .testTarget(
             name: "BackendsTests",
             dependencies: [
-                "Backends", "CalendarReader", "ChildProcess", "Gates", "Model", "Simulators", "Yams",
+                "Backends", "CalendarReader", "ChildProcess", "Gates", "Model", "SeededRandom", "Simulators", "Yams",
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

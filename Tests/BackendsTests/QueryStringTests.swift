@@ -1,5 +1,6 @@
 import Backends
 import Foundation
+import SeededRandom
 import Testing
 
 /// Query strings are strict: everything but RFC 3986's unreserved characters is escaped, the
@@ -13,6 +14,22 @@ struct QueryStringTests {
         var unreserved = CharacterSet()
         unreserved.insert(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
         #expect(QueryString.escape(text) == text.addingPercentEncoding(withAllowedCharacters: unreserved))
+    }
+
+    /// Generated texts of every kind of character: the same bytes as Foundation writes.
+    @Test func generatedTextsAreEscapedAsFoundationEscapesThem() {
+        var unreserved = CharacterSet()
+        unreserved.insert(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+        var rng = SplitMix64(seed: 0x9E5C_A9E)
+        let pieces = [
+            "a", "Z", "0", "-", ".", "_", "~", " ", "+", "%", "/", ":", "?", "#", "&", "=", "\u{7F}", "\u{0}",
+            "é", "ß", "日", "🙂", "\u{301}", "\"", "'", "\n",
+        ]
+        for _ in 0..<2_000 {
+            let text = (0..<rng.int(0...12)).map { _ in rng.pick(pieces) }.joined()
+            #expect(
+                QueryString.escape(text) == text.addingPercentEncoding(withAllowedCharacters: unreserved), "\(text)")
+        }
     }
 
     @Test func encodesNamesAndValuesAndLeavesOutMissingOnes() {
