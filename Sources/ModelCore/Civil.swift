@@ -69,15 +69,35 @@ public enum Civil {
     /// `YYYY-MM-DDTHH:MM:SS[.ffffff]` (the fraction only when non-zero, always 6 digits) — Python's
     /// `datetime.isoformat()` of a naive time.
     public static func isoString(_ micros: Int64) -> String {
+        var text: [UInt8] = []
+        text.reserveCapacity(32)
+        appendISO(micros, to: &text)
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// Appends `isoString(micros)`'s bytes: every time in every answer is written here, and
+    /// building it from padded strings made eight strings per time.
+    public static func appendISO(_ micros: Int64, to text: inout [UInt8]) {
         let days = micros >= 0 ? micros / microsPerDay : (micros - microsPerDay + 1) / microsPerDay
         let rest = micros - days * microsPerDay
         let (y, m, d) = date(fromDays: Int(days))
-        let secs = rest / microsPerSecond
-        let frac = rest % microsPerSecond
-        var s = "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))"
-        s += "T\(pad(Int(secs / 3600), 2)):\(pad(Int(secs / 60 % 60), 2)):\(pad(Int(secs % 60), 2))"
-        if frac != 0 { s += "." + pad(Int(frac), 6) }
-        return s
+        let secs = Int(rest / microsPerSecond)
+        let frac = Int(rest % microsPerSecond)
+        appendPadded(y, 4, to: &text)
+        text.append(UInt8(ascii: "-"))
+        appendPadded(m, 2, to: &text)
+        text.append(UInt8(ascii: "-"))
+        appendPadded(d, 2, to: &text)
+        text.append(UInt8(ascii: "T"))
+        appendPadded(secs / 3600, 2, to: &text)
+        text.append(UInt8(ascii: ":"))
+        appendPadded(secs / 60 % 60, 2, to: &text)
+        text.append(UInt8(ascii: ":"))
+        appendPadded(secs % 60, 2, to: &text)
+        if frac != 0 {
+            text.append(UInt8(ascii: "."))
+            appendPadded(frac, 6, to: &text)
+        }
     }
 
     // MARK: - Text
@@ -96,6 +116,22 @@ public enum Civil {
     public static func pad(_ value: Int, _ width: Int) -> String {
         let s = String(value)
         return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+    }
+
+    /// Appends `pad(value, width)`'s bytes.
+    public static func appendPadded(_ value: Int, _ width: Int, to text: inout [UInt8]) {
+        guard value >= 0 else {
+            text.append(contentsOf: pad(value, width).utf8)
+            return
+        }
+        let start = text.count
+        var rest = value
+        repeat {
+            text.append(UInt8(ascii: "0") + UInt8(rest % 10))
+            rest /= 10
+        } while rest > 0
+        while text.count - start < width { text.append(UInt8(ascii: "0")) }
+        text[start...].reverse()
     }
 
     /// The decimal value of `count` ASCII digits at `at`, or nil.

@@ -120,18 +120,23 @@ public enum LenientDate {
         // `Calendar` with `String(format:)` cost a twentieth of a cold day's CPU.
         let wholeSeconds = date.timeIntervalSince1970.rounded(.down)
         let offset = zone.secondsFromGMT(for: date)
-        var text = Civil.isoString((Int64(wholeSeconds) + Int64(offset)) * Civil.microsPerSecond)
+        var text: [UInt8] = []
+        text.reserveCapacity(40)
+        Civil.appendISO((Int64(wholeSeconds) + Int64(offset)) * Civil.microsPerSecond, to: &text)
         let micros = Int(((date.timeIntervalSince1970 - wholeSeconds) * 1_000_000).rounded())
         if micros > 0, micros < 1_000_000 {
-            text += "." + Civil.pad(micros, 6)
+            text.append(UInt8(ascii: "."))
+            Civil.appendPadded(micros, 6, to: &text)
         }
         if offset == 0 {
-            text += "Z"
+            text.append(UInt8(ascii: "Z"))
         } else {
             let magnitude = abs(offset)
-            text +=
-                (offset < 0 ? "-" : "+") + Civil.pad(magnitude / 3600, 2) + ":" + Civil.pad(magnitude % 3600 / 60, 2)
+            text.append(offset < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
+            Civil.appendPadded(magnitude / 3600, 2, to: &text)
+            text.append(UInt8(ascii: ":"))
+            Civil.appendPadded(magnitude % 3600 / 60, 2, to: &text)
         }
-        return text
+        return String(decoding: text, as: UTF8.self)
     }
 }
