@@ -6,17 +6,27 @@ import Foundation
 public enum CredentialFingerprint {
     public static let none = "none"
 
+    /// SHA-256 over `daygate-credential-v1`, then each non-empty part followed by a zero byte;
+    /// the first 8 bytes in lower-case hex. Every cold section makes a few (scopes, feeds), so
+    /// the parts are hashed in place, without a `Data` each.
     public static func of(_ parts: [String]) -> String {
-        let meaningful = parts.filter { !$0.isEmpty }
-        guard !meaningful.isEmpty else { return none }
+        guard parts.contains(where: { !$0.isEmpty }) else { return none }
         var hasher = SHA256()
-        hasher.update(data: Data("daygate-credential-v1".utf8))
-        for part in meaningful {
-            hasher.update(data: Data(part.utf8))
-            hasher.update(data: Data([0]))
+        domain.withUnsafeBytes { hasher.update(bufferPointer: $0) }
+        for part in parts where !part.isEmpty {
+            var part = part
+            part.withUTF8 { hasher.update(bufferPointer: UnsafeRawBufferPointer($0)) }
+            withUnsafeBytes(of: UInt8(0)) { hasher.update(bufferPointer: $0) }
         }
-        let hex = Array("0123456789abcdef".utf8)
-        let bytes = hasher.finalize().prefix(8).flatMap { [hex[Int($0 >> 4)], hex[Int($0 & 0xF)]] }
-        return String(decoding: bytes, as: UTF8.self)
+        var text: [UInt8] = []
+        text.reserveCapacity(16)
+        for byte in hasher.finalize().prefix(8) {
+            text.append(hex[Int(byte >> 4)])
+            text.append(hex[Int(byte & 0xF)])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
+
+    private static let domain: [UInt8] = Array("daygate-credential-v1".utf8)
+    private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 }

@@ -206,5 +206,20 @@ struct DateTests {
         #expect(fingerprint != CredentialFingerprint.of(["anna@example.org", "hunter3"]))
         #expect(fingerprint == CredentialFingerprint.of(["anna@example.org", "hunter2"]))
         #expect(CredentialFingerprint.of([]) == CredentialFingerprint.none)
+        #expect(CredentialFingerprint.of(["", ""]) == CredentialFingerprint.none)
+    }
+
+    /// The fingerprints are those a kept cache entry or vault record was made with (computed
+    /// independently, with Python's hashlib: SHA-256 over `daygate-credential-v1`, then each
+    /// non-empty part and a zero byte; the first 8 bytes in hex). A change here would orphan
+    /// every stored one.
+    @Test func credentialFingerprintsAreStable() {
+        #expect(CredentialFingerprint.of(["anna@example.org", "hunter2"]) == "6f6a3513d6a6546f")
+        #expect(CredentialFingerprint.of(["", "x", ""]) == "a611333b0ad36a16")
+        #expect(CredentialFingerprint.of(["x"]) == "a611333b0ad36a16")
+        #expect(
+            CredentialFingerprint.of(["https://cal.example/feed.ics?token=zoë 日本", "", "Bearer t"])
+                == "472a4f045f8b3ba5")
+        #expect(CredentialFingerprint.of([String(repeating: "a", count: 200)]) == "fd9944a47dc51ef2")
     }
 }
