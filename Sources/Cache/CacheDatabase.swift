@@ -224,10 +224,9 @@ public final class CacheDatabase: Sendable {
     /// Writes the entry; now and then (`CacheTrimSchedule`) drops expired ones and evicts the
     /// oldest until the store is within `maxBytes`. Entries that arrive while a transaction is on
     /// its way are written together in the next one (`CacheWriteBatching`, at most
-    /// `storeBatchLimit`). A batch succeeds or
-    /// fails as one: an entry has no failure of its own (every column is bound, the key is
-    /// upserted), so a failure is the database's (disk full, locked by another process) and each
-    /// entry in the batch gets it.
+    /// `storeBatchLimit`). A batch succeeds or fails as one: an entry has no failure of its own
+    /// (every column is bound, the key is upserted), so a failure is the database's (disk full,
+    /// locked by another process) and each entry in the batch gets it.
     public func store(_ entry: StoredEntry, maxBytes: Int, now: Date) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             let action = storeQueue.withLock {

@@ -102,8 +102,8 @@ extension AggregateAnswer {
     }
 
     /// A duration in milliseconds with one decimal, as `%.1f` writes it (without Foundation's
-    /// `String(format:)`, a tenth of a cold day's own work in this header): rounded to the
-    /// nearest tenth, a half away from zero. `%.1f` rounds the exact binary value, so a value
+    /// `String(format:)`, which cost more than the rest of the header): rounded to the nearest
+    /// tenth, a half away from zero. `%.1f` rounds the exact binary value, so a value
     /// written in decimal as an exact half (0.25, 0.35) may come out a tenth apart.
     static func oneDecimal(_ milliseconds: Double) -> String {
         guard milliseconds.isFinite, abs(milliseconds) < 1e15 else { return String(format: "%.1f", milliseconds) }

@@ -31,7 +31,7 @@ public struct LocalDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
         // Within the Gregorian era of Foundation's calendar (it counts Julian days before
         // 1582-10-15) and well inside Int: the zone's offset at the instant and the civil
         // date of the local day number, without a calendar computation. Equal to the calendar's
-        // answer (`LocalDateTests`).
+        // answer (`LocalDateContainingTests`).
         let seconds = instant.timeIntervalSince1970
         if seconds > Self.gregorianSeconds.lowerBound, seconds < Self.gregorianSeconds.upperBound {
             let local = Int(seconds.rounded(.down)) + zone.secondsFromGMT(for: instant)
