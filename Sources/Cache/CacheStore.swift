@@ -304,50 +304,59 @@ public actor CacheStore {
         nextFetchID += 1
         let id = nextFetchID
         inFlight[key] = InFlightFetch(policy: policy, fetch: fetch, id: id)
+        // The fetch's own work prefers the requester's event loop (`TaskPlacement`); its
+        // bookkeeping runs on this actor, as a task started here would.
+        let task = Task(executorPreference: TaskPlacement.preferred) {
+            await self.run(key, id: id, policy: policy, fetch: fetch)
+        }
+        inFlight[key]?.task = task
+    }
+
+    /// A fetch's task (`start`): the fetch, its deadline, then its outcome kept and told.
+    private func run(
+        _ key: CacheKey, id: UInt64, policy: CachePolicy, fetch: @escaping @Sendable () async throws -> CacheValue
+    ) async {
         let database = self.database
         let maxBytes = self.maxBytes
         let clock = self.now
         let logger = self.logger
         let limit = fetchLimit
         let timer = overrunTimer
-        let task = Task {
-            let overran: @Sendable () -> Void = { Task { await self.fetchOverran(key, id: id, limit: limit) } }
-            let overrun: DeadlineTimers.Timer?
-            let overrunTask: Task<Void, Never>?
-            if let timer {
-                overrun = nil
-                overrunTask = Task {
-                    await timer(limit)
-                    if !Task.isCancelled { overran() }
-                }
-            } else {
-                overrun = DeadlineTimers.shared.schedule(at: .now + limit, overran)
-                overrunTask = nil
+        let overran: @Sendable () -> Void = { Task { await self.fetchOverran(key, id: id, limit: limit) } }
+        let overrun: DeadlineTimers.Timer?
+        let overrunTask: Task<Void, Never>?
+        if let timer {
+            overrun = nil
+            overrunTask = Task {
+                await timer(limit)
+                if !Task.isCancelled { overran() }
             }
-            defer {
-                overrun?.cancel()
-                overrunTask?.cancel()
-            }
-            do {
-                let value = try await fetch()
-                guard self.isInFlight(key, id: id) else { return }
-                let windows = policy.windows(fetchedAt: clock(), freshFor: value.freshFor)
-                let stored: Bool
-                do {
-                    try await database.store(
-                        .init(key: key, value: value, windows: windows), maxBytes: maxBytes, now: clock())
-                    stored = true
-                } catch {
-                    stored = false
-                    logger.error("cache write failed; serving from memory", metadata: ["error": "\(error)"])
-                }
-                guard let kept = self.fetchSucceeded(key, id: id, value: value, windows: windows) else { return }
-                if stored { await self.storedAnew(key.storageKey, kept: kept) }
-            } catch {
-                self.fetchFailed(key, id: id, error: error)
-            }
+        } else {
+            overrun = DeadlineTimers.shared.schedule(at: .now + limit, overran)
+            overrunTask = nil
         }
-        inFlight[key]?.task = task
+        defer {
+            overrun?.cancel()
+            overrunTask?.cancel()
+        }
+        do {
+            let value = try await fetch()
+            guard self.isInFlight(key, id: id) else { return }
+            let windows = policy.windows(fetchedAt: clock(), freshFor: value.freshFor)
+            let stored: Bool
+            do {
+                try await database.store(
+                    .init(key: key, value: value, windows: windows), maxBytes: maxBytes, now: clock())
+                stored = true
+            } catch {
+                stored = false
+                logger.error("cache write failed; serving from memory", metadata: ["error": "\(error)"])
+            }
+            guard let kept = self.fetchSucceeded(key, id: id, value: value, windows: windows) else { return }
+            if stored { await self.storedAnew(key.storageKey, kept: kept) }
+        } catch {
+            self.fetchFailed(key, id: id, error: error)
+        }
     }
 
     private func isInFlight(_ key: CacheKey, id: UInt64) -> Bool {

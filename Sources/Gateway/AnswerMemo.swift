@@ -86,7 +86,7 @@ final class AnswerMemo: Sendable {
         if fresh {
             let (task, joined) = freshFlights.withLock { flights in
                 if let task = flights[key] { return (task, true) }
-                let task = Task { try await compose() }
+                let task = Task(executorPreference: TaskPlacement.preferred) { try await compose() }
                 flights[key] = task
                 return (task, false)
             }
@@ -104,7 +104,7 @@ final class AnswerMemo: Sendable {
         let generation = cache.generation.current
         let (task, joined) = flights.withLock { flights in
             if let flight = flights[key], flight.generation == generation { return (flight.task, true) }
-            let task = Task { try await compose() }
+            let task = Task(executorPreference: TaskPlacement.preferred) { try await compose() }
             flights[key] = (generation, task)
             return (task, false)
         }

@@ -20,7 +20,7 @@ public enum BoundedWait {
     ) async throws -> Success {
         let slot = WaitSlot<Success>()
         return try await slot.wait(until: deadline) {
-            Task { slot.offer(await task.result) }
+            Task(executorPreference: TaskPlacement.preferred) { slot.offer(await task.result) }
         }
     }
 
@@ -31,7 +31,7 @@ public enum BoundedWait {
     ) async throws -> Success {
         let slot = WaitSlot<Success>()
         return try await slot.wait(until: deadline) {
-            Task { slot.offer(.success(await task.value)) }
+            Task(executorPreference: TaskPlacement.preferred) { slot.offer(.success(await task.value)) }
         }
     }
 
@@ -47,7 +47,7 @@ public enum BoundedWait {
         var started: Task<Void, Never>?
         do {
             return try await slot.wait(until: deadline) {
-                let task = Task {
+                let task = Task(executorPreference: TaskPlacement.preferred) {
                     do {
                         slot.offer(.success(try await operation()))
                     } catch {

@@ -375,6 +375,25 @@ struct CacheStoreTests {
         #expect(next.body == Data("[2]".utf8))
         try await waitUntil { await cache.lookup().body == Data("[3]".utf8) }
     }
+
+    /// A fetch runs in a task of its own (it outlives a requester that leaves); that task prefers
+    /// the executor of the request that started it (`TaskPlacement`), and so does a
+    /// revalidation started by a request; a fetch started outside a request prefers none.
+    @Test func aFetchPrefersTheExecutorOfTheRequestThatStartedIt() async throws {
+        let cache = try CacheFixture()
+        let executor = QueueTaskExecutor()
+        let seen = Mutex<[Bool]>([])
+        func lookup(force: Bool) async -> CacheLookupResult {
+            await cache.store.lookup(CacheFixture.key, policy: CacheFixture.policy, forceRefresh: force) {
+                seen.withLock { $0.append(executor.isPreferredHere) }
+                return CacheValue(body: Data("[1]".utf8))
+            }
+        }
+        _ = await TaskPlacement.$preferred.withValue(executor) { await lookup(force: false) }
+        _ = await TaskPlacement.$preferred.withValue(executor) { await lookup(force: true) }
+        _ = await lookup(force: true)
+        #expect(seen.withLock { $0 } == [true, true, false])
+    }
 }
 
 /// Polls `condition` for up to two seconds.

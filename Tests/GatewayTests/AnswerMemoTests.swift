@@ -2,6 +2,7 @@ import Cache
 import Foundation
 import Gates
 import HTTPTypes
+import Model
 import NIOCore
 import Synchronization
 import Testing
@@ -200,5 +201,28 @@ struct AnswerMemoTests {
         #expect(memo.reuse("k", now: start.addingTimeInterval(1)) == nil)
         #expect(memo.reuse("k", now: start.addingTimeInterval(1.1)) == nil)
         #expect(aging.count == 1)
+    }
+
+    /// A composition runs in a task of its own (shared by the requests that join it); that task
+    /// prefers the executor of the request that started it (`TaskPlacement`), kept or `no-cache`.
+    @Test func aCompositionPrefersTheExecutorOfTheRequestThatStartedIt() async throws {
+        let (store, folder) = try Self.store()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let memo = AnswerMemo(cache: store)
+        let executor = QueueTaskExecutor()
+        let seen = Mutex<[Bool]>([])
+        let compose: @Sendable () async throws -> RenderedAnswer = {
+            seen.withLock { $0.append(executor.isPreferredHere) }
+            return RenderedAnswer(
+                status: .ok, headers: [:], body: ByteBuffer(string: "day"), etag: "\"1\"", reusableUntil: nil,
+                generation: store.generation.current, profile: "default", reuses: [])
+        }
+        for fresh in [false, true] {
+            _ = try await TaskPlacement.$preferred.withValue(executor) {
+                try await memo.answer(for: "k", fresh: fresh, now: { Date() }, compose: compose)
+            }
+        }
+        _ = try await memo.answer(for: "k", fresh: true, now: { Date() }, compose: compose)
+        #expect(seen.withLock { $0 } == [true, true, false])
     }
 }

@@ -57,6 +57,18 @@ struct BoundedWaitTests {
         #expect(!gate.isOpen)
     }
 
+    /// The operation's task prefers the executor of the request it runs for (`TaskPlacement`), so
+    /// an upstream call does not leave its connection's event loop; outside a request, none.
+    @Test(.timeLimit(.minutes(1))) func theOperationPrefersTheRequestsExecutor() async throws {
+        let executor = QueueTaskExecutor()
+        let inside = try await TaskPlacement.$preferred.withValue(executor) {
+            try await BoundedWait.run(until: .now + .seconds(60)) { executor.isPreferredHere }
+        }
+        #expect(inside)
+        let outside = try await BoundedWait.run(until: .now + .seconds(60)) { executor.isPreferredHere }
+        #expect(!outside)
+    }
+
     /// Many waiters racing their deadlines against the work's end, under the test runner's load:
     /// each one returns (a value or the deadline), none waits for ever.
     @Test(.timeLimit(.minutes(1))) func racingEndsNeverLoseAWaiter() async throws {

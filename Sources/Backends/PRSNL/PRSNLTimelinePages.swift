@@ -21,7 +21,7 @@ actor PRSNLTimelinePages {
         if let task = running[key] {
             return try await SharedFlight.value(of: task, backend: PRSNLSettings.backend, what: "the timeline page")
         }
-        let task = Task { try await fetch() }
+        let task = Task(executorPreference: TaskPlacement.preferred) { try await fetch() }
         running[key] = task
         defer { running[key] = nil }
         return try await SharedFlight.value(of: task, backend: PRSNLSettings.backend, what: "the timeline page")

@@ -1,5 +1,6 @@
 import HTTPTypes
 import HummingbirdCore
+import Model
 import NIOCore
 import NIOHTTPTypes
 
@@ -129,8 +130,14 @@ final class RequestDispatchHandler: ChannelDuplexHandler {
         let requestBody = RequestBody(asyncSequence: producer.sequence)
         let channel = context.channel
         let answer = answer
-        task = Task {
-            let goesOn = await answer(head, requestBody, channel)
+        // On the connection's own event loop as generic code (`EventLoopTaskExecutor`), and so
+        // every task started for it (`TaskPlacement`): no hop at each nonisolated call, and the
+        // answer is written from the loop that writes it.
+        let preferred = EventLoopTaskExecutor.of(channel.eventLoop)
+        task = Task(executorPreference: preferred) {
+            let goesOn = await TaskPlacement.$preferred.withValue(preferred) {
+                await answer(head, requestBody, channel)
+            }
             channel.eventLoop.execute { handler.value.answered(goesOn: goesOn, generation: generation) }
         }
     }
