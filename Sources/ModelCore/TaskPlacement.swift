@@ -1,5 +1,5 @@
-/// Where a request's work prefers to run: the task executor of its connection's event loop,
-/// set for the request's task and inherited by every task it starts — its child tasks by Swift
+/// Where a request's work prefers to run: the task executor of the shared event loops, set for
+/// the request's task and inherited by every task it starts — its child tasks by Swift
 /// itself, and the unstructured tasks the gateway starts for it (a shared fetch, the deadline of
 /// a call, a composition), which ask `Task(executorPreference: TaskPlacement.preferred)`.
 ///

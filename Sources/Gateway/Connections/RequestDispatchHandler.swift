@@ -130,9 +130,8 @@ final class RequestDispatchHandler: ChannelDuplexHandler {
         let requestBody = RequestBody(asyncSequence: producer.sequence)
         let channel = context.channel
         let answer = answer
-        // On the connection's own event loop as generic code (`EventLoopTaskExecutor`), and so
-        // every task started for it (`TaskPlacement`): no hop at each nonisolated call, and the
-        // answer is written from the loop that writes it.
+        // On the shared event loops as generic code (`EventLoopTaskExecutor`), and so every task
+        // started for it (`TaskPlacement`): no hop at each nonisolated call.
         let preferred = EventLoopTaskExecutor.of(channel.eventLoop)
         task = Task(executorPreference: preferred) {
             let goesOn = await TaskPlacement.$preferred.withValue(preferred) {
