@@ -304,8 +304,8 @@ public actor CacheStore {
         nextFetchID += 1
         let id = nextFetchID
         inFlight[key] = InFlightFetch(policy: policy, fetch: fetch, id: id)
-        // The fetch's own work prefers the requester's event loop (`TaskPlacement`); its
-        // bookkeeping runs on this actor, as a task started here would.
+        // The fetch's own work prefers the executor of the request that started it
+        // (`TaskPlacement`); its bookkeeping runs on this actor, as a task started here would.
         let task = Task(executorPreference: TaskPlacement.preferred) {
             await self.run(key, id: id, policy: policy, fetch: fetch)
         }

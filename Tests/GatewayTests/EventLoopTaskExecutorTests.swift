@@ -11,7 +11,7 @@ import Testing
 
 @testable import Gateway
 
-/// A request's task and the work started for it run on its connection's event loop as generic
+/// A request's task and the work started for it run on the shared event loops as generic
 /// code (`EventLoopTaskExecutor`, `TaskPlacement`).
 @Suite struct EventLoopTaskExecutorTests {
     /// The shared loops have one executor, the same for each; any other loop has none.

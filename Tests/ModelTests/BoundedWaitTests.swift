@@ -58,7 +58,7 @@ struct BoundedWaitTests {
     }
 
     /// The operation's task prefers the executor of the request it runs for (`TaskPlacement`), so
-    /// an upstream call does not leave its connection's event loop; outside a request, none.
+    /// an upstream call runs as the request's own code does; outside a request, none.
     @Test(.timeLimit(.minutes(1))) func theOperationPrefersTheRequestsExecutor() async throws {
         let executor = QueueTaskExecutor()
         let inside = try await TaskPlacement.$preferred.withValue(executor) {
