@@ -24,12 +24,15 @@ import Testing
         #expect(EventLoopTaskExecutor.of(EmbeddedEventLoop()) == nil)
     }
 
-    /// A task preferring it runs every step on a shared loop, and a step goes on on the loop
-    /// that resumed it (as SwiftNIO's takeover sends it there): after a nonisolated call, a
-    /// yield, a sleep, a continuation resumed from each loop, and in a child task.
+    /// A task preferring it runs every step on a shared loop (after a nonisolated call, a yield,
+    /// a sleep, a continuation resumed from a loop, in a child task), and a step goes on on the
+    /// loop that resumed it, as SwiftNIO's takeover sends it there. (A resume that comes while
+    /// the task is still suspending lets the task go on where it was: each loop resumes it
+    /// twenty times, a millisecond after it waits, and most of them must land there.)
     @Test(.timeLimit(.minutes(1))) func aTaskPreferringItRunsOnTheLoopThatResumesIt() async throws {
         let loops = Array(MultiThreadedEventLoopGroup.singleton.makeIterator())
-        let steps = await Task(executorPreference: EventLoopTaskExecutor.shared) { () async -> [String] in
+        let (steps, resumedThere) = await Task(executorPreference: EventLoopTaskExecutor.shared) {
+            () async -> ([String], [Int]) in
             func onALoop() -> String { MultiThreadedEventLoopGroup.currentEventLoop != nil ? "loop" : "elsewhere" }
             var steps = [onALoop()]
             await Self.nonisolatedStep()
@@ -38,18 +41,28 @@ import Testing
             steps.append(onALoop())
             try? await Task.sleep(for: .milliseconds(1))
             steps.append(onALoop())
+            var resumedThere: [Int] = []
             for loop in loops {
-                await withCheckedContinuation { continuation in loop.execute { continuation.resume() } }
-                steps.append(loop.inEventLoop ? "resumer" : "another")
+                var there = 0
+                for _ in 0..<20 {
+                    await withCheckedContinuation { continuation in
+                        loop.scheduleTask(in: .milliseconds(1)) { continuation.resume() }
+                    }
+                    if loop.inEventLoop { there += 1 }
+                    steps.append(onALoop())
+                }
+                resumedThere.append(there)
             }
             let child = await withTaskGroup(of: String.self) { group in
                 group.addTask { onALoop() }
                 return await group.next() ?? ""
             }
             steps.append(child)
-            return steps
+            return (steps, resumedThere)
         }.value
-        #expect(steps == ["loop", "loop", "loop", "loop"] + loops.map { _ in "resumer" } + ["loop"])
+        #expect(steps.allSatisfy { $0 == "loop" }, "\(steps)")
+        #expect(steps.count == 5 + 20 * loops.count)
+        #expect(resumedThere.allSatisfy { $0 > 10 }, "\(resumedThere)")
     }
 
     nonisolated static func nonisolatedStep() async {}
